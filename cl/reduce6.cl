@@ -1,0 +1,18 @@
+/*
+ * reduce6 - reduce5 with half the local memory per group.
+ *
+ * What changed from reduce5: BLOCK drops from 1024 to 512 values (a group
+ * covers 1024 elements), still with 128 work-items. Same code, other -D options.
+ *
+ * Why it is faster: the tutorial's profile showed reduce5 limited by local
+ * memory per compute unit. Half the local memory per group lets twice as many
+ * groups be resident, so more memory requests overlap. There are twice as many
+ * groups per pass, and each has one tree level less.
+ *
+ * What it still costs: each work-item still reads only a handful of elements
+ * before the tree starts, so most of the time goes to launching groups,
+ * barriers and local-memory traffic rather than to streaming data. The next
+ * step (reduce7) lets each work-item accumulate many elements in registers.
+ */
+#define KERNEL_NAME reduce6
+#include "reduce4.cl"

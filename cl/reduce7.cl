@@ -1,0 +1,80 @@
+/*
+ * reduce7 - algorithm cascading: each work-item streams many elements.
+ *
+ * What changed from reduce6: the number of work-groups no longer follows the
+ * data. The host launches just enough groups to fill the device (compute units
+ * x groups per unit) and each work-item walks the input with a grid-sized
+ * stride, combining VEC-wide vectors (16-byte loads, int4 or float4 or double2)
+ * in registers, UNROLL independent loads per iteration. Only at the end do the
+ * LOCAL_SIZE work-items of a group meet in local memory, once, for a tree of
+ * log2(LOCAL_SIZE) levels.
+ *
+ * Why it is faster: the cost of a group (its launch, its barriers, its tree)
+ * is paid once per thousands of elements instead of once per 1024; the wide,
+ * unrolled loads keep many bytes in flight per work-item, which is what a
+ * memory-bound kernel needs to reach the bandwidth limit; consecutive
+ * work-items read consecutive vectors, so every access is coalesced. One pass
+ * leaves a few thousand partial values at most, which the CPU finishes.
+ *
+ * What it still costs: the number of groups is a guess from the device's
+ * compute-unit count (OpenCL does not report resident work-items per unit),
+ * and the tree still needs a barrier per level, since portable OpenCL 1.2 has
+ * no sub-group shuffles.
+ */
+#include "reduce_common.h"
+
+#ifndef VEC
+#define VEC 4
+#endif
+#ifndef UNROLL
+#define UNROLL 4
+#endif
+
+typedef OCR_CAT(OCR_T, VEC) TV;
+#define COMBINE_V(a, b) OCR_COMBINE_AS(a, b, OCR_CAT(OCR_T, VEC), OCR_CAT(OCR_UT, VEC))
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
+reduce7(__global const T *in, __global T *out, const ulong n) {
+    __local T lcl[LOCAL_SIZE];
+    const uint lid = get_local_id(0);
+    const ulong stride = get_global_size(0);
+    const ulong nv = n / VEC; /* whole vectors; the buffer start is aligned */
+    __global const TV *inv = (__global const TV *)in;
+
+    TV acc = (TV)(OCR_IDENTITY);
+    ulong i = get_global_id(0);
+    /* UNROLL loads issued before any is used: more bytes in flight. */
+    for (; i + (UNROLL - 1) * stride < nv; i += UNROLL * stride) {
+        TV v[UNROLL];
+        for (uint u = 0; u < UNROLL; ++u)
+            v[u] = inv[i + u * stride];
+        for (uint u = 0; u < UNROLL; ++u)
+            acc = COMBINE_V(acc, v[u]);
+    }
+    for (; i < nv; i += stride)
+        acc = COMBINE_V(acc, inv[i]);
+
+    /* Fold the vector lanes, then the n % VEC elements left after the vectors. */
+    T x = acc.s0;
+#if VEC >= 2
+    x = OCR_COMBINE(x, acc.s1);
+#endif
+#if VEC >= 4
+    x = OCR_COMBINE(x, acc.s2);
+    x = OCR_COMBINE(x, acc.s3);
+#endif
+    if (get_global_id(0) < n - nv * VEC)
+        x = OCR_COMBINE(x, in[nv * VEC + get_global_id(0)]);
+
+    /* One tree per group. */
+    lcl[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            lcl[lid] = x = OCR_COMBINE(x, lcl[lid + s]);
+        if (s > 1)
+            barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        out[get_group_id(0)] = x;
+}

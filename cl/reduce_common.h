@@ -1,0 +1,93 @@
+/*
+ * reduce_common.h - what every reduction kernel shares: element type, operator,
+ * identity, and a bounds-checked load.
+ *
+ * The host builds each kernel for one (type, operator) pair and passes:
+ *   OCR_T         element type: int, uint, long, ulong, float or double
+ *   OCR_UT        unsigned type of the same width (integers only)
+ *   OCR_IS_FLOAT  1 for float and double, 0 for integers
+ *   OCR_OP        one of the OCR_OP_* numbers below
+ *   OCR_IDENTITY  the operator's identity for OCR_T (0 for sum, 1 for prod,
+ *                 the type's extremes for min/max, all ones for and, ...)
+ *   OCR_FP64      1 when OCR_T is double (enables the extension on 1.2 devices)
+ * Work-group geometry (LOCAL_SIZE, BLOCK, ...) is passed per kernel.
+ *
+ * Every kernel has the same signature, so the host can run any of them:
+ *   __kernel void name(__global const T *in, __global T *out, const ulong n)
+ * `in` holds n values; the kernel writes one value per work-group (or per
+ * work-item for reduce0/1) to `out`.
+ */
+#ifndef OCR_REDUCE_COMMON_H
+#define OCR_REDUCE_COMMON_H
+
+#if defined(OCR_FP64) && OCR_FP64 && !defined(__opencl_c_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#ifndef OCR_T
+#error "build with -D OCR_T=<type> (the host does this)"
+#endif
+
+#define OCR_OP_SUM  0
+#define OCR_OP_PROD 1
+#define OCR_OP_MIN  2
+#define OCR_OP_MAX  3
+#define OCR_OP_AND  4
+#define OCR_OP_OR   5
+#define OCR_OP_XOR  6
+
+typedef OCR_T T;
+
+#define OCR_CAT_(a, b) a##b
+#define OCR_CAT(a, b)  OCR_CAT_(a, b)
+
+#if !OCR_IS_FLOAT
+typedef OCR_UT UT;
+#endif
+
+/* OCR_COMBINE_AS(a, b, TY, UTY) combines a and b of type TY (a scalar or a
+ * vector such as int4) whose unsigned twin is UTY. Signed overflow is undefined
+ * in OpenCL C as in C99, so integer sums and products are computed in the
+ * unsigned type, which wraps, and the bits are reinterpreted back. The host
+ * reference does the same, bit for bit. */
+#define OCR_WRAP_(a, b, o, TY, UTY)                                                                 \
+    OCR_CAT(as_, TY)(OCR_CAT(as_, UTY)(a) o OCR_CAT(as_, UTY)(b))
+
+#if OCR_OP == OCR_OP_SUM && OCR_IS_FLOAT
+#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) + (b))
+#elif OCR_OP == OCR_OP_SUM
+#define OCR_COMBINE_AS(a, b, TY, UTY) OCR_WRAP_(a, b, +, TY, UTY)
+#elif OCR_OP == OCR_OP_PROD && OCR_IS_FLOAT
+#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) * (b))
+#elif OCR_OP == OCR_OP_PROD
+#define OCR_COMBINE_AS(a, b, TY, UTY) OCR_WRAP_(a, b, *, TY, UTY)
+#elif OCR_OP == OCR_OP_MIN && OCR_IS_FLOAT
+#define OCR_COMBINE_AS(a, b, TY, UTY) fmin((a), (b))
+#elif OCR_OP == OCR_OP_MIN
+#define OCR_COMBINE_AS(a, b, TY, UTY) min((a), (b))
+#elif OCR_OP == OCR_OP_MAX && OCR_IS_FLOAT
+#define OCR_COMBINE_AS(a, b, TY, UTY) fmax((a), (b))
+#elif OCR_OP == OCR_OP_MAX
+#define OCR_COMBINE_AS(a, b, TY, UTY) max((a), (b))
+#elif OCR_OP == OCR_OP_AND && !OCR_IS_FLOAT
+#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) & (b))
+#elif OCR_OP == OCR_OP_OR && !OCR_IS_FLOAT
+#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) | (b))
+#elif OCR_OP == OCR_OP_XOR && !OCR_IS_FLOAT
+#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) ^ (b))
+#else
+#error "unknown OCR_OP, or a bitwise operator on a floating-point type"
+#endif
+
+#if OCR_IS_FLOAT
+#define OCR_UT OCR_T /* unused by the float operators; keeps the macros uniform */
+#endif
+#define OCR_COMBINE(a, b) OCR_COMBINE_AS(a, b, OCR_T, OCR_UT)
+
+/* Reads past the end contribute the identity, so any n works, not only
+ * multiples of the block: the last work-group simply sees padding. */
+static inline T ocr_load(__global const T *in, ulong i, ulong n) {
+    return i < n ? in[i] : (T)(OCR_IDENTITY);
+}
+
+#endif

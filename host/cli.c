@@ -1,0 +1,230 @@
+/* cli.c - the options table, the parser it drives and the --help it prints. */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+
+enum {
+    O_KERNEL, O_SIZE, O_M, O_REPEAT, O_SEED, O_TYPE, O_OP, O_LOCAL, O_GROUPS, O_PLATFORM,
+    O_DEVICE, O_DEVTYPE, O_KDIR, O_KFILE, O_KNAME, O_EPG, O_LIST, O_LISTK, O_EXPLAIN, O_HELP,
+    O_VERSION
+};
+
+typedef struct {
+    int id;
+    char short_name; /* 0: long form only */
+    const char *long_name;
+    const char *arg; /* NULL: a flag */
+    const char *help;
+} option_def;
+
+static const option_def options[] = {
+    {O_KERNEL, 'n', "kernel", "K", "kernel: 0..7 or a name (reduce6, race_tail); default 6"},
+    {O_SIZE, 's', "size", "N", "number of elements, K/M/G suffixes allowed; default 32M (2^25)"},
+    {O_M, 'M', "threshold", "M", "finish on the CPU once at most M values remain; default per kernel"},
+    {O_REPEAT, 'r', "repeat", "R", "timed runs after one warm-up (median reported); default 10"},
+    {O_SEED, 0, "seed", "S", "seed of the input data; default 1"},
+    {O_TYPE, 0, "type", "T", "element type: int uint long ulong float double; default int"},
+    {O_OP, 0, "op", "O", "operator: sum prod min max and or xor; default sum"},
+    {O_LOCAL, 'w', "local-size", "L", "work-group size, where the kernel allows one"},
+    {O_GROUPS, 'g', "groups", "G", "work-groups per launch (reduce7); default from the device"},
+    {O_PLATFORM, 'p', "platform", "P", "platform index (see --list)"},
+    {O_DEVICE, 'd', "device", "D", "device index: within -p, else among all devices"},
+    {O_DEVTYPE, 't', "device-type", "T", "gpu, cpu, accelerator or all; default: a GPU if any"},
+    {O_KDIR, 0, "kernel-dir", "DIR", "read the .cl files from DIR"},
+    {O_KFILE, 0, "kernel-file", "FILE", "run your own kernel (with --kernel-name, --elems-per-group)"},
+    {O_KNAME, 0, "kernel-name", "NAME", "kernel function in --kernel-file"},
+    {O_EPG, 0, "elems-per-group", "E", "elements one work-group of --kernel-file reduces to one"},
+    {O_LIST, 'l', "list", NULL, "list platforms and devices, then exit"},
+    {O_LISTK, 0, "list-kernels", NULL, "list the built-in kernels, then exit"},
+    {O_EXPLAIN, 0, "explain", NULL, "print the pass plan and exit without running"},
+    {O_HELP, 'h', "help", NULL, "print this help, then exit"},
+    {O_VERSION, 'V', "version", NULL, "print the version, then exit"},
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+void cli_help(FILE *f) {
+    fprintf(f, "Usage: oclReduction [options]\n"
+               "Reduces N values on an OpenCL device with one of the kernels reduce0..reduce7,\n"
+               "checks the result against the CPU and reports kernel, GPU and CPU times.\n\n"
+               "Options:\n");
+    for (size_t i = 0; i < NOPTIONS; ++i) {
+        const option_def *d = &options[i];
+        char left[64];
+        int n = d->short_name ? snprintf(left, sizeof left, "-%c, ", d->short_name)
+                              : snprintf(left, sizeof left, "    ");
+        snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s", d->long_name, d->arg ? " " : "",
+                 d->arg ? d->arg : "");
+        fprintf(f, "  %-26s %s\n", left, d->help);
+    }
+    fprintf(f, "\nKernels are read at run time from --kernel-dir, $OCLREDUCTION_KERNEL_DIR, the\n"
+               "source tree (for a binary in the build tree) or the installed data directory.\n"
+               "Exit status: 0 PASSED, 1 wrong result, 2 usage error, 3 OpenCL/runtime error.\n");
+}
+
+int cli_parse_size(const char *s, uint64_t max, uint64_t *out) {
+    uint64_t v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -1; /* no sign, no space, not empty */
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    unsigned shift = 0;
+    switch (*p) {
+    case 'k': case 'K': shift = 10, ++p; break;
+    case 'm': case 'M': shift = 20, ++p; break;
+    case 'g': case 'G': shift = 30, ++p; break;
+    default: break;
+    }
+    if (*p != '\0')
+        return -1;
+    if (shift && v > (UINT64_MAX >> shift))
+        return -1;
+    v <<= shift;
+    if (v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const option_def *find_long(const char *name, size_t len) {
+    for (size_t i = 0; i < NOPTIONS; ++i)
+        if (strlen(options[i].long_name) == len && strncmp(options[i].long_name, name, len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static const option_def *find_short(char c) {
+    for (size_t i = 0; i < NOPTIONS; ++i)
+        if (options[i].short_name == c)
+            return &options[i];
+    return NULL;
+}
+
+static ocr_status bad(const char *what, const char *opt, const char *val) {
+    fprintf(stderr, "oclReduction: %s%s%s%s%s\nTry 'oclReduction --help'.\n", what,
+            opt ? " " : "", opt ? opt : "", val ? ": " : "", val ? val : "");
+    return OCR_USAGE;
+}
+
+/* Applies one option with its value (NULL for flags). */
+static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
+    uint64_t v = 0;
+    char name[40];
+    snprintf(name, sizeof name, "--%s", d->long_name);
+    /* Numeric options: parse once, with the option's range. */
+    static const struct {
+        int id;
+        uint64_t min, max;
+    } ranges[] = {
+        {O_SIZE, 1, (uint64_t)1 << 40}, {O_M, 1, UINT64_MAX >> 8}, {O_REPEAT, 1, 100000},
+        {O_SEED, 0, UINT64_MAX},        {O_LOCAL, 1, 1 << 16},    {O_GROUPS, 1, 1 << 24},
+        {O_PLATFORM, 0, 1000},          {O_DEVICE, 0, 1000},      {O_EPG, 2, (uint64_t)1 << 30},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; ++i)
+        if (ranges[i].id == d->id) {
+            if (cli_parse_size(val, ranges[i].max, &v) != 0 || v < ranges[i].min) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "invalid value for %s (expected %llu..%llu)", name,
+                         (unsigned long long)ranges[i].min, (unsigned long long)ranges[i].max);
+                return bad(msg, NULL, val);
+            }
+        }
+    switch (d->id) {
+    case O_KERNEL: o->kernel = val; break;
+    case O_SIZE: o->size = v; break;
+    case O_M: o->m = v; break;
+    case O_REPEAT: o->repeats = (unsigned)v; break;
+    case O_SEED: o->seed = v; break;
+    case O_TYPE:
+        if (ocr_type_from_name(val, &o->type) != 0)
+            return bad("unknown type for --type (int uint long ulong float double)", NULL, val);
+        break;
+    case O_OP:
+        if (ocr_op_from_name(val, &o->op) != 0)
+            return bad("unknown operator for --op (sum prod min max and or xor)", NULL, val);
+        break;
+    case O_LOCAL: o->local_size = (size_t)v; break;
+    case O_GROUPS: o->groups = (size_t)v; break;
+    case O_PLATFORM: o->device.platform = (int)v; break;
+    case O_DEVICE: o->device.device = (int)v; break;
+    case O_DEVTYPE:
+        o->device.type_given = 1;
+        if (!strcmp(val, "gpu")) o->device.type = CL_DEVICE_TYPE_GPU;
+        else if (!strcmp(val, "cpu")) o->device.type = CL_DEVICE_TYPE_CPU;
+        else if (!strcmp(val, "accelerator")) o->device.type = CL_DEVICE_TYPE_ACCELERATOR;
+        else if (!strcmp(val, "all")) o->device.type = CL_DEVICE_TYPE_ALL;
+        else return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
+        break;
+    case O_KDIR: o->kernel_dir = val; break;
+    case O_KFILE: o->kernel_file = val; break;
+    case O_KNAME: o->kernel_name = val; break;
+    case O_EPG: o->elems_per_group = v; break;
+    case O_LIST: o->list = 1; break;
+    case O_LISTK: o->list_kernels = 1; break;
+    case O_EXPLAIN: o->explain = 1; break;
+    case O_HELP: o->help = 1; break;
+    case O_VERSION: o->version = 1; break;
+    default: break;
+    }
+    return OCR_OK;
+}
+
+ocr_status cli_parse(int argc, char **argv, cli_options *o) {
+    memset(o, 0, sizeof *o);
+    o->kernel = "6";
+    o->size = (uint64_t)1 << 25;
+    o->repeats = 10;
+    o->seed = 1;
+    o->type = OCR_INT;
+    o->op = OCR_SUM;
+    o->device.platform = -1;
+    o->device.device = -1;
+    o->device.type = CL_DEVICE_TYPE_ALL;
+
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *val = NULL;
+        const option_def *d = NULL;
+        if (a[0] == '-' && a[1] == '-' && a[2]) { /* --name or --name=value */
+            const char *eq = strchr(a + 2, '=');
+            size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            if (!(d = find_long(a + 2, len)))
+                return bad("unknown option", a, NULL);
+            if (eq && !d->arg)
+                return bad("option takes no value:", a, NULL);
+            val = eq ? eq + 1 : NULL;
+        } else if (a[0] == '-' && a[1] && a[1] != '-') { /* -x or -xVALUE */
+            if (!(d = find_short(a[1])))
+                return bad("unknown option", a, NULL);
+            if (a[2])
+                val = d->arg ? a + 2 : NULL;
+            if (a[2] && !d->arg)
+                return bad("unknown option", a, NULL);
+        } else {
+            return bad("unexpected argument", a, NULL);
+        }
+        if (d->arg && !val) {
+            if (i + 1 >= argc)
+                return bad("missing value for", a, NULL);
+            val = argv[++i];
+        }
+        ocr_status st = apply(d, val, o);
+        if (st != OCR_OK)
+            return st;
+    }
+    if (!ocr_op_valid_for(o->op, o->type)) {
+        fprintf(stderr, "oclReduction: --op %s needs an integer type, not %s\n"
+                        "Try 'oclReduction --help'.\n", ocr_op_name(o->op), ocr_type_name(o->type));
+        return OCR_USAGE;
+    }
+    if (o->kernel_file && (!o->kernel_name || !o->elems_per_group)) {
+        fprintf(stderr, "oclReduction: --kernel-file needs --kernel-name and --elems-per-group\n"
+                        "Try 'oclReduction --help'.\n");
+        return OCR_USAGE;
+    }
+    return OCR_OK;
+}

@@ -1,0 +1,29 @@
+/* cli.h - oclReduction's command line: one options table drives both parsing
+ * and --help. */
+#ifndef OCR_CLI_H
+#define OCR_CLI_H
+
+#include "ocr.h"
+
+typedef struct {
+    const char *kernel; /* number or name */
+    uint64_t size, m, seed;
+    unsigned repeats;
+    ocr_type type;
+    ocr_op op;
+    size_t local_size, groups;
+    ocr_device_choice device;
+    const char *kernel_dir, *kernel_file, *kernel_name;
+    uint64_t elems_per_group;
+    int list, list_kernels, explain, help, version;
+} cli_options;
+
+/* Fills o from argv. Returns OCR_OK, or OCR_USAGE after printing why. */
+ocr_status cli_parse(int argc, char **argv, cli_options *o);
+void cli_help(FILE *f);
+
+/* Parses a non-negative integer with an optional K, M or G suffix (powers of
+ * 1024). Rejects signs, junk, empty strings and values above max. 0 on success. */
+int cli_parse_size(const char *s, uint64_t max, uint64_t *out);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * ocr.h - the oclreduction library: open an OpenCL device, load and build a
+ * reduction kernel from its .cl file, plan the passes, run and check a
+ * reduction of host data. The oclReduction program is a thin shell over this.
+ *
+ * Every function that can fail returns an ocr_status whose values are also the
+ * program's exit codes, and prints one message to stderr naming what failed.
+ */
+#ifndef OCR_H
+#define OCR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OCR_VERSION "0.1.0"
+
+typedef enum {
+    OCR_OK = 0,      /* PASSED */
+    OCR_WRONG = 1,   /* the device's result does not match the reference */
+    OCR_USAGE = 2,   /* bad arguments */
+    OCR_RUNTIME = 3, /* OpenCL or other runtime failure */
+} ocr_status;
+
+/* ---- types and operators ------------------------------------------------ */
+
+typedef enum { OCR_INT, OCR_UINT, OCR_LONG, OCR_ULONG, OCR_FLOAT, OCR_DOUBLE, OCR_NTYPES } ocr_type;
+typedef enum { OCR_SUM, OCR_PROD, OCR_MIN, OCR_MAX, OCR_AND, OCR_OR, OCR_XOR, OCR_NOPS } ocr_op;
+
+const char *ocr_type_name(ocr_type t);
+const char *ocr_op_name(ocr_op o);
+int ocr_type_from_name(const char *s, ocr_type *t); /* 0 on success */
+int ocr_op_from_name(const char *s, ocr_op *o);
+size_t ocr_type_size(ocr_type t);
+int ocr_type_is_float(ocr_type t);
+int ocr_op_valid_for(ocr_op o, ocr_type t); /* bitwise operators need integers */
+
+/* One value of any supported type. */
+typedef union {
+    int32_t i;
+    uint32_t u;
+    int64_t l;
+    uint64_t ul;
+    float f;
+    double d;
+} ocr_value;
+
+/* Formats v as text ("%d", "%.9g", ...) into buf. */
+const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len);
+
+/* ---- devices ------------------------------------------------------------ */
+
+typedef struct {
+    int platform;          /* index, or -1 for the default choice */
+    int device;            /* index within the platform (or among all), or -1 */
+    cl_device_type type;   /* CL_DEVICE_TYPE_ALL: GPU if any, else the first device */
+    int type_given;        /* 1 if the user asked for a type explicitly */
+} ocr_device_choice;
+
+typedef struct ocr_device ocr_device; /* a context and profiling queue on one device */
+
+ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out);
+void ocr_device_close(ocr_device *dev);
+/* Prints every platform and device with its main limits. */
+ocr_status ocr_device_list(FILE *f);
+
+typedef struct {
+    char name[256], vendor[256], version[128], driver[128];
+    char platform[256], platform_version[256];
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_ulong global_mem, local_mem, max_alloc;
+    size_t max_wg, max_item0;
+    int fp64;
+    int host_unified;
+} ocr_device_info;
+
+const ocr_device_info *ocr_device_get_info(const ocr_device *dev);
+cl_context ocr_device_context(const ocr_device *dev);
+cl_command_queue ocr_device_queue(const ocr_device *dev);
+cl_device_id ocr_device_id(const ocr_device *dev);
+
+/* ---- kernels ------------------------------------------------------------ */
+
+/* How a kernel maps input elements to output values. */
+typedef enum {
+    OCR_PER_ITEM,  /* each work-item combines 2 elements into one output (reduce0/1) */
+    OCR_PER_GROUP, /* each work-group combines elems_per_group elements into one output */
+    OCR_PER_GRID,  /* a fixed number of groups stride over the input (reduce7) */
+} ocr_kernel_kind;
+
+typedef struct {
+    const char *name;       /* kernel function name, e.g. "reduce6" */
+    const char *file;       /* file relative to the kernel directory */
+    ocr_kernel_kind kind;
+    size_t local_size;      /* default work-group size (0: chosen from the device) */
+    size_t block;           /* values held in local memory per group (PER_GROUP) */
+    unsigned loads_per_slot;/* elements combined into each local slot while loading */
+    size_t default_m;       /* default CPU threshold M (0: from the plan's geometry) */
+    const char *summary;    /* one line for --help and --list-kernels */
+} ocr_kernel_spec;
+
+/* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
+const ocr_kernel_spec *ocr_kernel_find(const char *name_or_number);
+const ocr_kernel_spec *ocr_kernel_at(size_t i); /* NULL past the end */
+
+/* What to build: a kernel spec plus the choices that become -D options. */
+typedef struct {
+    ocr_kernel_spec spec;
+    const char *kernel_dir;   /* --kernel-dir, or NULL */
+    const char *kernel_file;  /* explicit file (student kernels), or NULL */
+    ocr_type type;
+    ocr_op op;
+    size_t local_size;        /* 0: the spec's default, shrunk to fit the device */
+    size_t groups;            /* PER_GRID: groups per launch, 0: from the device */
+    const char *extra_options;/* appended to the build options, or NULL */
+} ocr_build_request;
+
+typedef struct ocr_kernel ocr_kernel;
+
+ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *req, ocr_kernel **out);
+void ocr_kernel_release(ocr_kernel *k);
+
+/* The geometry the kernel was built with: what the plan needs. */
+typedef struct {
+    ocr_kernel_kind kind;
+    size_t local_size;
+    uint64_t elems_per_group; /* PER_GROUP: elements per group; PER_GRID: per work-item per
+                                 iteration (vector width x unroll) */
+    uint64_t max_groups;      /* PER_GRID: groups per launch */
+    int tree;                 /* 1: a group combines its elements as a tree (built-in
+                                 kernels); 0: unknown order (student kernels) */
+} ocr_geometry;
+
+const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k);
+const char *ocr_kernel_path(const ocr_kernel *k);
+const char *ocr_kernel_options(const ocr_kernel *k);
+uint64_t ocr_kernel_default_m(const ocr_kernel *k);
+
+/* Searches for a kernel file: explicit dir, $OCLREDUCTION_KERNEL_DIR, the
+ * source tree (build-tree binaries), the installed data directory. On failure
+ * prints every place searched. Returns a malloc'd path or NULL. */
+char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
+
+/* ---- plan --------------------------------------------------------------- */
+
+#define OCR_MAX_PASSES 64
+
+typedef struct {
+    uint64_t n_in, n_out, groups, local_size, global_size;
+} ocr_pass;
+
+typedef struct {
+    uint64_t n, m;       /* input size and CPU threshold */
+    unsigned npasses;
+    ocr_pass pass[OCR_MAX_PASSES];
+    uint64_t leftover;   /* values read back and finished on the CPU */
+    uint64_t elems_read; /* by all passes, for the bandwidth figure */
+    uint64_t depth;      /* longest chain of operations any input goes through */
+} ocr_plan;
+
+/* Plans the passes: while more than m values remain, one launch. n >= 1, m >= 1. */
+ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan *out);
+void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
+
+/* ---- data, reference, check --------------------------------------------- */
+
+/* Seeded, reproducible input for (type, op): values chosen so that the device
+ * and the reference agree exactly for integers and within a proven bound for
+ * floating point. */
+void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed);
+
+/* The naive loop (the tutorial's CPU reference), in the element type. */
+ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o);
+/* Combines a and b exactly as the kernels do. */
+ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b);
+ocr_value ocr_identity(ocr_type t, ocr_op o);
+
+typedef struct {
+    ocr_value expected; /* exact for integers; compensated sum/product for floats */
+    double tolerance;   /* allowed |got - expected|; 0 for exact comparisons */
+    int nonfinite_input;/* the input holds NaN or Inf */
+} ocr_reference;
+
+/* The reference the check uses: exact for integers; for floats, compensated
+ * summation in long double and an error bound from the plan's depth. */
+void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
+                        ocr_reference *ref);
+/* 1 if got matches the reference. */
+int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);
+
+/* ---- run ---------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t h2d_ns, kernels_ns, d2h_ns, cpu_ns, gpu_ns; /* gpu = the four summed */
+} ocr_times;
+
+typedef struct {
+    unsigned repeats; /* timed runs after one warm-up, >= 1 */
+    uint64_t m;       /* CPU threshold, 0: the kernel's default */
+} ocr_run_options;
+
+typedef struct {
+    ocr_plan plan;
+    ocr_value result;     /* the device's answer (from the last run) */
+    ocr_value expected;
+    double tolerance;
+    int passed;
+    unsigned repeats;
+    ocr_times median, min; /* per component; median.gpu_ns is the median of the totals */
+    uint64_t ref_ns_median, ref_ns_min; /* the naive CPU loop */
+} ocr_result;
+
+/* Uploads data, runs the plan repeats+1 times (the first is a warm-up),
+ * checks the answer and times everything. */
+ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
+                   ocr_op o, const ocr_run_options *opt, ocr_result *res);
+
+/* ---- report ------------------------------------------------------------- */
+
+/* Prints the run in the tutorial's shape: kernel, size, device, PASSED or
+ * FAILED, memory IO, bandwidth, T kernels, T gpu, T ref, speedups. */
+void ocr_report_text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const char *kernel_name,
+                     ocr_type t, ocr_op o, uint64_t seed, const ocr_result *r);
+
+/* ---- timing ------------------------------------------------------------- */
+
+uint64_t ocr_now_ns(void); /* monotonic clock */
+uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
+uint64_t ocr_min_u64(const uint64_t *v, size_t n);
+
+/* ---- errors ------------------------------------------------------------- */
+
+const char *ocr_cl_error_name(cl_int err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,201 @@
+/* ocr_device.c - find platforms and devices, pick one, open a context and a
+ * profiling queue on it, and list what is there. */
+#include "ocr_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES   64
+
+static const char *no_platform_hint =
+    "no OpenCL platform found. Install one: on Debian/Ubuntu `apt-get install pocl-opencl-icd` "
+    "runs OpenCL on the CPU; for a GPU install its vendor's OpenCL driver (NVIDIA driver, ROCm, "
+    "intel-opencl-icd). `clinfo -l` shows what the ICD loader sees.";
+
+static ocr_status get_platforms(cl_platform_id *ids, cl_uint *count) {
+    ocr_status st = OCR_OK;
+    cl_int err = clGetPlatformIDs(MAX_PLATFORMS, ids, count);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *count == 0)) {
+        ocr_errorf("%s", no_platform_hint);
+        return OCR_RUNTIME;
+    }
+    OCR_CHECK(err, "clGetPlatformIDs");
+    if (*count > MAX_PLATFORMS)
+        *count = MAX_PLATFORMS;
+fail:
+    return st;
+}
+
+/* Devices of `type` on platform p; a platform without any is not an error. */
+static ocr_status get_devices(cl_platform_id p, cl_device_type type, cl_device_id *ids,
+                              cl_uint *count) {
+    ocr_status st = OCR_OK;
+    cl_int err = clGetDeviceIDs(p, type, MAX_DEVICES, ids, count);
+    if (err == CL_DEVICE_NOT_FOUND) {
+        *count = 0;
+        return OCR_OK;
+    }
+    OCR_CHECK(err, "clGetDeviceIDs");
+    if (*count > MAX_DEVICES)
+        *count = MAX_DEVICES;
+fail:
+    return st;
+}
+
+static ocr_status query_info(cl_platform_id p, cl_device_id d, ocr_device_info *in) {
+    ocr_status st = OCR_OK;
+    cl_bool unified = CL_FALSE;
+    cl_device_fp_config fp64 = 0;
+    size_t items[3] = {0, 0, 0};
+    memset(in, 0, sizeof *in);
+    OCR_CL(clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof in->platform, in->platform, NULL));
+    OCR_CL(clGetPlatformInfo(p, CL_PLATFORM_VERSION, sizeof in->platform_version,
+                             in->platform_version, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof in->name, in->name, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_VENDOR, sizeof in->vendor, in->vendor, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_VERSION, sizeof in->version, in->version, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DRIVER_VERSION, sizeof in->driver, in->driver, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof in->type, &in->type, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof in->compute_units,
+                           &in->compute_units, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof in->global_mem, &in->global_mem, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof in->local_mem, &in->local_mem, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof in->max_alloc, &in->max_alloc, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof in->max_wg, &in->max_wg, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL));
+    in->max_item0 = items[0];
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
+    in->fp64 = fp64 != 0;
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL));
+    in->host_unified = unified == CL_TRUE;
+fail:
+    return st;
+}
+
+static const char *type_str(cl_device_type t) {
+    if (t & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (t & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    return "other";
+}
+
+ocr_status ocr_device_list(FILE *f) {
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    ocr_status st = get_platforms(plats, &np);
+    if (st != OCR_OK)
+        return st;
+    for (cl_uint p = 0; p < np; ++p) {
+        cl_device_id devs[MAX_DEVICES];
+        cl_uint nd = 0;
+        char pname[256] = "", pver[256] = "";
+        OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL));
+        OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_VERSION, sizeof pver, pver, NULL));
+        fprintf(f, "Platform %u: %s (%s)\n", p, pname, pver);
+        if ((st = get_devices(plats[p], CL_DEVICE_TYPE_ALL, devs, &nd)) != OCR_OK)
+            return st;
+        for (cl_uint d = 0; d < nd; ++d) {
+            ocr_device_info in;
+            if ((st = query_info(plats[p], devs[d], &in)) != OCR_OK)
+                return st;
+            fprintf(f,
+                    "  Device %u: %s [%s]\n"
+                    "    compute units %u, global memory %llu MiB, max allocation %llu MiB, "
+                    "local memory %llu KiB\n"
+                    "    max work-group size %zu, %s, driver %s, fp64 %s\n",
+                    d, in.name, type_str(in.type), in.compute_units,
+                    (unsigned long long)(in.global_mem >> 20), (unsigned long long)(in.max_alloc >> 20),
+                    (unsigned long long)(in.local_mem >> 10), in.max_wg, in.version, in.driver,
+                    in.fp64 ? "yes" : "no");
+        }
+    }
+fail:
+    return st;
+}
+
+/* Picks (platform, device) from the choice: explicit indices win; otherwise the
+ * first GPU anywhere, else the first device of the asked type. */
+static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_device_id *dd) {
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    ocr_status st = get_platforms(plats, &np);
+    if (st != OCR_OK)
+        return st;
+    if (c->platform >= 0 && (cl_uint)c->platform >= np) {
+        ocr_errorf("platform %d does not exist: there %s %u (see --list)", c->platform,
+                   np == 1 ? "is" : "are", np);
+        return OCR_RUNTIME;
+    }
+    /* Two rounds without an explicit type or device: GPUs first, then anything. */
+    int rounds = (!c->type_given && c->device < 0) ? 2 : 1;
+    for (int round = 0; round < rounds; ++round) {
+        cl_device_type want = (rounds == 2 && round == 0) ? CL_DEVICE_TYPE_GPU : c->type;
+        int seen = 0;
+        for (cl_uint p = 0; p < np; ++p) {
+            if (c->platform >= 0 && (cl_uint)c->platform != p)
+                continue;
+            cl_device_id devs[MAX_DEVICES];
+            cl_uint nd = 0;
+            if ((st = get_devices(plats[p], want, devs, &nd)) != OCR_OK)
+                return st;
+            for (cl_uint d = 0; d < nd; ++d, ++seen) {
+                if (c->device < 0 || c->device == seen) {
+                    *pp = plats[p];
+                    *dd = devs[d];
+                    return OCR_OK;
+                }
+            }
+        }
+        if (round == rounds - 1) {
+            if (c->device >= 0 && seen > 0)
+                ocr_errorf("device %d does not exist: %d matching device%s (see --list)", c->device,
+                           seen, seen == 1 ? "" : "s");
+            else
+                ocr_errorf("no OpenCL device of type %s found%s (see --list)",
+                           c->type == CL_DEVICE_TYPE_ALL ? "any" : type_str(c->type),
+                           c->platform >= 0 ? " on that platform" : "");
+        }
+    }
+    return OCR_RUNTIME;
+}
+
+ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out) {
+    ocr_status st = OCR_OK;
+    cl_int err = CL_SUCCESS;
+    ocr_device *dev = calloc(1, sizeof *dev);
+    *out = NULL;
+    if (!dev) {
+        ocr_errorf("out of host memory");
+        return OCR_RUNTIME;
+    }
+    if ((st = choose(choice, &dev->platform, &dev->device)) != OCR_OK)
+        goto fail;
+    if ((st = query_info(dev->platform, dev->device, &dev->info)) != OCR_OK)
+        goto fail;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
+    dev->context = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
+    OCR_CHECK(err, "clCreateContext");
+    dev->queue = clCreateCommandQueue(dev->context, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    OCR_CHECK(err, "clCreateCommandQueue");
+    *out = dev;
+    return OCR_OK;
+fail:
+    ocr_device_close(dev);
+    return st;
+}
+
+void ocr_device_close(ocr_device *dev) {
+    if (!dev)
+        return;
+    if (dev->queue)
+        clReleaseCommandQueue(dev->queue);
+    if (dev->context)
+        clReleaseContext(dev->context);
+    free(dev);
+}
+
+const ocr_device_info *ocr_device_get_info(const ocr_device *dev) { return &dev->info; }
+cl_context ocr_device_context(const ocr_device *dev) { return dev->context; }
+cl_command_queue ocr_device_queue(const ocr_device *dev) { return dev->queue; }
+cl_device_id ocr_device_id(const ocr_device *dev) { return dev->device; }

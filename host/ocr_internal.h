@@ -1,0 +1,57 @@
+/* ocr_internal.h - what the library's files share and callers need not see. */
+#ifndef OCR_INTERNAL_H
+#define OCR_INTERNAL_H
+
+#include "ocr.h"
+
+/* The one error check. OCR_CL wraps a call that returns cl_int; OCR_CHECK tests
+ * an error code filled in by a create call. Both print the call, the error's
+ * name and file:line, set `st` and jump to the function's `fail` label, where
+ * everything is released in reverse order. */
+void ocr_report_cl(const char *call, cl_int err, const char *file, int line);
+
+#define OCR_CHECK(err, call)                                                                       \
+    do {                                                                                           \
+        cl_int e_ = (err);                                                                         \
+        if (e_ != CL_SUCCESS) {                                                                    \
+            ocr_report_cl((call), e_, __FILE__, __LINE__);                                         \
+            st = OCR_RUNTIME;                                                                      \
+            goto fail;                                                                             \
+        }                                                                                          \
+    } while (0)
+#define OCR_CL(call) OCR_CHECK((call), #call)
+
+/* printf-style message to stderr, prefixed with the program's name. */
+void ocr_errorf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+struct ocr_device {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    ocr_device_info info;
+};
+
+struct ocr_kernel {
+    cl_program program;
+    cl_kernel kernel;
+    ocr_geometry geom;
+    uint64_t default_m;
+    ocr_type type;
+    ocr_op op;
+    char *path;
+    char *options;
+};
+
+/* OpenCL C text of the identity, and the unsigned twin type (NULL for floats). */
+const char *ocr_identity_source(ocr_type t, ocr_op o);
+const char *ocr_unsigned_twin(ocr_type t);
+
+/* Reads a whole file; NULL and a message on failure. */
+char *ocr_read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,44 @@
+/* ocr_kernels.c - the registry of built-in kernels: file, shape, default
+ * geometry and CPU threshold of each step of the ladder. */
+#include "ocr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const ocr_kernel_spec specs[] = {
+    {"reduce0", "reduce0.cl", OCR_PER_ITEM, 0, 0, 1, 64,
+     "interleaved pairs in global memory, one launch per level"},
+    {"reduce1", "reduce1.cl", OCR_PER_ITEM, 0, 0, 1, 64,
+     "sequential addressing (i with i + n/2), one launch per level"},
+    {"reduce2", "reduce2.cl", OCR_PER_GROUP, 64, 1024, 1, 1024,
+     "a 1024-value block per work-group in local memory, 64 work-items"},
+    {"reduce3", "reduce3.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
+     "two loads per slot, no test while all are busy, short tail"},
+    {"reduce4", "reduce4.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
+     "reduce3 with every loop unrolled"},
+    {"reduce5", "reduce5.cl", OCR_PER_GROUP, 128, 1024, 2, 2048,
+     "reduce4 with 128 work-items per group"},
+    {"reduce6", "reduce6.cl", OCR_PER_GROUP, 128, 512, 2, 1024,
+     "reduce5 with 512-value blocks (1024 elements per group)"},
+    {"reduce7", "reduce7.cl", OCR_PER_GRID, 256, 0, 1, 0,
+     "grid-stride accumulation in registers with 16-byte loads, one tree per group"},
+    {"race_tail", "lab/race_tail.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
+     "LAB: reduce3 with the tutorial's barrier-free tail (wrong on purpose)"},
+};
+
+#define NSPECS (sizeof specs / sizeof specs[0])
+
+const ocr_kernel_spec *ocr_kernel_at(size_t i) { return i < NSPECS ? &specs[i] : NULL; }
+
+/* "6", "reduce6" and "race_tail" all work. */
+const ocr_kernel_spec *ocr_kernel_find(const char *s) {
+    char name[32];
+    if (s[0] >= '0' && s[0] <= '9' && strlen(s) < 8) {
+        snprintf(name, sizeof name, "reduce%s", s);
+        s = name;
+    }
+    for (size_t i = 0; i < NSPECS; ++i)
+        if (strcmp(specs[i].name, s) == 0)
+            return &specs[i];
+    return NULL;
+}

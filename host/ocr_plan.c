@@ -1,0 +1,81 @@
+/* ocr_plan.c - the pass plan: how many launches, of what size, until at most M
+ * values are left for the CPU. Pure arithmetic, unit-tested on its own. */
+#include "ocr.h"
+
+#include <inttypes.h>
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+static uint64_t round_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
+static uint64_t ceil_log2(uint64_t x) {
+    uint64_t l = 0;
+    while (((uint64_t)1 << l) < x && l < 63)
+        ++l;
+    return l;
+}
+
+ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan *p) {
+    p->n = n;
+    p->m = m;
+    p->npasses = 0;
+    p->elems_read = 0;
+    p->depth = 0;
+    if (n == 0 || m == 0 || g->local_size == 0 || g->elems_per_group < 2 ||
+        (g->kind == OCR_PER_GRID && g->max_groups == 0))
+        return OCR_USAGE;
+    uint64_t cur = n;
+    /* Each pass at least halves cur (elems_per_group >= 2), so this ends. */
+    while (cur > m) {
+        if (p->npasses == OCR_MAX_PASSES)
+            return OCR_USAGE;
+        ocr_pass *s = &p->pass[p->npasses++];
+        uint64_t L = g->local_size, depth;
+        s->n_in = cur;
+        s->local_size = L;
+        switch (g->kind) {
+        case OCR_PER_ITEM: /* one output per work-item */
+            s->n_out = ceil_div(cur, 2);
+            s->global_size = round_up(s->n_out, L);
+            s->groups = s->global_size / L;
+            depth = 1;
+            break;
+        case OCR_PER_GROUP: /* one output per group of elems_per_group elements */
+            s->n_out = s->groups = ceil_div(cur, g->elems_per_group);
+            s->global_size = s->groups * L;
+            /* A built-in tree over E elements is ceil(log2 E) deep; a student
+             * kernel may combine them in any order, so count E - 1. */
+            depth = g->tree ? ceil_log2(g->elems_per_group) : g->elems_per_group - 1;
+            break;
+        default: { /* PER_GRID: enough groups to fill the device, no more than needed */
+            uint64_t per_group = L * g->elems_per_group;
+            s->groups = ceil_div(cur, per_group);
+            if (s->groups > g->max_groups)
+                s->groups = g->max_groups;
+            s->n_out = s->groups;
+            s->global_size = s->groups * L;
+            /* each lane of a work-item runs sequentially over its share */
+            depth = ceil_div(cur, s->global_size) + g->elems_per_group + ceil_log2(L);
+            break;
+        }
+        }
+        p->elems_read += cur;
+        p->depth += depth;
+        cur = s->n_out;
+    }
+    p->leftover = cur;
+    p->depth += cur - 1; /* the CPU finishes sequentially */
+    return OCR_OK;
+}
+
+void ocr_plan_print(FILE *f, const ocr_plan *p, size_t es) {
+    fprintf(f, "Plan: %" PRIu64 " elements, CPU threshold M = %" PRIu64 ", %u pass%s\n", p->n,
+            p->m, p->npasses, p->npasses == 1 ? "" : "es");
+    fprintf(f, "  pass %12s %10s %10s %12s %12s\n", "input", "groups", "wg size", "global", "output");
+    for (unsigned i = 0; i < p->npasses; ++i) {
+        const ocr_pass *s = &p->pass[i];
+        fprintf(f, "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", i,
+                s->n_in, s->groups, s->local_size, s->global_size, s->n_out);
+    }
+    fprintf(f, "  then %" PRIu64 " value%s read back and finished on the CPU\n", p->leftover,
+            p->leftover == 1 ? "" : "s");
+    fprintf(f, "  global memory read by the passes: %" PRIu64 " bytes\n", p->elems_read * es);
+}
