@@ -5,7 +5,8 @@
  * data. The host launches just enough groups to fill the device (compute units
  * x groups per unit) and each work-item walks the input with a grid-sized
  * stride, combining VEC-wide vectors (16-byte loads, int4 or float4 or double2)
- * in registers, UNROLL independent loads per iteration. Only at the end do the
+ * in registers (one accumulator per lane), UNROLL independent loads per
+ * iteration. Only at the end do the
  * LOCAL_SIZE work-items of a group meet in local memory, once, for a tree of
  * log2(LOCAL_SIZE) levels.
  *
@@ -31,7 +32,19 @@
 #endif
 
 typedef OCR_CAT(OCR_T, VEC) TV;
-#define COMBINE_V(a, b) OCR_COMBINE_AS(a, b, OCR_CAT(OCR_T, VEC), OCR_CAT(OCR_UT, VEC))
+
+/* Lanes are combined into VEC scalar accumulators rather than with vector
+ * arithmetic: the same instructions on a GPU (which scalarises vectors), and
+ * oclgrind's uninitialized-value checker mishandles vector operators. */
+#if VEC == 4
+#define FOLD(v)                                                                                    \
+    a0 = OCR_COMBINE(a0, (v).s0), a1 = OCR_COMBINE(a1, (v).s1), a2 = OCR_COMBINE(a2, (v).s2),       \
+    a3 = OCR_COMBINE(a3, (v).s3)
+#elif VEC == 2
+#define FOLD(v) a0 = OCR_COMBINE(a0, (v).s0), a1 = OCR_COMBINE(a1, (v).s1)
+#else
+#error "VEC must be 2 or 4 (16-byte loads)"
+#endif
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 reduce7(__global const T *in, __global T *out, const ulong n) {
@@ -41,7 +54,10 @@ reduce7(__global const T *in, __global T *out, const ulong n) {
     const ulong nv = n / VEC; /* whole vectors; the buffer start is aligned */
     __global const TV *inv = (__global const TV *)in;
 
-    TV acc = (TV)(OCR_IDENTITY);
+    T a0 = (T)(OCR_IDENTITY), a1 = a0;
+#if VEC == 4
+    T a2 = a0, a3 = a0;
+#endif
     ulong i = get_global_id(0);
     /* UNROLL loads issued before any is used: more bytes in flight. */
     for (; i + (UNROLL - 1) * stride < nv; i += UNROLL * stride) {
@@ -49,19 +65,16 @@ reduce7(__global const T *in, __global T *out, const ulong n) {
         for (uint u = 0; u < UNROLL; ++u)
             v[u] = inv[i + u * stride];
         for (uint u = 0; u < UNROLL; ++u)
-            acc = COMBINE_V(acc, v[u]);
+            FOLD(v[u]);
     }
     for (; i < nv; i += stride)
-        acc = COMBINE_V(acc, inv[i]);
+        FOLD(inv[i]);
 
-    /* Fold the vector lanes, then the n % VEC elements left after the vectors. */
-    T x = acc.s0;
-#if VEC >= 2
-    x = OCR_COMBINE(x, acc.s1);
-#endif
-#if VEC >= 4
-    x = OCR_COMBINE(x, acc.s2);
-    x = OCR_COMBINE(x, acc.s3);
+    /* Fold the lanes, then the n % VEC elements left after the vectors. */
+#if VEC == 4
+    T x = OCR_COMBINE(OCR_COMBINE(a0, a1), OCR_COMBINE(a2, a3));
+#else
+    T x = OCR_COMBINE(a0, a1);
 #endif
     if (get_global_id(0) < n - nv * VEC)
         x = OCR_COMBINE(x, in[nv * VEC + get_global_id(0)]);

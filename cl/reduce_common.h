@@ -45,44 +45,38 @@ typedef OCR_T T;
 typedef OCR_UT UT;
 #endif
 
-/* OCR_COMBINE_AS(a, b, TY, UTY) combines a and b of type TY (a scalar or a
- * vector such as int4) whose unsigned twin is UTY. Signed overflow is undefined
- * in OpenCL C as in C99, so integer sums and products are computed in the
- * unsigned type, which wraps, and the bits are reinterpreted back. The host
- * reference does the same, bit for bit. */
-#define OCR_WRAP_(a, b, o, TY, UTY)                                                                 \
-    OCR_CAT(as_, TY)(OCR_CAT(as_, UTY)(a) o OCR_CAT(as_, UTY)(b))
+/* OCR_COMBINE(a, b): the operator. Signed overflow is undefined in OpenCL C as
+ * in C99, so integer sums and products are computed in the unsigned type, which
+ * wraps, and the bits are reinterpreted back. The host reference does the same,
+ * bit for bit. */
+#define OCR_WRAP_(a, b, o)                                                                         \
+    OCR_CAT(as_, OCR_T)(OCR_CAT(as_, OCR_UT)(a) o OCR_CAT(as_, OCR_UT)(b))
 
 #if OCR_OP == OCR_OP_SUM && OCR_IS_FLOAT
-#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) + (b))
+#define OCR_COMBINE(a, b) ((a) + (b))
 #elif OCR_OP == OCR_OP_SUM
-#define OCR_COMBINE_AS(a, b, TY, UTY) OCR_WRAP_(a, b, +, TY, UTY)
+#define OCR_COMBINE(a, b) OCR_WRAP_(a, b, +)
 #elif OCR_OP == OCR_OP_PROD && OCR_IS_FLOAT
-#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) * (b))
+#define OCR_COMBINE(a, b) ((a) * (b))
 #elif OCR_OP == OCR_OP_PROD
-#define OCR_COMBINE_AS(a, b, TY, UTY) OCR_WRAP_(a, b, *, TY, UTY)
+#define OCR_COMBINE(a, b) OCR_WRAP_(a, b, *)
 #elif OCR_OP == OCR_OP_MIN && OCR_IS_FLOAT
-#define OCR_COMBINE_AS(a, b, TY, UTY) fmin((a), (b))
+#define OCR_COMBINE(a, b) fmin((a), (b))
 #elif OCR_OP == OCR_OP_MIN
-#define OCR_COMBINE_AS(a, b, TY, UTY) min((a), (b))
+#define OCR_COMBINE(a, b) min((a), (b))
 #elif OCR_OP == OCR_OP_MAX && OCR_IS_FLOAT
-#define OCR_COMBINE_AS(a, b, TY, UTY) fmax((a), (b))
+#define OCR_COMBINE(a, b) fmax((a), (b))
 #elif OCR_OP == OCR_OP_MAX
-#define OCR_COMBINE_AS(a, b, TY, UTY) max((a), (b))
+#define OCR_COMBINE(a, b) max((a), (b))
 #elif OCR_OP == OCR_OP_AND && !OCR_IS_FLOAT
-#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) & (b))
+#define OCR_COMBINE(a, b) ((a) & (b))
 #elif OCR_OP == OCR_OP_OR && !OCR_IS_FLOAT
-#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) | (b))
+#define OCR_COMBINE(a, b) ((a) | (b))
 #elif OCR_OP == OCR_OP_XOR && !OCR_IS_FLOAT
-#define OCR_COMBINE_AS(a, b, TY, UTY) ((a) ^ (b))
+#define OCR_COMBINE(a, b) ((a) ^ (b))
 #else
 #error "unknown OCR_OP, or a bitwise operator on a floating-point type"
 #endif
-
-#if OCR_IS_FLOAT
-#define OCR_UT OCR_T /* unused by the float operators; keeps the macros uniform */
-#endif
-#define OCR_COMBINE(a, b) OCR_COMBINE_AS(a, b, OCR_T, OCR_UT)
 
 /* Reads past the end contribute the identity, so any n works, not only
  * multiples of the block: the last work-group simply sees padding. */

@@ -77,7 +77,7 @@ static void exe_dir(char *buf, size_t len) {
 #endif
 }
 
-char *ocr_find_kernel_file(const char *file, const char *explicit_dir) {
+static char *find_file(const char *file, const char *explicit_dir, int quiet) {
     const char *dirs[5];
     const char *why[5];
     char exe[PATH_MAX], rel[PATH_MAX + 64];
@@ -107,12 +107,18 @@ char *ocr_find_kernel_file(const char *file, const char *explicit_dir) {
             return p;
         free(p);
     }
+    if (quiet)
+        return NULL;
     ocr_errorf("kernel file %s not found. Searched:", file);
     for (int i = 0; i < nd; ++i)
         fprintf(stderr, "  %s/%s  (%s)\n", dirs[i], file, why[i]);
     if (!explicit_dir)
         fprintf(stderr, "Point --kernel-dir or OCLREDUCTION_KERNEL_DIR at the cl/ directory.\n");
     return NULL;
+}
+
+char *ocr_find_kernel_file(const char *file, const char *explicit_dir) {
+    return find_file(file, explicit_dir, 0);
 }
 
 /* --- include expansion --------------------------------------------------- */
@@ -148,9 +154,9 @@ static int sb_printf(strbuf *b, const char *fmt, const char *s, int n) {
  * paths with spaces are parsed differently by different OpenCL compilers, and
  * some drivers cache binaries by source text, so an edited header would not be
  * rebuilt. #line directives keep build-log line numbers pointing at the files.
- * Includes are searched beside the including file, then in `dir2`.
+ * Includes are searched beside the including file, then in each of `dirs`.
  */
-static int expand(strbuf *out, const char *path, const char *dir2, int depth) {
+static int expand(strbuf *out, const char *path, char *const *dirs, int ndirs, int depth) {
     size_t len;
     char *src, *line, *next;
     int ok = 1, lineno = 1;
@@ -173,18 +179,19 @@ static int expand(strbuf *out, const char *path, const char *dir2, int depth) {
         char name[256];
         if (sscanf(p, "#include \"%255[^\"]\"", name) == 1) {
             char *inc = join(dir, name);
-            if (inc && !is_file(inc) && dir2) {
+            for (int d = 0; inc && !is_file(inc) && d < ndirs; ++d) {
                 free(inc);
-                inc = join(dir2, name);
+                inc = join(dirs[d], name);
             }
             if (!inc || !is_file(inc)) {
-                ocr_errorf("%s:%d: cannot find included file \"%s\" (searched %s%s%s)", path,
-                           lineno, name, dir, dir2 ? " and " : "", dir2 ? dir2 : "");
+                ocr_errorf("%s:%d: cannot find included file \"%s\" (searched %s%s%s%s%s)", path,
+                           lineno, name, dir, ndirs > 0 ? ", " : "", ndirs > 0 ? dirs[0] : "",
+                           ndirs > 1 ? ", " : "", ndirs > 1 ? dirs[1] : "");
                 free(inc);
                 ok = 0;
                 break;
             }
-            ok = expand(out, inc, dir2, depth + 1) && sb_printf(out, "#line %d \"%s\"\n", path, lineno + 1);
+            ok = expand(out, inc, dirs, ndirs, depth + 1) && sb_printf(out, "#line %d \"%s\"\n", path, lineno + 1);
             free(inc);
         } else {
             ok = sb_add(out, line, (size_t)(next - line));
@@ -281,7 +288,8 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
     strbuf src = {0};
-    char *common_dir = NULL;
+    char *inc_dirs[2] = {NULL, NULL};
+    int n_inc = 0;
     ocr_kernel *k = calloc(1, sizeof *k);
     *out = NULL;
     if (!k) {
@@ -297,26 +305,28 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
         goto fail;
     }
 
-    /* Find the file; includes come from beside it, then from the kernel dir. */
+    /* Find the file. Includes come from beside it, then from the root of its
+     * kernel directory (for lab/), then from the standard kernel directory, so
+     * a student's kernel or a --kernel-dir of a few files can use
+     * reduce_common.h without a copy. */
     if (rq->kernel_file) {
         k->path = strdup(rq->kernel_file);
-        char *common = ocr_find_kernel_file("reduce_common.h", rq->kernel_dir);
-        if (common) {
-            *strrchr(common, '/') = '\0';
-            common_dir = common;
-        }
     } else {
         k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
         if (!k->path) {
             st = OCR_RUNTIME;
             goto fail;
         }
-        /* The kernel directory itself, for files in subdirectories (lab/). */
-        common_dir = strdup(k->path);
-        if (common_dir)
-            common_dir[strlen(k->path) - strlen(sp->file) - 1] = '\0';
+        inc_dirs[n_inc] = strdup(k->path);
+        if (inc_dirs[n_inc])
+            inc_dirs[n_inc++][strlen(k->path) - strlen(sp->file) - 1] = '\0';
     }
-    if (!expand(&src, k->path, common_dir, 0)) {
+    char *common = find_file("reduce_common.h", NULL, 1);
+    if (common) {
+        *strrchr(common, '/') = '\0';
+        inc_dirs[n_inc++] = common;
+    }
+    if (!k->path || !expand(&src, k->path, inc_dirs, n_inc, 0)) {
         st = OCR_RUNTIME;
         goto fail;
     }
@@ -397,12 +407,14 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     }
     k->default_m = sp->default_m ? sp->default_m : k->geom.max_groups;
     free(src.s);
-    free(common_dir);
+    free(inc_dirs[0]);
+    free(inc_dirs[1]);
     *out = k;
     return OCR_OK;
 fail:
     free(src.s);
-    free(common_dir);
+    free(inc_dirs[0]);
+    free(inc_dirs[1]);
     ocr_kernel_release(k);
     return st;
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# expect.sh - runs one command and checks its exit status and output.
+#   expect.sh [--rc N] [--out RE] [--err RE] [--no-out RE] [--no-err RE]
+#             [--golden-out FILE] [--golden-err FILE] [--empty-err] [--env V=X] -- CMD ARGS...
+# Regular expressions are grep -E patterns, matched against any line.
+set -u
+rc_want=0 outs=() errs=() no_outs=() no_errs=() gout="" gerr="" empty_err=0 envs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rc) rc_want=$2; shift 2 ;;
+    --out) outs+=("$2"); shift 2 ;;
+    --err) errs+=("$2"); shift 2 ;;
+    --no-out) no_outs+=("$2"); shift 2 ;;
+    --no-err) no_errs+=("$2"); shift 2 ;;
+    --golden-out) gout=$2; shift 2 ;;
+    --golden-err) gerr=$2; shift 2 ;;
+    --empty-err) empty_err=1; shift ;;
+    --env) envs+=("$2"); shift 2 ;;
+    --) shift; break ;;
+    *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+env ${envs[@]+"${envs[@]}"} "$@" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+fail=0
+say() { echo "FAIL: $*"; fail=1; }
+[ "$rc" = "$rc_want" ] || say "exit status $rc, expected $rc_want"
+for re in ${outs[@]+"${outs[@]}"}; do grep -Eq -- "$re" "$tmp/out" || say "stdout lacks /$re/"; done
+for re in ${errs[@]+"${errs[@]}"}; do grep -Eq -- "$re" "$tmp/err" || say "stderr lacks /$re/"; done
+for re in ${no_outs[@]+"${no_outs[@]}"}; do grep -Eq -- "$re" "$tmp/out" && say "stdout has /$re/"; done
+for re in ${no_errs[@]+"${no_errs[@]}"}; do grep -Eq -- "$re" "$tmp/err" && say "stderr has /$re/"; done
+[ -z "$gout" ] || diff -u "$gout" "$tmp/out" || say "stdout differs from $gout"
+[ -z "$gerr" ] || diff -u "$gerr" "$tmp/err" || say "stderr differs from $gerr"
+[ "$empty_err" = 0 ] || [ ! -s "$tmp/err" ] || say "stderr is not empty"
+if [ "$fail" != 0 ]; then
+  echo "--- command: $*"; echo "--- stdout:"; cat "$tmp/out"; echo "--- stderr:"; cat "$tmp/err"
+  exit 1
+fi
+echo "ok: $*"

@@ -1,0 +1,192 @@
+/*
+ * test_kernels.c - runs kernels on the default OpenCL device and checks every
+ * result against the CPU reference, in one process (one build per kernel, type
+ * and operator, many sizes).
+ *
+ *   test_kernels matrix KERNEL TYPES OPS SIZES   e.g. matrix reduce3 all all 1,2,3,4103
+ *   test_kernels random SEED COUNT               random (kernel, type, op, N, seed, M, L)
+ *
+ * TYPES and OPS are comma lists or "all". Each failure prints the oclReduction
+ * command that replays it; the last line reads "N passed, N failed".
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+static int in_list(const char *list, const char *name) {
+    if (!strcmp(list, "all"))
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+typedef struct {
+    const char *kernel;
+    ocr_type type;
+    ocr_op op;
+    uint64_t n, seed, m;
+    size_t local, groups;
+} job;
+
+static void replay(FILE *f, const job *j) {
+    fprintf(f, "  replay: oclReduction -n %s --type %s --op %s -s %llu --seed %llu -r 1", j->kernel,
+            ocr_type_name(j->type), ocr_op_name(j->op), (unsigned long long)j->n,
+            (unsigned long long)j->seed);
+    if (j->m)
+        fprintf(f, " -M %llu", (unsigned long long)j->m);
+    if (j->local)
+        fprintf(f, " -w %zu", j->local);
+    if (j->groups)
+        fprintf(f, " -g %zu", j->groups);
+    fprintf(f, "\n");
+}
+
+/* Runs one size with an already built kernel; counts the outcome. */
+static void run_one(ocr_device *dev, ocr_kernel *k, const job *j) {
+    size_t es = ocr_type_size(j->type);
+    void *data = malloc(j->n * es);
+    ocr_result res;
+    if (!data) {
+        printf("FAIL %s: out of host memory\n", j->kernel);
+        ++failed;
+        return;
+    }
+    ocr_data_fill(data, j->n, j->type, j->op, j->seed);
+    ocr_run_options ro = {1, j->m};
+    ocr_status st = ocr_run(dev, k, data, j->n, j->type, j->op, &ro, &res);
+    free(data);
+    if (st == OCR_OK && res.passed) {
+        ++passed;
+        return;
+    }
+    char got[64], want[64];
+    printf("FAIL %s %s %s n=%llu: status %d, got %s, expected %s\n", j->kernel,
+           ocr_type_name(j->type), ocr_op_name(j->op), (unsigned long long)j->n, (int)st,
+           ocr_value_str(j->type, res.result, got, sizeof got),
+           ocr_value_str(j->type, res.expected, want, sizeof want));
+    replay(stdout, j);
+    ++failed;
+}
+
+static ocr_kernel *build(ocr_device *dev, const job *j) {
+    ocr_build_request rq = {0};
+    ocr_kernel *k = NULL;
+    const ocr_kernel_spec *s = ocr_kernel_find(j->kernel);
+    if (!s)
+        return NULL;
+    rq.spec = *s;
+    rq.type = j->type;
+    rq.op = j->op;
+    rq.local_size = j->local;
+    rq.groups = j->groups;
+    if (ocr_kernel_build(dev, &rq, &k) != OCR_OK)
+        return NULL;
+    return k;
+}
+
+static int matrix(ocr_device *dev, char **argv) {
+    const char *kernel = argv[0], *types = argv[1], *ops = argv[2];
+    int fp64 = ocr_device_get_info(dev)->fp64;
+    for (int t = 0; t < OCR_NTYPES; ++t)
+        for (int o = 0; o < OCR_NOPS; ++o) {
+            job j = {kernel, (ocr_type)t, (ocr_op)o, 0, 1, 0, 0, 0};
+            if (!in_list(types, ocr_type_name(j.type)) || !in_list(ops, ocr_op_name(j.op)) ||
+                !ocr_op_valid_for(j.op, j.type))
+                continue;
+            if (j.type == OCR_DOUBLE && !fp64) {
+                printf("skip %s double: the device has no fp64\n", kernel);
+                continue;
+            }
+            ocr_kernel *k = build(dev, &j);
+            if (!k) {
+                printf("FAIL %s %s %s: build failed\n", kernel, ocr_type_name(j.type), ocr_op_name(j.op));
+                ++failed;
+                continue;
+            }
+            for (char *p = argv[3]; *p;) {
+                j.n = strtoull(p, &p, 10);
+                if (*p == ',')
+                    ++p;
+                run_one(dev, k, &j);
+            }
+            ocr_kernel_release(k);
+        }
+    return 0;
+}
+
+/* splitmix64: the draws depend on the seed alone. */
+static uint64_t next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int random_checks(ocr_device *dev, uint64_t seed, unsigned count) {
+    static const char *kernels[] = {"reduce0", "reduce1", "reduce2", "reduce3",
+                                    "reduce4", "reduce5", "reduce6", "reduce7"};
+    int fp64 = ocr_device_get_info(dev)->fp64;
+    uint64_t s = seed;
+    for (unsigned i = 0; i < count; ++i) {
+        job j = {0};
+        const ocr_kernel_spec *spec = ocr_kernel_find(kernels[next(&s) % 8]);
+        j.kernel = spec->name;
+        do {
+            j.type = (ocr_type)(next(&s) % OCR_NTYPES);
+            j.op = (ocr_op)(next(&s) % OCR_NOPS);
+        } while (!ocr_op_valid_for(j.op, j.type) || (j.type == OCR_DOUBLE && !fp64));
+        j.n = 1 + next(&s) % ((uint64_t)1 << (1 + next(&s) % 22)); /* log-spread up to 2^22 */
+        j.seed = next(&s) % 1000000;
+        switch (next(&s) % 3) { /* M: the default, 1 (all on the device), or anything */
+        case 0: j.m = 0; break;
+        case 1: j.m = 1; break;
+        default: j.m = 1 + next(&s) % 5000; break;
+        }
+        if (next(&s) % 2) { /* a work-group size the kernel allows */
+            if (spec->kind == OCR_PER_ITEM)
+                j.local = 1 + next(&s) % 256;
+            else if (spec->kind == OCR_PER_GROUP)
+                j.local = (size_t)1 << (next(&s) % 8); /* 1..128 divides every block */
+            else
+                j.local = (size_t)32 << (next(&s) % 4); /* 32..256 */
+        }
+        if (spec->kind == OCR_PER_GRID && next(&s) % 2)
+            j.groups = 1 + next(&s) % 64;
+        ocr_kernel *k = build(dev, &j);
+        if (!k) {
+            printf("FAIL %s: build failed\n", j.kernel);
+            replay(stdout, &j);
+            ++failed;
+            continue;
+        }
+        run_one(dev, k, &j);
+        ocr_kernel_release(k);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
+    ocr_device *dev = NULL;
+    if (argc == 6 && !strcmp(argv[1], "matrix")) {
+        if (ocr_device_open(&choice, &dev) != OCR_OK)
+            return 3;
+        matrix(dev, argv + 2);
+    } else if (argc == 4 && !strcmp(argv[1], "random")) {
+        if (ocr_device_open(&choice, &dev) != OCR_OK)
+            return 3;
+        random_checks(dev, strtoull(argv[2], NULL, 10), (unsigned)strtoul(argv[3], NULL, 10));
+    } else {
+        fprintf(stderr, "usage: test_kernels matrix KERNEL TYPES OPS SIZES | random SEED COUNT\n");
+        return 2;
+    }
+    ocr_device_close(dev);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed || !passed ? 1 : 0;
+}
