@@ -33,6 +33,9 @@ for re in ${no_outs[@]+"${no_outs[@]}"}; do grep -Eq -- "$re" "$tmp/out" && say 
 for re in ${no_errs[@]+"${no_errs[@]}"}; do grep -Eq -- "$re" "$tmp/err" && say "stderr has /$re/"; done
 [ -z "$gout" ] || diff -u "$gout" "$tmp/out" || say "stdout differs from $gout"
 [ -z "$gerr" ] || diff -u "$gerr" "$tmp/err" || say "stderr differs from $gerr"
+# Sanitizer builds: any report fails, whatever the exit status (a leak in a run
+# that must exit 1 would otherwise pass).
+grep -Eq "Sanitizer|runtime error:" "$tmp/err" && say "a sanitizer reported on stderr"
 [ "$empty_err" = 0 ] || [ ! -s "$tmp/err" ] || say "stderr is not empty"
 if [ "$fail" != 0 ]; then
   echo "--- command: $*"; echo "--- stdout:"; cat "$tmp/out"; echo "--- stderr:"; cat "$tmp/err"
