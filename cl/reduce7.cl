@@ -17,6 +17,9 @@
  * work-items read consecutive vectors, so every access is coalesced. One pass
  * leaves a few thousand partial values at most, which the CPU finishes.
  *
+ * On a CPU device (POCL) the same idea needs the other access pattern: see
+ * OCR_BLOCKED below.
+ *
  * What it still costs: the number of groups is a guess from the device's
  * compute-unit count (OpenCL does not report resident work-items per unit),
  * and the tree still needs a barrier per level, since portable OpenCL 1.2 has
@@ -30,6 +33,10 @@
 #ifndef UNROLL
 #define UNROLL 4
 #endif
+#ifndef OCR_BLOCKED
+#define OCR_BLOCKED 0
+#endif
+#define LANES 16
 
 typedef OCR_CAT(OCR_T, VEC) TV;
 
@@ -51,15 +58,37 @@ reduce7(__global const T *in, __global T *out, const ulong n) {
     __local T lcl[LOCAL_SIZE];
     const uint lid = get_local_id(0);
     const ulong stride = get_global_size(0);
+#if OCR_BLOCKED
+    /* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
+     * after another on one core, so a grid stride would make each work-item
+     * touch one vector per cache line and jump. There, each work-item streams
+     * its own contiguous chunk (a multiple of LANES long) with LANES independent
+     * accumulators, which the CPU compiler turns into SIMD instructions. */
+    T acc[LANES];
+    for (uint u = 0; u < LANES; ++u)
+        acc[u] = (T)(OCR_IDENTITY);
+    const ulong per = (n + stride * LANES - 1) / (stride * LANES) * LANES;
+    const ulong begin = min(get_global_id(0) * per, n);
+    const ulong end = min(begin + per, n);
+    ulong i = begin;
+    for (; i + LANES <= end; i += LANES)
+        for (uint u = 0; u < LANES; ++u)
+            acc[u] = OCR_COMBINE(acc[u], in[i + u]);
+    for (; i < end; ++i)
+        acc[0] = OCR_COMBINE(acc[0], in[i]);
+    T x = acc[0];
+    for (uint u = 1; u < LANES; ++u)
+        x = OCR_COMBINE(x, acc[u]);
+#else
+    /* GPUs: neighbouring work-items read neighbouring 16-byte vectors
+     * (coalesced), UNROLL loads issued before any is used: more bytes in flight. */
     const ulong nv = n / VEC; /* whole vectors; the buffer start is aligned */
     __global const TV *inv = (__global const TV *)in;
-
     T a0 = (T)(OCR_IDENTITY), a1 = a0;
 #if VEC == 4
     T a2 = a0, a3 = a0;
 #endif
     ulong i = get_global_id(0);
-    /* UNROLL loads issued before any is used: more bytes in flight. */
     for (; i + (UNROLL - 1) * stride < nv; i += UNROLL * stride) {
         TV v[UNROLL];
         for (uint u = 0; u < UNROLL; ++u)
@@ -78,6 +107,7 @@ reduce7(__global const T *in, __global T *out, const ulong n) {
 #endif
     if (get_global_id(0) < n - nv * VEC)
         x = OCR_COMBINE(x, in[nv * VEC + get_global_id(0)]);
+#endif
 
     /* One tree per group. */
     lcl[lid] = x;

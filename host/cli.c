@@ -6,7 +6,7 @@
 
 enum {
     O_KERNEL, O_SIZE, O_M, O_REPEAT, O_SEED, O_TYPE, O_OP, O_LOCAL, O_GROUPS, O_PLATFORM,
-    O_DEVICE, O_DEVTYPE, O_KDIR, O_KFILE, O_KNAME, O_EPG, O_LIST, O_LISTK, O_EXPLAIN, O_HELP,
+    O_DEVICE, O_DEVTYPE, O_HOSTMEM, O_CPU, O_FORMAT, O_ACCESS, O_KDIR, O_KFILE, O_KNAME, O_EPG, O_LIST, O_LISTK, O_EXPLAIN, O_HELP,
     O_VERSION
 };
 
@@ -31,6 +31,11 @@ static const option_def options[] = {
     {O_PLATFORM, 'p', "platform", "P", "platform index (see --list)"},
     {O_DEVICE, 'd', "device", "D", "device index: within -p, else among all devices"},
     {O_DEVTYPE, 't', "device-type", "T", "gpu, cpu, accelerator or all; default: a GPU if any"},
+    {O_ACCESS, 0, "access", "A", "reduce7's loads: strided (GPUs), blocked (CPUs) or auto"},
+    {O_HOSTMEM, 0, "host-mem", "H", "pageable, pinned or zero-copy; default: zero-copy where the "
+                                    "device shares host memory, else pinned"},
+    {O_CPU, 0, "cpu-baseline", "B", "naive, or best (also time a multithreaded SIMD CPU reduction)"},
+    {O_FORMAT, 0, "format", "F", "report as text, csv (header + one row) or json; default text"},
     {O_KDIR, 0, "kernel-dir", "DIR", "read the .cl files from DIR"},
     {O_KFILE, 0, "kernel-file", "FILE", "run your own kernel (with --kernel-name, --elems-per-group)"},
     {O_KNAME, 0, "kernel-name", "NAME", "kernel function in --kernel-file"},
@@ -159,6 +164,27 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
         else if (!strcmp(val, "accelerator")) o->device.type = CL_DEVICE_TYPE_ACCELERATOR;
         else if (!strcmp(val, "all")) o->device.type = CL_DEVICE_TYPE_ALL;
         else return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
+        break;
+    case O_ACCESS:
+        if (!strcmp(val, "auto")) o->access = 0;
+        else if (!strcmp(val, "strided")) o->access = 1;
+        else if (!strcmp(val, "blocked")) o->access = 2;
+        else return bad("unknown value for --access (auto strided blocked)", NULL, val);
+        break;
+    case O_HOSTMEM:
+        if (ocr_host_mem_from_name(val, &o->host_mem) != 0 || o->host_mem == OCR_HOST_AUTO)
+            return bad("unknown value for --host-mem (pageable pinned zero-copy)", NULL, val);
+        break;
+    case O_CPU:
+        if (!strcmp(val, "naive")) o->cpu = OCR_CPU_NAIVE;
+        else if (!strcmp(val, "best")) o->cpu = OCR_CPU_BEST;
+        else return bad("unknown value for --cpu-baseline (naive best)", NULL, val);
+        break;
+    case O_FORMAT:
+        if (!strcmp(val, "text")) o->format = OCR_FORMAT_TEXT;
+        else if (!strcmp(val, "csv")) o->format = OCR_FORMAT_CSV;
+        else if (!strcmp(val, "json")) o->format = OCR_FORMAT_JSON;
+        else return bad("unknown value for --format (text csv json)", NULL, val);
         break;
     case O_KDIR: o->kernel_dir = val; break;
     case O_KFILE: o->kernel_file = val; break;

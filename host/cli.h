@@ -15,6 +15,10 @@ typedef struct {
     ocr_device_choice device;
     const char *kernel_dir, *kernel_file, *kernel_name;
     uint64_t elems_per_group;
+    ocr_host_mem host_mem;
+    ocr_cpu_baseline cpu;
+    ocr_format format;
+    int access;
     int list, list_kernels, explain, help, version;
 } cli_options;
 

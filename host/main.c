@@ -53,6 +53,7 @@ int main(int argc, char **argv) {
     rq.op = o.op;
     rq.local_size = o.local_size;
     rq.groups = o.groups;
+    rq.access = o.access;
 
     if ((st = ocr_device_open(&o.device, &dev)) != OCR_OK)
         goto done;
@@ -79,10 +80,12 @@ int main(int argc, char **argv) {
         goto done;
     }
     ocr_data_fill(data, o.size, o.type, o.op, o.seed);
-    ocr_run_options ro = {o.repeats, m};
+    ocr_run_options ro = {o.repeats, m, o.host_mem, o.cpu};
     st = ocr_run(dev, k, data, o.size, o.type, o.op, &ro, &res);
-    if (st == OCR_OK || st == OCR_WRONG)
-        ocr_report_text(stdout, dev, k, rq.spec.name, o.type, o.op, o.seed, &res);
+    if (st == OCR_OK || st == OCR_WRONG) {
+        ocr_report_info ri = {rq.spec.name, o.type, o.op, o.seed, 1};
+        ocr_report(stdout, o.format, dev, k, &ri, &res);
+    }
 done:
     free(data);
     ocr_kernel_release(k);

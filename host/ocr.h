@@ -120,6 +120,7 @@ typedef struct {
     ocr_op op;
     size_t local_size;        /* 0: the spec's default, shrunk to fit the device */
     size_t groups;            /* PER_GRID: groups per launch, 0: from the device */
+    int access;               /* PER_GRID: 0 auto (blocked on CPUs), 1 strided, 2 blocked */
     const char *extra_options;/* appended to the build options, or NULL */
 } ocr_build_request;
 
@@ -177,6 +178,11 @@ void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
  * floating point. */
 void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed);
 
+/* The optimized CPU reduction: `threads` threads (0: one per online CPU), each
+ * with several independent accumulators so the compiler vectorizes the loop. */
+ocr_value ocr_reduce_best(const void *data, uint64_t n, ocr_type t, ocr_op o, unsigned threads,
+                          unsigned *threads_used);
+
 /* The naive loop (the tutorial's CPU reference), in the element type. */
 ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o);
 /* Combines a and b exactly as the kernels do. */
@@ -202,9 +208,24 @@ typedef struct {
     uint64_t h2d_ns, kernels_ns, d2h_ns, cpu_ns, gpu_ns; /* gpu = the four summed */
 } ocr_times;
 
+/* How input data reaches the device (what T gpu's H2D part measures). */
+typedef enum {
+    OCR_HOST_AUTO,     /* zero-copy on host-unified devices, else pinned */
+    OCR_HOST_PAGEABLE, /* clEnqueueWriteBuffer from ordinary (malloc) memory */
+    OCR_HOST_PINNED,   /* ... from page-locked memory (CL_MEM_ALLOC_HOST_PTR, mapped) */
+    OCR_HOST_ZERO_COPY,/* kernels read a host-allocated buffer; H2D is its map + unmap */
+} ocr_host_mem;
+
+const char *ocr_host_mem_name(ocr_host_mem h);
+int ocr_host_mem_from_name(const char *s, ocr_host_mem *h);
+
+typedef enum { OCR_CPU_NAIVE, OCR_CPU_BEST } ocr_cpu_baseline;
+
 typedef struct {
-    unsigned repeats; /* timed runs after one warm-up, >= 1 */
-    uint64_t m;       /* CPU threshold, 0: the kernel's default */
+    unsigned repeats;       /* timed runs after one warm-up, >= 1 */
+    uint64_t m;             /* CPU threshold, 0: the kernel's default */
+    ocr_host_mem host_mem;
+    ocr_cpu_baseline cpu;   /* BEST also times the optimized CPU reduction */
 } ocr_run_options;
 
 typedef struct {
@@ -216,6 +237,11 @@ typedef struct {
     unsigned repeats;
     ocr_times median, min; /* per component; median.gpu_ns is the median of the totals */
     uint64_t ref_ns_median, ref_ns_min; /* the naive CPU loop */
+    uint64_t best_ns_median, best_ns_min; /* the optimized CPU reduction (if asked) */
+    ocr_value best_result;
+    int best_passed;
+    unsigned cpu_threads;
+    ocr_host_mem host_mem; /* the path that ran (never AUTO) */
 } ocr_result;
 
 /* Uploads data, runs the plan repeats+1 times (the first is a warm-up),
@@ -225,10 +251,22 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
 
 /* ---- report ------------------------------------------------------------- */
 
-/* Prints the run in the tutorial's shape: kernel, size, device, PASSED or
- * FAILED, memory IO, bandwidth, T kernels, T gpu, T ref, speedups. */
-void ocr_report_text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const char *kernel_name,
-                     ocr_type t, ocr_op o, uint64_t seed, const ocr_result *r);
+typedef enum { OCR_FORMAT_TEXT, OCR_FORMAT_CSV, OCR_FORMAT_JSON } ocr_format;
+
+/* What a report needs besides the result. */
+typedef struct {
+    const char *kernel_name;
+    ocr_type type;
+    ocr_op op;
+    uint64_t seed;
+    int csv_header; /* CSV: print the header line first */
+} ocr_report_info;
+
+/* text: the tutorial's shape (kernel, size, device, PASSED or FAILED, memory IO,
+ * bandwidth, T kernels, T gpu, T ref, speedups); csv: one row; json: one object.
+ * docs/output.md documents every field. */
+void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel *k,
+                const ocr_report_info *info, const ocr_result *r);
 
 /* ---- timing ------------------------------------------------------------- */
 

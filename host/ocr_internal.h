@@ -51,6 +51,9 @@ struct ocr_kernel {
 const char *ocr_identity_source(ocr_type t, ocr_op o);
 const char *ocr_unsigned_twin(ocr_type t);
 
+/* Depth of ocr_reduce_best's evaluation order, for the float bound. */
+uint64_t ocr_best_depth(uint64_t n, unsigned threads);
+
 /* Reads a whole file; NULL and a message on failure. */
 char *ocr_read_file(const char *path, size_t *len);
 

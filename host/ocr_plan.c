@@ -52,8 +52,9 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
                 s->groups = g->max_groups;
             s->n_out = s->groups;
             s->global_size = s->groups * L;
-            /* each lane of a work-item runs sequentially over its share */
-            depth = ceil_div(cur, s->global_size) + g->elems_per_group + ceil_log2(L);
+            /* each lane of a work-item runs sequentially over its share, then
+             * the lanes (up to 16) fold and the group's tree runs */
+            depth = ceil_div(cur, s->global_size) + g->elems_per_group + 16 + ceil_log2(L);
             break;
         }
         }

@@ -251,8 +251,15 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
-    if (sp->kind == OCR_PER_GRID)
-        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D VEC=%zu -D UNROLL=4", vec);
+    if (sp->kind == OCR_PER_GRID) {
+        /* Blocked access on CPU devices, coalesced strides elsewhere (a device
+         * that says it is both, like oclgrind, counts as a GPU). */
+        cl_device_type ty = dev->info.type;
+        int blocked = rq->access ? rq->access == 2
+                                 : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D VEC=%zu -D UNROLL=4 -D OCR_BLOCKED=%d",
+                      vec, blocked);
+    }
     if (rq->extra_options)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " %s", rq->extra_options);
     if (n <= 0 || (size_t)n >= sizeof opts) {

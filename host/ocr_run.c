@@ -3,6 +3,7 @@
  * check, and time every part (one warm-up, then the median of R runs). */
 #include "ocr_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,20 +35,61 @@ static ocr_status check_fits(const ocr_device_info *in, uint64_t a_bytes, uint64
     return OCR_OK;
 }
 
+static const char *const host_mem_names[] = {"auto", "pageable", "pinned", "zero-copy"};
+
+const char *ocr_host_mem_name(ocr_host_mem h) { return host_mem_names[h]; }
+int ocr_host_mem_from_name(const char *s, ocr_host_mem *h) {
+    for (int i = 0; i < 4; ++i)
+        if (!strcmp(s, host_mem_names[i])) {
+            *h = (ocr_host_mem)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* The device-side buffers of one reduction. The input has its own buffer, so
+ * kernels never overwrite it (zero-copy needs that); the passes ping-pong
+ * between two scratch buffers sized for the first two outputs. */
+typedef struct {
+    ocr_host_mem mode;
+    cl_mem in, scratch[2];
+    cl_mem staging;    /* PINNED: page-locked host buffer ... */
+    void *mapped;      /* ... mapped here for the whole run */
+    const void *src;   /* what clEnqueueWriteBuffer copies from */
+} buffers;
+
+/* Uploads the input the way `mode` says; `ev` times it (two events for zero-copy). */
+static ocr_status upload(cl_command_queue q, const buffers *b, uint64_t bytes, cl_event ev[2]) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    if (b->mode != OCR_HOST_ZERO_COPY) {
+        OCR_CL(clEnqueueWriteBuffer(q, b->in, CL_FALSE, 0, bytes, b->src, 0, NULL, &ev[0]));
+    } else {
+        /* The data already lives in host memory the device reads; what is left
+         * is handing it over: a map for writing and an unmap. */
+        void *p = clEnqueueMapBuffer(q, b->in, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, &ev[0], &err);
+        OCR_CHECK(err, "clEnqueueMapBuffer");
+        OCR_CL(clEnqueueUnmapMemObject(q, b->in, p, 0, NULL, &ev[1]));
+    }
+fail:
+    return st;
+}
+
 /* One full reduction on the device; fills the times of this run. */
-static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan, const void *data,
-                           size_t es, cl_mem a, cl_mem b, void *left, ocr_value *result,
-                           ocr_times *t) {
+static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan, const buffers *bf,
+                           size_t es, void *left, ocr_value *result, ocr_times *t) {
     ocr_status st = OCR_OK;
     cl_command_queue q = dev->queue;
-    cl_event ev_w = NULL, ev_r = NULL, ev_k[OCR_MAX_PASSES];
+    cl_event ev_w[2] = {NULL, NULL}, ev_r = NULL, ev_k[OCR_MAX_PASSES];
     unsigned nk = 0;
-    cl_mem in = a, out = b;
+    cl_mem in = bf->in;
     memset(t, 0, sizeof *t);
 
-    OCR_CL(clEnqueueWriteBuffer(q, a, CL_FALSE, 0, plan->n * es, data, 0, NULL, &ev_w));
+    if ((st = upload(q, bf, plan->n * es, ev_w)) != OCR_OK)
+        goto fail;
     for (unsigned i = 0; i < plan->npasses; ++i) {
         const ocr_pass *s = &plan->pass[i];
+        cl_mem out = bf->scratch[i % 2]; /* ping-pong */
         cl_ulong n_in = s->n_in; /* the partial count of this pass, not the original n */
         size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
         OCR_CL(clSetKernelArg(k->kernel, 0, sizeof in, &in));
@@ -55,9 +97,7 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
         OCR_CL(clSetKernelArg(k->kernel, 2, sizeof n_in, &n_in));
         OCR_CL(clEnqueueNDRangeKernel(q, k->kernel, 1, NULL, &global, &local, 0, NULL, &ev_k[nk]));
         ++nk;
-        cl_mem tmp = in; /* ping-pong: this output is the next input */
-        in = out;
-        out = tmp;
+        in = out; /* this output is the next input */
     }
     OCR_CL(clEnqueueReadBuffer(q, in, CL_TRUE, 0, plan->leftover * es, left, 0, NULL, &ev_r));
 
@@ -65,7 +105,13 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     *result = ocr_reduce_naive(left, plan->leftover, k->type, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
 
-    if ((st = event_ns(ev_w, &t->h2d_ns)) != OCR_OK || (st = event_ns(ev_r, &t->d2h_ns)) != OCR_OK)
+    for (int i = 0; i < 2 && ev_w[i]; ++i) {
+        uint64_t ns;
+        if ((st = event_ns(ev_w[i], &ns)) != OCR_OK)
+            goto fail;
+        t->h2d_ns += ns;
+    }
+    if ((st = event_ns(ev_r, &t->d2h_ns)) != OCR_OK)
         goto fail;
     for (unsigned i = 0; i < nk; ++i) {
         uint64_t ns;
@@ -83,16 +129,77 @@ fail:
         clReleaseEvent(ev_r);
     while (nk > 0)
         clReleaseEvent(ev_k[--nk]);
-    if (ev_w)
-        clReleaseEvent(ev_w);
+    for (int i = 1; i >= 0; --i)
+        if (ev_w[i])
+            clReleaseEvent(ev_w[i]);
     return st;
+}
+
+/* Creates the buffers for `mode` and puts the input where the runs expect it
+ * (once, untimed: an application would produce its data there). */
+static ocr_status buffers_make(ocr_device *dev, buffers *b, const void *data, uint64_t bytes,
+                               uint64_t s0, uint64_t s1) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    cl_command_queue q = dev->queue;
+    b->src = data;
+    if (b->mode == OCR_HOST_ZERO_COPY) {
+        b->in = clCreateBuffer(dev->context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+        OCR_CHECK(err, "clCreateBuffer");
+        void *p = clEnqueueMapBuffer(q, b->in, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+        OCR_CHECK(err, "clEnqueueMapBuffer");
+        memcpy(p, data, bytes);
+        OCR_CL(clEnqueueUnmapMemObject(q, b->in, p, 0, NULL, NULL));
+    } else {
+        b->in = clCreateBuffer(dev->context, CL_MEM_READ_ONLY, bytes, NULL, &err);
+        OCR_CHECK(err, "clCreateBuffer");
+    }
+    if (b->mode == OCR_HOST_PINNED) {
+        b->staging = clCreateBuffer(dev->context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes,
+                                    NULL, &err);
+        OCR_CHECK(err, "clCreateBuffer");
+        void *p = clEnqueueMapBuffer(q, b->staging, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+        OCR_CHECK(err, "clEnqueueMapBuffer");
+        memcpy(p, data, bytes);
+        b->src = b->mapped = p; /* stays mapped: a page-locked pointer to copy from */
+    }
+    b->scratch[0] = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, s0, NULL, &err);
+    OCR_CHECK(err, "clCreateBuffer");
+    b->scratch[1] = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, s1, NULL, &err);
+    OCR_CHECK(err, "clCreateBuffer");
+    OCR_CL(clFinish(q));
+fail:
+    return st;
+}
+
+static void buffers_release(ocr_device *dev, buffers *b) {
+    if (b->scratch[1])
+        clReleaseMemObject(b->scratch[1]);
+    if (b->scratch[0])
+        clReleaseMemObject(b->scratch[0]);
+    if (b->staging) {
+        if (b->mapped)
+            clEnqueueUnmapMemObject(dev->queue, b->staging, b->mapped, 0, NULL, NULL);
+        clFinish(dev->queue);
+        clReleaseMemObject(b->staging);
+    }
+    if (b->in)
+        clReleaseMemObject(b->in);
+}
+
+/* Median and minimum of n samples, taken from field `off` of each ocr_times. */
+static void stat(const ocr_times *t, unsigned n, size_t off, uint64_t *tmp, uint64_t *med,
+                 uint64_t *mn) {
+    for (unsigned i = 0; i < n; ++i)
+        memcpy(&tmp[i], (const char *)&t[i] + off, sizeof tmp[i]);
+    *mn = ocr_min_u64(tmp, n);
+    *med = ocr_median_u64(tmp, n);
 }
 
 ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
                    ocr_op o, const ocr_run_options *opt, ocr_result *res) {
     ocr_status st = OCR_OK;
-    cl_int err;
-    cl_mem a = NULL, b = NULL;
+    buffers bf = {0};
     void *left = NULL;
     uint64_t *samples = NULL;
     size_t es = ocr_type_size(t);
@@ -113,14 +220,16 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         return OCR_USAGE;
     }
     const ocr_plan *plan = &res->plan;
-    uint64_t b_elems = plan->npasses ? plan->pass[0].n_out : 1;
-    if ((st = check_fits(&dev->info, n * es, b_elems * es)) != OCR_OK)
+    uint64_t s0 = plan->npasses > 0 ? plan->pass[0].n_out : 1;
+    uint64_t s1 = plan->npasses > 1 ? plan->pass[1].n_out : 1;
+    if ((st = check_fits(&dev->info, n * es, (s0 + s1) * es)) != OCR_OK)
         return st;
-
-    a = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, n * es, NULL, &err);
-    OCR_CHECK(err, "clCreateBuffer");
-    b = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, b_elems * es, NULL, &err);
-    OCR_CHECK(err, "clCreateBuffer");
+    bf.mode = opt->host_mem != OCR_HOST_AUTO ? opt->host_mem
+              : dev->info.host_unified       ? OCR_HOST_ZERO_COPY
+                                             : OCR_HOST_PINNED;
+    res->host_mem = bf.mode;
+    if ((st = buffers_make(dev, &bf, data, n * es, s0 * es, s1 * es)) != OCR_OK)
+        goto fail;
     left = malloc(plan->leftover * es);
     times = calloc(reps, sizeof *times);
     samples = calloc(reps, sizeof *samples);
@@ -132,19 +241,13 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
 
     for (unsigned r = 0; r <= reps; ++r) { /* r == 0 is the warm-up */
         ocr_times tr;
-        if ((st = run_once(dev, k, plan, data, es, a, b, left, &res->result, &tr)) != OCR_OK)
+        if ((st = run_once(dev, k, plan, &bf, es, left, &res->result, &tr)) != OCR_OK)
             goto fail;
         if (r > 0)
             times[r - 1] = tr;
     }
     /* Median and minimum of each part, and of the total on its own. */
-#define STAT(field)                                                                                \
-    do {                                                                                           \
-        for (unsigned i = 0; i < reps; ++i)                                                        \
-            samples[i] = times[i].field;                                                           \
-        res->min.field = ocr_min_u64(samples, reps);                                               \
-        res->median.field = ocr_median_u64(samples, reps);                                         \
-    } while (0)
+#define STAT(f) stat(times, reps, offsetof(ocr_times, f), samples, &res->median.f, &res->min.f)
     STAT(h2d_ns);
     STAT(kernels_ns);
     STAT(d2h_ns);
@@ -168,15 +271,27 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     res->expected = ref.expected;
     res->tolerance = ref.tolerance;
     res->passed = ocr_check(t, &ref, res->result);
+    res->best_passed = 1;
+    if (opt->cpu == OCR_CPU_BEST) {
+        res->best_result = ocr_reduce_best(data, n, t, o, 0, &res->cpu_threads); /* warm-up */
+        for (unsigned r = 0; r < reps; ++r) {
+            uint64_t t0 = ocr_now_ns();
+            res->best_result = ocr_reduce_best(data, n, t, o, 0, NULL);
+            samples[r] = ocr_now_ns() - t0;
+        }
+        res->best_ns_min = ocr_min_u64(samples, reps);
+        res->best_ns_median = ocr_median_u64(samples, reps);
+        /* Its order differs from the device's, so is its depth. */
+        ocr_reference any;
+        ocr_reference_make(data, n, t, o, ocr_best_depth(n, res->cpu_threads), &any);
+        res->best_passed = ocr_check(t, &any, res->best_result);
+    }
     res->repeats = reps;
-    st = res->passed ? OCR_OK : OCR_WRONG;
+    st = res->passed && res->best_passed ? OCR_OK : OCR_WRONG;
 fail:
     free(samples);
     free(times);
     free(left);
-    if (b)
-        clReleaseMemObject(b);
-    if (a)
-        clReleaseMemObject(a);
+    buffers_release(dev, &bf);
     return st;
 }

@@ -32,7 +32,11 @@ typedef struct {
     ocr_op op;
     uint64_t n, seed, m;
     size_t local, groups;
+    ocr_host_mem host_mem;
+    int access; /* reduce7: 0 auto, 1 strided, 2 blocked */
 } job;
+
+static const char *const access_names[] = {"auto", "strided", "blocked"};
 
 static void replay(FILE *f, const job *j) {
     fprintf(f, "  replay: oclReduction -n %s --type %s --op %s -s %llu --seed %llu -r 1", j->kernel,
@@ -44,6 +48,8 @@ static void replay(FILE *f, const job *j) {
         fprintf(f, " -w %zu", j->local);
     if (j->groups)
         fprintf(f, " -g %zu", j->groups);
+    if (j->access)
+        fprintf(f, " --access %s", access_names[j->access]);
     fprintf(f, "\n");
 }
 
@@ -58,7 +64,7 @@ static void run_one(ocr_device *dev, ocr_kernel *k, const job *j) {
         return;
     }
     ocr_data_fill(data, j->n, j->type, j->op, j->seed);
-    ocr_run_options ro = {1, j->m};
+    ocr_run_options ro = {1, j->m, j->host_mem, OCR_CPU_NAIVE};
     ocr_status st = ocr_run(dev, k, data, j->n, j->type, j->op, &ro, &res);
     free(data);
     if (st == OCR_OK && res.passed) {
@@ -85,17 +91,29 @@ static ocr_kernel *build(ocr_device *dev, const job *j) {
     rq.op = j->op;
     rq.local_size = j->local;
     rq.groups = j->groups;
+    rq.access = j->access;
     if (ocr_kernel_build(dev, &rq, &k) != OCR_OK)
         return NULL;
     return k;
 }
 
+/* KERNEL may carry an access pattern: reduce7:strided or reduce7:blocked. */
 static int matrix(ocr_device *dev, char **argv) {
-    const char *kernel = argv[0], *types = argv[1], *ops = argv[2];
+    const char *types = argv[1], *ops = argv[2];
+    char kernel[64];
+    int access = 0;
+    snprintf(kernel, sizeof kernel, "%s", argv[0]);
+    char *colon = strchr(kernel, ':');
+    if (colon) {
+        *colon = '\0';
+        for (int a = 1; a < 3; ++a)
+            if (!strcmp(colon + 1, access_names[a]))
+                access = a;
+    }
     int fp64 = ocr_device_get_info(dev)->fp64;
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (int o = 0; o < OCR_NOPS; ++o) {
-            job j = {kernel, (ocr_type)t, (ocr_op)o, 0, 1, 0, 0, 0};
+            job j = {kernel, (ocr_type)t, (ocr_op)o, 0, 1, 0, 0, 0, OCR_HOST_AUTO, access};
             if (!in_list(types, ocr_type_name(j.type)) || !in_list(ops, ocr_op_name(j.op)) ||
                 !ocr_op_valid_for(j.op, j.type))
                 continue;
@@ -158,6 +176,9 @@ static int random_checks(ocr_device *dev, uint64_t seed, unsigned count) {
         }
         if (spec->kind == OCR_PER_GRID && next(&s) % 2)
             j.groups = 1 + next(&s) % 64;
+        if (spec->kind == OCR_PER_GRID)
+            j.access = (int)(next(&s) % 3);
+        j.host_mem = (ocr_host_mem)(next(&s) % 4); /* every upload path */
         ocr_kernel *k = build(dev, &j);
         if (!k) {
             printf("FAIL %s: build failed\n", j.kernel);
