@@ -31,7 +31,7 @@
 #define VEC 4
 #endif
 #ifndef UNROLL
-#define UNROLL 4
+#define UNROLL 8
 #endif
 #ifndef OCR_BLOCKED
 #define OCR_BLOCKED 0
@@ -54,7 +54,7 @@ typedef OCR_CAT(OCR_T, VEC) TV;
 #endif
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-reduce7(__global const T *in, __global T *out, const ulong n) {
+reduce7(__global const T *restrict in, __global T *restrict out, const ulong n) {
     __local T lcl[LOCAL_SIZE];
     const uint lid = get_local_id(0);
     const ulong stride = get_global_size(0);

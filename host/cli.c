@@ -34,7 +34,7 @@ static const option_def options[] = {
     {O_ACCESS, 0, "access", "A", "reduce7's loads: strided (GPUs), blocked (CPUs) or auto"},
     {O_HOSTMEM, 0, "host-mem", "H", "pageable, pinned or zero-copy; default: zero-copy where the "
                                     "device shares host memory, else pinned"},
-    {O_CPU, 0, "cpu-baseline", "B", "naive, or best (also time a multithreaded SIMD CPU reduction)"},
+    {O_CPU, 0, "cpu-baseline", "B", "naive; best (also a multithreaded SIMD CPU reduction); none"},
     {O_FORMAT, 0, "format", "F", "report as text, csv (header + one row) or json; default text"},
     {O_KDIR, 0, "kernel-dir", "DIR", "read the .cl files from DIR"},
     {O_KFILE, 0, "kernel-file", "FILE", "run your own kernel (with --kernel-name, --elems-per-group)"},
@@ -178,7 +178,8 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
     case O_CPU:
         if (!strcmp(val, "naive")) o->cpu = OCR_CPU_NAIVE;
         else if (!strcmp(val, "best")) o->cpu = OCR_CPU_BEST;
-        else return bad("unknown value for --cpu-baseline (naive best)", NULL, val);
+        else if (!strcmp(val, "none")) o->cpu = OCR_CPU_NONE;
+        else return bad("unknown value for --cpu-baseline (naive best none)", NULL, val);
         break;
     case O_FORMAT:
         if (!strcmp(val, "text")) o->format = OCR_FORMAT_TEXT;

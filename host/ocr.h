@@ -219,7 +219,8 @@ typedef enum {
 const char *ocr_host_mem_name(ocr_host_mem h);
 int ocr_host_mem_from_name(const char *s, ocr_host_mem *h);
 
-typedef enum { OCR_CPU_NAIVE, OCR_CPU_BEST } ocr_cpu_baseline;
+/* NONE skips timing the CPU (benchmarks of the device alone); the check runs. */
+typedef enum { OCR_CPU_NAIVE, OCR_CPU_BEST, OCR_CPU_NONE } ocr_cpu_baseline;
 
 typedef struct {
     unsigned repeats;       /* timed runs after one warm-up, >= 1 */

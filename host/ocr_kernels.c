@@ -20,7 +20,7 @@ static const ocr_kernel_spec specs[] = {
      "reduce4 with 128 work-items per group"},
     {"reduce6", "reduce6.cl", OCR_PER_GROUP, 128, 512, 2, 1024,
      "reduce5 with 512-value blocks (1024 elements per group)"},
-    {"reduce7", "reduce7.cl", OCR_PER_GRID, 256, 0, 1, 0,
+    {"reduce7", "reduce7.cl", OCR_PER_GRID, 128, 0, 1, 0,
      "grid-stride accumulation in registers with 16-byte loads, one tree per group"},
     {"race_tail", "lab/race_tail.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
      "LAB: reduce3 with the tutorial's barrier-free tail (wrong on purpose)"},

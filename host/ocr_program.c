@@ -205,6 +205,9 @@ static int expand(strbuf *out, const char *path, char *const *dirs, int ndirs, i
 
 /* --- build --------------------------------------------------------------- */
 
+/* reduce7: 16-byte loads issued per work-item before the first is used. */
+#define REDUCE7_UNROLL 8
+
 static int is_pow2(size_t x) { return x && !(x & (x - 1)); }
 static size_t floor_pow2(size_t x) {
     size_t p = 1;
@@ -257,8 +260,8 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
         cl_device_type ty = dev->info.type;
         int blocked = rq->access ? rq->access == 2
                                  : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
-        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D VEC=%zu -D UNROLL=4 -D OCR_BLOCKED=%d",
-                      vec, blocked);
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D VEC=%zu -D UNROLL=%d -D OCR_BLOCKED=%d",
+                      vec, REDUCE7_UNROLL, blocked);
     }
     if (rq->extra_options)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " %s", rq->extra_options);
@@ -408,8 +411,10 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     } else if (sp->kind == OCR_PER_GROUP) {
         k->geom.elems_per_group = sp->block * sp->loads_per_slot;
     } else {
-        k->geom.elems_per_group = vec * 4; /* VEC x UNROLL per work-item and iteration */
-        size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? 2048 / local : 4;
+        k->geom.elems_per_group = vec * REDUCE7_UNROLL; /* per work-item and iteration */
+        /* About 1024 resident work-items per GPU compute unit measured best on
+         * an H100 (docs/benchmarks.md); a CPU core takes a few groups. */
+        size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? 1024 / local : 4;
         k->geom.max_groups = rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
     }
     k->default_m = sp->default_m ? sp->default_m : k->geom.max_groups;

@@ -1,0 +1,127 @@
+// cub_reduce.cu - the comparator for tools/bench_gpu.sh: CUB's
+// DeviceReduce::Sum and CUDA's host-to-device copy rates, timed the way
+// oclReduction times itself (events, warm-up, median of R runs).
+//
+//   cub_reduce sum TYPE REPS N...   TYPE int or float; one CSV row per N:
+//                                   cub,TYPE,N,median_ms,min_ms,GB/s (median)
+//   cub_reduce h2d REPS BYTES       pinned and pageable cudaMemcpy rates
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            std::fprintf(stderr, "%s failed: %s at %s:%d\n", #call, cudaGetErrorString(e_),         \
+                         __FILE__, __LINE__);                                                      \
+            std::exit(3);                                                                          \
+        }                                                                                          \
+    } while (0)
+
+// Small values, as oclReduction's int data; never zeros (they can time faster).
+template <typename T> __global__ void fill(T *p, size_t n) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = (T)((int)((i * 2654435761u) % 2048u) - 1024);
+}
+
+static void stats(std::vector<float> &v, float *med, float *mn) {
+    std::sort(v.begin(), v.end());
+    *med = v[(v.size() - 1) / 2];
+    *mn = v[0];
+}
+
+template <typename T> static void sum(const char *tname, int reps, size_t n) {
+    T *in = nullptr, *out = nullptr;
+    void *tmp = nullptr;
+    size_t tmp_bytes = 0;
+    CK(cudaMalloc(&in, n * sizeof(T)));
+    CK(cudaMalloc(&out, sizeof(T)));
+    fill<<<1024, 256>>>(in, n);
+    CK(cudaGetLastError());
+    CK(cub::DeviceReduce::Sum(tmp, tmp_bytes, in, out, (int)n));
+    CK(cudaMalloc(&tmp, tmp_bytes));
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    std::vector<float> t;
+    for (int r = -3; r < reps; ++r) { // three warm-ups
+        CK(cudaEventRecord(a));
+        CK(cub::DeviceReduce::Sum(tmp, tmp_bytes, in, out, (int)n));
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (r >= 0)
+            t.push_back(ms);
+    }
+    float med, mn;
+    stats(t, &med, &mn);
+    std::printf("cub,%s,%zu,%.6f,%.6f,%.2f\n", tname, n, med, mn, n * sizeof(T) / (med * 1e6));
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    CK(cudaFree(tmp));
+    CK(cudaFree(out));
+    CK(cudaFree(in));
+}
+
+static void h2d(int reps, size_t bytes) {
+    void *dev = nullptr, *pinned = nullptr;
+    void *pageable = std::malloc(bytes);
+    CK(cudaMalloc(&dev, bytes));
+    CK(cudaMallocHost(&pinned, bytes));
+    std::memset(pinned, 1, bytes);
+    std::memset(pageable, 1, bytes);
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    const char *names[2] = {"pinned", "pageable"};
+    void *src[2] = {pinned, pageable};
+    for (int k = 0; k < 2; ++k) {
+        std::vector<float> t;
+        for (int r = -2; r < reps; ++r) {
+            CK(cudaEventRecord(a));
+            CK(cudaMemcpy(dev, src[k], bytes, cudaMemcpyHostToDevice));
+            CK(cudaEventRecord(b));
+            CK(cudaEventSynchronize(b));
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, a, b));
+            if (r >= 0)
+                t.push_back(ms);
+        }
+        float med, mn;
+        stats(t, &med, &mn);
+        std::printf("h2d,%s,%zu,%.6f,%.6f,%.2f\n", names[k], bytes, med, mn, bytes / (med * 1e6));
+    }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    CK(cudaFreeHost(pinned));
+    CK(cudaFree(dev));
+    std::free(pageable);
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 5 && !std::strcmp(argv[1], "sum")) {
+        int reps = std::atoi(argv[3]);
+        for (int i = 4; i < argc; ++i) {
+            size_t n = std::strtoull(argv[i], nullptr, 10);
+            if (!std::strcmp(argv[2], "float"))
+                sum<float>("float", reps, n);
+            else
+                sum<int>("int", reps, n);
+        }
+        return 0;
+    }
+    if (argc == 4 && !std::strcmp(argv[1], "h2d")) {
+        h2d(std::atoi(argv[2]), std::strtoull(argv[3], nullptr, 10));
+        return 0;
+    }
+    std::fprintf(stderr, "usage: cub_reduce sum int|float REPS N... | cub_reduce h2d REPS BYTES\n");
+    return 2;
+}
