@@ -236,7 +236,7 @@ static void print_build_failure(cl_program prog, cl_device_id dev, const char *p
 
 /* One build attempt with the given local size. */
 static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
-                             const ocr_build_request *rq, size_t local, size_t vec) {
+                             const ocr_build_request *rq, size_t local, size_t vec, int blocked) {
     ocr_status st = OCR_OK;
     cl_int err;
     const ocr_kernel_spec *sp = &rq->spec;
@@ -255,11 +255,6 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
     if (sp->kind == OCR_PER_GRID) {
-        /* Blocked access on CPU devices, coalesced strides elsewhere (a device
-         * that says it is both, like oclgrind, counts as a GPU). */
-        cl_device_type ty = dev->info.type;
-        int blocked = rq->access ? rq->access == 2
-                                 : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D VEC=%zu -D UNROLL=%d -D OCR_BLOCKED=%d",
                       vec, REDUCE7_UNROLL, blocked);
     }
@@ -346,6 +341,15 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     size_t local = user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
     size_t vec = 16 / ocr_type_size(rq->type);
+    /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
+     * device that says it is both, like oclgrind, counts as a GPU). On a CPU,
+     * one work-item per group measured fastest (POCL then runs no work-item
+     * loop; docs/benchmarks.md). */
+    cl_device_type ty = in->type;
+    int blocked = rq->access ? rq->access == 2
+                             : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
+    if (sp->kind == OCR_PER_GRID && blocked && !user_local)
+        local = 1;
     if (local > limit) {
         if (user_local) {
             ocr_errorf("%s cannot run work-groups of %zu: its limit is %zu "
@@ -375,7 +379,7 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     }
 
     for (;;) {
-        if ((st = build_once(dev, k, src.s, rq, local, vec)) != OCR_OK)
+        if ((st = build_once(dev, k, src.s, rq, local, vec, blocked)) != OCR_OK)
             goto fail;
         size_t kwg = 0;
         cl_ulong klmem = 0;
