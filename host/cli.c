@@ -5,8 +5,30 @@
 #include <string.h>
 
 enum {
-    O_KERNEL, O_SIZE, O_M, O_REPEAT, O_SEED, O_TYPE, O_OP, O_LOCAL, O_GROUPS, O_PLATFORM,
-    O_DEVICE, O_DEVTYPE, O_HOSTMEM, O_CPU, O_FORMAT, O_ACCESS, O_KDIR, O_KFILE, O_KNAME, O_EPG, O_LIST, O_LISTK, O_EXPLAIN, O_HELP,
+    O_KERNEL,
+    O_SIZE,
+    O_M,
+    O_REPEAT,
+    O_SEED,
+    O_TYPE,
+    O_OP,
+    O_LOCAL,
+    O_GROUPS,
+    O_PLATFORM,
+    O_DEVICE,
+    O_DEVTYPE,
+    O_HOSTMEM,
+    O_CPU,
+    O_FORMAT,
+    O_ACCESS,
+    O_KDIR,
+    O_KFILE,
+    O_KNAME,
+    O_EPG,
+    O_LIST,
+    O_LISTK,
+    O_EXPLAIN,
+    O_HELP,
     O_VERSION
 };
 
@@ -21,7 +43,8 @@ typedef struct {
 static const option_def options[] = {
     {O_KERNEL, 'n', "kernel", "K", "kernel: 0..7 or a name (reduce6, race_tail); default 6"},
     {O_SIZE, 's', "size", "N", "number of elements, K/M/G suffixes allowed; default 32M (2^25)"},
-    {O_M, 'M', "threshold", "M", "finish on the CPU once at most M values remain; default per kernel"},
+    {O_M, 'M', "threshold", "M",
+     "finish on the CPU once at most M values remain; default per kernel"},
     {O_REPEAT, 'r', "repeat", "R", "timed runs after one warm-up (median reported); default 10"},
     {O_SEED, 0, "seed", "S", "seed of the input data; default 1"},
     {O_TYPE, 0, "type", "T", "element type: int uint long ulong float double; default int"},
@@ -32,12 +55,14 @@ static const option_def options[] = {
     {O_DEVICE, 'd', "device", "D", "device index: within -p, else among all devices"},
     {O_DEVTYPE, 't', "device-type", "T", "gpu, cpu, accelerator or all; default: a GPU if any"},
     {O_ACCESS, 0, "access", "A", "reduce7's loads: strided (GPUs), blocked (CPUs) or auto"},
-    {O_HOSTMEM, 0, "host-mem", "H", "pageable, pinned or zero-copy; default: zero-copy where the "
-                                    "device shares host memory, else pinned"},
+    {O_HOSTMEM, 0, "host-mem", "H",
+     "pageable, pinned or zero-copy; default: zero-copy where the "
+     "device shares host memory, else pinned"},
     {O_CPU, 0, "cpu-baseline", "B", "naive; best (also a multithreaded SIMD CPU reduction); none"},
     {O_FORMAT, 0, "format", "F", "report as text, csv (header + one row) or json; default text"},
     {O_KDIR, 0, "kernel-dir", "DIR", "read the .cl files from DIR"},
-    {O_KFILE, 0, "kernel-file", "FILE", "run your own kernel (with --kernel-name, --elems-per-group)"},
+    {O_KFILE, 0, "kernel-file", "FILE",
+     "run your own kernel (with --kernel-name, --elems-per-group)"},
     {O_KNAME, 0, "kernel-name", "NAME", "kernel function in --kernel-file"},
     {O_EPG, 0, "elems-per-group", "E", "elements one work-group of --kernel-file reduces to one"},
     {O_LIST, 'l', "list", NULL, "list platforms and devices, then exit"},
@@ -70,28 +95,33 @@ void cli_help(FILE *f) {
 int cli_parse_size(const char *s, uint64_t max, uint64_t *out) {
     uint64_t v = 0;
     const char *p = s;
-    if (*p < '0' || *p > '9')
-        return -1; /* no sign, no space, not empty */
+    if (*p < '0' || *p > '9') return -1; /* no sign, no space, not empty */
     for (; *p >= '0' && *p <= '9'; ++p) {
         unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
+        if (v > (UINT64_MAX - d) / 10) return -1;
         v = v * 10 + d;
     }
     unsigned shift = 0;
     switch (*p) {
-    case 'k': case 'K': shift = 10, ++p; break;
-    case 'm': case 'M': shift = 20, ++p; break;
-    case 'g': case 'G': shift = 30, ++p; break;
-    default: break;
+    case 'k':
+    case 'K':
+        shift = 10, ++p;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20, ++p;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30, ++p;
+        break;
+    default:
+        break;
     }
-    if (*p != '\0')
-        return -1;
-    if (shift && v > (UINT64_MAX >> shift))
-        return -1;
+    if (*p != '\0') return -1;
+    if (shift && v > (UINT64_MAX >> shift)) return -1;
     v <<= shift;
-    if (v > max)
-        return -1;
+    if (v > max) return -1;
     *out = v;
     return 0;
 }
@@ -105,14 +135,13 @@ static const option_def *find_long(const char *name, size_t len) {
 
 static const option_def *find_short(char c) {
     for (size_t i = 0; i < NOPTIONS; ++i)
-        if (options[i].short_name == c)
-            return &options[i];
+        if (options[i].short_name == c) return &options[i];
     return NULL;
 }
 
 static ocr_status bad(const char *what, const char *opt, const char *val) {
-    fprintf(stderr, "oclReduction: %s%s%s%s%s\nTry 'oclReduction --help'.\n", what,
-            opt ? " " : "", opt ? opt : "", val ? ": " : "", val ? val : "");
+    fprintf(stderr, "oclReduction: %s%s%s%s%s\nTry 'oclReduction --help'.\n", what, opt ? " " : "",
+            opt ? opt : "", val ? ": " : "", val ? val : "");
     return OCR_USAGE;
 }
 
@@ -127,8 +156,8 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
         uint64_t min, max;
     } ranges[] = {
         {O_SIZE, 1, (uint64_t)1 << 40}, {O_M, 1, UINT64_MAX >> 8}, {O_REPEAT, 1, 100000},
-        {O_SEED, 0, UINT64_MAX},        {O_LOCAL, 1, 1 << 16},    {O_GROUPS, 1, 1 << 24},
-        {O_PLATFORM, 0, 1000},          {O_DEVICE, 0, 1000},      {O_EPG, 2, (uint64_t)1 << 30},
+        {O_SEED, 0, UINT64_MAX},        {O_LOCAL, 1, 1 << 16},     {O_GROUPS, 1, 1 << 24},
+        {O_PLATFORM, 0, 1000},          {O_DEVICE, 0, 1000},       {O_EPG, 2, (uint64_t)1 << 30},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; ++i)
         if (ranges[i].id == d->id) {
@@ -140,11 +169,21 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
             }
         }
     switch (d->id) {
-    case O_KERNEL: o->kernel = val; break;
-    case O_SIZE: o->size = v; break;
-    case O_M: o->m = v; break;
-    case O_REPEAT: o->repeats = (unsigned)v; break;
-    case O_SEED: o->seed = v; break;
+    case O_KERNEL:
+        o->kernel = val;
+        break;
+    case O_SIZE:
+        o->size = v;
+        break;
+    case O_M:
+        o->m = v;
+        break;
+    case O_REPEAT:
+        o->repeats = (unsigned)v;
+        break;
+    case O_SEED:
+        o->seed = v;
+        break;
     case O_TYPE:
         if (ocr_type_from_name(val, &o->type) != 0)
             return bad("unknown type for --type (int uint long ulong float double)", NULL, val);
@@ -153,50 +192,94 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
         if (ocr_op_from_name(val, &o->op) != 0)
             return bad("unknown operator for --op (sum prod min max and or xor)", NULL, val);
         break;
-    case O_LOCAL: o->local_size = (size_t)v; break;
-    case O_GROUPS: o->groups = (size_t)v; break;
-    case O_PLATFORM: o->device.platform = (int)v; break;
-    case O_DEVICE: o->device.device = (int)v; break;
+    case O_LOCAL:
+        o->local_size = (size_t)v;
+        break;
+    case O_GROUPS:
+        o->groups = (size_t)v;
+        break;
+    case O_PLATFORM:
+        o->device.platform = (int)v;
+        break;
+    case O_DEVICE:
+        o->device.device = (int)v;
+        break;
     case O_DEVTYPE:
         o->device.type_given = 1;
-        if (!strcmp(val, "gpu")) o->device.type = CL_DEVICE_TYPE_GPU;
-        else if (!strcmp(val, "cpu")) o->device.type = CL_DEVICE_TYPE_CPU;
-        else if (!strcmp(val, "accelerator")) o->device.type = CL_DEVICE_TYPE_ACCELERATOR;
-        else if (!strcmp(val, "all")) o->device.type = CL_DEVICE_TYPE_ALL;
-        else return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
+        if (!strcmp(val, "gpu"))
+            o->device.type = CL_DEVICE_TYPE_GPU;
+        else if (!strcmp(val, "cpu"))
+            o->device.type = CL_DEVICE_TYPE_CPU;
+        else if (!strcmp(val, "accelerator"))
+            o->device.type = CL_DEVICE_TYPE_ACCELERATOR;
+        else if (!strcmp(val, "all"))
+            o->device.type = CL_DEVICE_TYPE_ALL;
+        else
+            return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
         break;
     case O_ACCESS:
-        if (!strcmp(val, "auto")) o->access = 0;
-        else if (!strcmp(val, "strided")) o->access = 1;
-        else if (!strcmp(val, "blocked")) o->access = 2;
-        else return bad("unknown value for --access (auto strided blocked)", NULL, val);
+        if (!strcmp(val, "auto"))
+            o->access = 0;
+        else if (!strcmp(val, "strided"))
+            o->access = 1;
+        else if (!strcmp(val, "blocked"))
+            o->access = 2;
+        else
+            return bad("unknown value for --access (auto strided blocked)", NULL, val);
         break;
     case O_HOSTMEM:
         if (ocr_host_mem_from_name(val, &o->host_mem) != 0 || o->host_mem == OCR_HOST_AUTO)
             return bad("unknown value for --host-mem (pageable pinned zero-copy)", NULL, val);
         break;
     case O_CPU:
-        if (!strcmp(val, "naive")) o->cpu = OCR_CPU_NAIVE;
-        else if (!strcmp(val, "best")) o->cpu = OCR_CPU_BEST;
-        else if (!strcmp(val, "none")) o->cpu = OCR_CPU_NONE;
-        else return bad("unknown value for --cpu-baseline (naive best none)", NULL, val);
+        if (!strcmp(val, "naive"))
+            o->cpu = OCR_CPU_NAIVE;
+        else if (!strcmp(val, "best"))
+            o->cpu = OCR_CPU_BEST;
+        else if (!strcmp(val, "none"))
+            o->cpu = OCR_CPU_NONE;
+        else
+            return bad("unknown value for --cpu-baseline (naive best none)", NULL, val);
         break;
     case O_FORMAT:
-        if (!strcmp(val, "text")) o->format = OCR_FORMAT_TEXT;
-        else if (!strcmp(val, "csv")) o->format = OCR_FORMAT_CSV;
-        else if (!strcmp(val, "json")) o->format = OCR_FORMAT_JSON;
-        else return bad("unknown value for --format (text csv json)", NULL, val);
+        if (!strcmp(val, "text"))
+            o->format = OCR_FORMAT_TEXT;
+        else if (!strcmp(val, "csv"))
+            o->format = OCR_FORMAT_CSV;
+        else if (!strcmp(val, "json"))
+            o->format = OCR_FORMAT_JSON;
+        else
+            return bad("unknown value for --format (text csv json)", NULL, val);
         break;
-    case O_KDIR: o->kernel_dir = val; break;
-    case O_KFILE: o->kernel_file = val; break;
-    case O_KNAME: o->kernel_name = val; break;
-    case O_EPG: o->elems_per_group = v; break;
-    case O_LIST: o->list = 1; break;
-    case O_LISTK: o->list_kernels = 1; break;
-    case O_EXPLAIN: o->explain = 1; break;
-    case O_HELP: o->help = 1; break;
-    case O_VERSION: o->version = 1; break;
-    default: break;
+    case O_KDIR:
+        o->kernel_dir = val;
+        break;
+    case O_KFILE:
+        o->kernel_file = val;
+        break;
+    case O_KNAME:
+        o->kernel_name = val;
+        break;
+    case O_EPG:
+        o->elems_per_group = v;
+        break;
+    case O_LIST:
+        o->list = 1;
+        break;
+    case O_LISTK:
+        o->list_kernels = 1;
+        break;
+    case O_EXPLAIN:
+        o->explain = 1;
+        break;
+    case O_HELP:
+        o->help = 1;
+        break;
+    case O_VERSION:
+        o->version = 1;
+        break;
+    default:
+        break;
     }
     return OCR_OK;
 }
@@ -219,33 +302,28 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         if (a[0] == '-' && a[1] == '-' && a[2]) { /* --name or --name=value */
             const char *eq = strchr(a + 2, '=');
             size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            if (!(d = find_long(a + 2, len)))
-                return bad("unknown option", a, NULL);
-            if (eq && !d->arg)
-                return bad("option takes no value:", a, NULL);
+            if (!(d = find_long(a + 2, len))) return bad("unknown option", a, NULL);
+            if (eq && !d->arg) return bad("option takes no value:", a, NULL);
             val = eq ? eq + 1 : NULL;
         } else if (a[0] == '-' && a[1] && a[1] != '-') { /* -x or -xVALUE */
-            if (!(d = find_short(a[1])))
-                return bad("unknown option", a, NULL);
-            if (a[2])
-                val = d->arg ? a + 2 : NULL;
-            if (a[2] && !d->arg)
-                return bad("unknown option", a, NULL);
+            if (!(d = find_short(a[1]))) return bad("unknown option", a, NULL);
+            if (a[2]) val = d->arg ? a + 2 : NULL;
+            if (a[2] && !d->arg) return bad("unknown option", a, NULL);
         } else {
             return bad("unexpected argument", a, NULL);
         }
         if (d->arg && !val) {
-            if (i + 1 >= argc)
-                return bad("missing value for", a, NULL);
+            if (i + 1 >= argc) return bad("missing value for", a, NULL);
             val = argv[++i];
         }
         ocr_status st = apply(d, val, o);
-        if (st != OCR_OK)
-            return st;
+        if (st != OCR_OK) return st;
     }
     if (!ocr_op_valid_for(o->op, o->type)) {
-        fprintf(stderr, "oclReduction: --op %s needs an integer type, not %s\n"
-                        "Try 'oclReduction --help'.\n", ocr_op_name(o->op), ocr_type_name(o->type));
+        fprintf(stderr,
+                "oclReduction: --op %s needs an integer type, not %s\n"
+                "Try 'oclReduction --help'.\n",
+                ocr_op_name(o->op), ocr_type_name(o->type));
         return OCR_USAGE;
     }
     if (o->kernel_file && (!o->kernel_name || !o->elems_per_group)) {

@@ -16,8 +16,7 @@ int main(int argc, char **argv) {
     void *data = NULL;
     ocr_result res;
     ocr_status st = cli_parse(argc, argv, &o);
-    if (st != OCR_OK)
-        return st;
+    if (st != OCR_OK) return st;
     if (o.help) {
         cli_help(stdout);
         return OCR_OK;
@@ -30,20 +29,27 @@ int main(int argc, char **argv) {
         list_kernels();
         return OCR_OK;
     }
-    if (o.list)
-        return ocr_device_list(stdout);
+    if (o.list) return ocr_device_list(stdout);
 
     ocr_build_request rq = {0};
     if (o.kernel_file) { /* a student kernel: one output per group of E elements */
-        ocr_kernel_spec s = {o.kernel_name, o.kernel_file, OCR_PER_GROUP, o.local_size ? o.local_size : 64,
-                             (size_t)o.elems_per_group, 1, o.elems_per_group, "user kernel"};
+        ocr_kernel_spec s = {o.kernel_name,
+                             o.kernel_file,
+                             OCR_PER_GROUP,
+                             o.local_size ? o.local_size : 64,
+                             (size_t)o.elems_per_group,
+                             1,
+                             o.elems_per_group,
+                             "user kernel"};
         rq.spec = s;
         rq.kernel_file = o.kernel_file;
     } else {
         const ocr_kernel_spec *s = ocr_kernel_find(o.kernel);
         if (!s) {
-            fprintf(stderr, "oclReduction: unknown kernel '%s' (see --list-kernels)\n"
-                            "Try 'oclReduction --help'.\n", o.kernel);
+            fprintf(stderr,
+                    "oclReduction: unknown kernel '%s' (see --list-kernels)\n"
+                    "Try 'oclReduction --help'.\n",
+                    o.kernel);
             return OCR_USAGE;
         }
         rq.spec = *s;
@@ -55,17 +61,14 @@ int main(int argc, char **argv) {
     rq.groups = o.groups;
     rq.access = o.access;
 
-    if ((st = ocr_device_open(&o.device, &dev)) != OCR_OK)
-        goto done;
-    if ((st = ocr_kernel_build(dev, &rq, &k)) != OCR_OK)
-        goto done;
+    if ((st = ocr_device_open(&o.device, &dev)) != OCR_OK) goto done;
+    if ((st = ocr_kernel_build(dev, &rq, &k)) != OCR_OK) goto done;
 
     uint64_t m = o.m ? o.m : ocr_kernel_default_m(k);
     size_t es = ocr_type_size(o.type);
     if (o.explain) {
         ocr_plan plan;
-        if ((st = ocr_plan_make(ocr_kernel_geometry(k), o.size, m, &plan)) != OCR_OK)
-            goto done;
+        if ((st = ocr_plan_make(ocr_kernel_geometry(k), o.size, m, &plan)) != OCR_OK) goto done;
         printf("Kernel %s (%s) on %s\nBuild options: %s\n", rq.spec.name, ocr_kernel_path(k),
                ocr_device_get_info(dev)->name, ocr_kernel_options(k));
         ocr_plan_print(stdout, &plan, es);

@@ -58,10 +58,10 @@ const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len);
 /* ---- devices ------------------------------------------------------------ */
 
 typedef struct {
-    int platform;          /* index, or -1 for the default choice */
-    int device;            /* index within the platform (or among all), or -1 */
-    cl_device_type type;   /* CL_DEVICE_TYPE_ALL: GPU if any, else the first device */
-    int type_given;        /* 1 if the user asked for a type explicitly */
+    int platform;        /* index, or -1 for the default choice */
+    int device;          /* index within the platform (or among all), or -1 */
+    cl_device_type type; /* CL_DEVICE_TYPE_ALL: GPU if any, else the first device */
+    int type_given;      /* 1 if the user asked for a type explicitly */
 } ocr_device_choice;
 
 typedef struct ocr_device ocr_device; /* a context and profiling queue on one device */
@@ -97,14 +97,14 @@ typedef enum {
 } ocr_kernel_kind;
 
 typedef struct {
-    const char *name;       /* kernel function name, e.g. "reduce6" */
-    const char *file;       /* file relative to the kernel directory */
+    const char *name; /* kernel function name, e.g. "reduce6" */
+    const char *file; /* file relative to the kernel directory */
     ocr_kernel_kind kind;
-    size_t local_size;      /* default work-group size (0: chosen from the device) */
-    size_t block;           /* values held in local memory per group (PER_GROUP) */
-    unsigned loads_per_slot;/* elements combined into each local slot while loading */
-    size_t default_m;       /* default CPU threshold M (0: from the plan's geometry) */
-    const char *summary;    /* one line for --help and --list-kernels */
+    size_t local_size;       /* default work-group size (0: chosen from the device) */
+    size_t block;            /* values held in local memory per group (PER_GROUP) */
+    unsigned loads_per_slot; /* elements combined into each local slot while loading */
+    size_t default_m;        /* default CPU threshold M (0: from the plan's geometry) */
+    const char *summary;     /* one line for --help and --list-kernels */
 } ocr_kernel_spec;
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
@@ -114,14 +114,14 @@ const ocr_kernel_spec *ocr_kernel_at(size_t i); /* NULL past the end */
 /* What to build: a kernel spec plus the choices that become -D options. */
 typedef struct {
     ocr_kernel_spec spec;
-    const char *kernel_dir;   /* --kernel-dir, or NULL */
-    const char *kernel_file;  /* explicit file (student kernels), or NULL */
+    const char *kernel_dir;  /* --kernel-dir, or NULL */
+    const char *kernel_file; /* explicit file (student kernels), or NULL */
     ocr_type type;
     ocr_op op;
-    size_t local_size;        /* 0: the spec's default, shrunk to fit the device */
-    size_t groups;            /* PER_GRID: groups per launch, 0: from the device */
-    int access;               /* PER_GRID: 0 auto (blocked on CPUs), 1 strided, 2 blocked */
-    const char *extra_options;/* appended to the build options, or NULL */
+    size_t local_size;         /* 0: the spec's default, shrunk to fit the device */
+    size_t groups;             /* PER_GRID: groups per launch, 0: from the device */
+    int access;                /* PER_GRID: 0 auto (blocked on CPUs), 1 strided, 2 blocked */
+    const char *extra_options; /* appended to the build options, or NULL */
 } ocr_build_request;
 
 typedef struct ocr_kernel ocr_kernel;
@@ -159,7 +159,7 @@ typedef struct {
 } ocr_pass;
 
 typedef struct {
-    uint64_t n, m;       /* input size and CPU threshold */
+    uint64_t n, m; /* input size and CPU threshold */
     unsigned npasses;
     ocr_pass pass[OCR_MAX_PASSES];
     uint64_t leftover;   /* values read back and finished on the CPU */
@@ -190,9 +190,9 @@ ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b);
 ocr_value ocr_identity(ocr_type t, ocr_op o);
 
 typedef struct {
-    ocr_value expected; /* exact for integers; compensated sum/product for floats */
-    double tolerance;   /* allowed |got - expected|; 0 for exact comparisons */
-    int nonfinite_input;/* the input holds NaN or Inf */
+    ocr_value expected;  /* exact for integers; compensated sum/product for floats */
+    double tolerance;    /* allowed |got - expected|; 0 for exact comparisons */
+    int nonfinite_input; /* the input holds NaN or Inf */
 } ocr_reference;
 
 /* The reference the check uses: exact for integers; for floats, compensated
@@ -210,10 +210,10 @@ typedef struct {
 
 /* How input data reaches the device (what T gpu's H2D part measures). */
 typedef enum {
-    OCR_HOST_AUTO,     /* zero-copy on host-unified devices, else pinned */
-    OCR_HOST_PAGEABLE, /* clEnqueueWriteBuffer from ordinary (malloc) memory */
-    OCR_HOST_PINNED,   /* ... from page-locked memory (CL_MEM_ALLOC_HOST_PTR, mapped) */
-    OCR_HOST_ZERO_COPY,/* kernels read a host-allocated buffer; H2D is its map + unmap */
+    OCR_HOST_AUTO,      /* zero-copy on host-unified devices, else pinned */
+    OCR_HOST_PAGEABLE,  /* clEnqueueWriteBuffer from ordinary (malloc) memory */
+    OCR_HOST_PINNED,    /* ... from page-locked memory (CL_MEM_ALLOC_HOST_PTR, mapped) */
+    OCR_HOST_ZERO_COPY, /* kernels read a host-allocated buffer; H2D is its map + unmap */
 } ocr_host_mem;
 
 const char *ocr_host_mem_name(ocr_host_mem h);
@@ -223,21 +223,21 @@ int ocr_host_mem_from_name(const char *s, ocr_host_mem *h);
 typedef enum { OCR_CPU_NAIVE, OCR_CPU_BEST, OCR_CPU_NONE } ocr_cpu_baseline;
 
 typedef struct {
-    unsigned repeats;       /* timed runs after one warm-up, >= 1 */
-    uint64_t m;             /* CPU threshold, 0: the kernel's default */
+    unsigned repeats; /* timed runs after one warm-up, >= 1 */
+    uint64_t m;       /* CPU threshold, 0: the kernel's default */
     ocr_host_mem host_mem;
-    ocr_cpu_baseline cpu;   /* BEST also times the optimized CPU reduction */
+    ocr_cpu_baseline cpu; /* BEST also times the optimized CPU reduction */
 } ocr_run_options;
 
 typedef struct {
     ocr_plan plan;
-    ocr_value result;     /* the device's answer (from the last run) */
+    ocr_value result; /* the device's answer (from the last run) */
     ocr_value expected;
     double tolerance;
     int passed;
     unsigned repeats;
     ocr_times median, min; /* per component; median.gpu_ns is the median of the totals */
-    uint64_t ref_ns_median, ref_ns_min; /* the naive CPU loop */
+    uint64_t ref_ns_median, ref_ns_min;   /* the naive CPU loop */
     uint64_t best_ns_median, best_ns_min; /* the optimized CPU reduction (if asked) */
     ocr_value best_result;
     int best_passed;
@@ -271,7 +271,7 @@ void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel
 
 /* ---- timing ------------------------------------------------------------- */
 
-uint64_t ocr_now_ns(void); /* monotonic clock */
+uint64_t ocr_now_ns(void);                      /* monotonic clock */
 uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
 uint64_t ocr_min_u64(const uint64_t *v, size_t n);
 

@@ -17,10 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LANES    16
-#define MAX_THR  256
+#define LANES   16
+#define MAX_THR 256
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&                             \
+    !defined(__SANITIZE_ADDRESS__)
 #define MULTIVERSION __attribute__((target_clones("avx2", "default")))
 #else
 #define MULTIVERSION
@@ -53,21 +54,43 @@
 
 #define INT_OPS(TY, UTY, F, UF)                                                                    \
     switch (o) {                                                                                   \
-    case OCR_SUM: LOOP(UTY, UF, a + v); break;                                                     \
-    case OCR_PROD: LOOP(UTY, UF, a * v); break;                                                    \
-    case OCR_MIN: LOOP(TY, F, v < a ? v : a); break;                                               \
-    case OCR_MAX: LOOP(TY, F, a < v ? v : a); break;                                               \
-    case OCR_AND: LOOP(UTY, UF, a & v); break;                                                     \
-    case OCR_OR: LOOP(UTY, UF, a | v); break;                                                      \
-    default: LOOP(UTY, UF, a ^ v); break;                                                          \
+    case OCR_SUM:                                                                                  \
+        LOOP(UTY, UF, a + v);                                                                      \
+        break;                                                                                     \
+    case OCR_PROD:                                                                                 \
+        LOOP(UTY, UF, a *v);                                                                       \
+        break;                                                                                     \
+    case OCR_MIN:                                                                                  \
+        LOOP(TY, F, v < a ? v : a);                                                                \
+        break;                                                                                     \
+    case OCR_MAX:                                                                                  \
+        LOOP(TY, F, a < v ? v : a);                                                                \
+        break;                                                                                     \
+    case OCR_AND:                                                                                  \
+        LOOP(UTY, UF, a &v);                                                                       \
+        break;                                                                                     \
+    case OCR_OR:                                                                                   \
+        LOOP(UTY, UF, a | v);                                                                      \
+        break;                                                                                     \
+    default:                                                                                       \
+        LOOP(UTY, UF, a ^ v);                                                                      \
+        break;                                                                                     \
     }
 
 #define FLOAT_OPS(TY, F)                                                                           \
     switch (o) {                                                                                   \
-    case OCR_SUM: LOOP(TY, F, a + v); break;                                                       \
-    case OCR_PROD: LOOP(TY, F, a * v); break;                                                      \
-    case OCR_MIN: LOOP(TY, F, v < a ? v : a); break;                                               \
-    default: LOOP(TY, F, a < v ? v : a); break;                                                    \
+    case OCR_SUM:                                                                                  \
+        LOOP(TY, F, a + v);                                                                        \
+        break;                                                                                     \
+    case OCR_PROD:                                                                                 \
+        LOOP(TY, F, a *v);                                                                         \
+        break;                                                                                     \
+    case OCR_MIN:                                                                                  \
+        LOOP(TY, F, v < a ? v : a);                                                                \
+        break;                                                                                     \
+    default:                                                                                       \
+        LOOP(TY, F, a < v ? v : a);                                                                \
+        break;                                                                                     \
     }
 
 MULTIVERSION
@@ -75,12 +98,18 @@ static ocr_value chunk(const void *data, uint64_t lo, uint64_t hi, ocr_type t, o
     ocr_value out, id = ocr_identity(t, o);
     memset(&out, 0, sizeof out);
     switch (t) {
-    case OCR_INT: INT_OPS(int32_t, uint32_t, i, u) break;
-    case OCR_UINT: INT_OPS(uint32_t, uint32_t, u, u) break;
-    case OCR_LONG: INT_OPS(int64_t, uint64_t, l, ul) break;
-    case OCR_ULONG: INT_OPS(uint64_t, uint64_t, ul, ul) break;
-    case OCR_FLOAT: FLOAT_OPS(float, f) break;
-    default: FLOAT_OPS(double, d) break;
+    case OCR_INT:
+        INT_OPS(int32_t, uint32_t, i, u) break;
+    case OCR_UINT:
+        INT_OPS(uint32_t, uint32_t, u, u) break;
+    case OCR_LONG:
+        INT_OPS(int64_t, uint64_t, l, ul) break;
+    case OCR_ULONG:
+        INT_OPS(uint64_t, uint64_t, ul, ul) break;
+    case OCR_FLOAT:
+        FLOAT_OPS(float, f) break;
+    default:
+        FLOAT_OPS(double, d) break;
     }
     return out;
 }
@@ -113,8 +142,7 @@ ocr_value ocr_reduce_best(const void *data, uint64_t n, ocr_type t, ocr_op o, un
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         threads = c > 0 ? (unsigned)c : 1;
     }
-    if (threads > MAX_THR)
-        threads = MAX_THR;
+    if (threads > MAX_THR) threads = MAX_THR;
     if (n < (uint64_t)threads * 65536) /* small inputs: threads cost more than they save */
         threads = (unsigned)(n / 65536) + 1;
     /* Chunk boundaries on 64-byte multiples keep every thread's loads aligned alike. */
@@ -125,16 +153,13 @@ ocr_value ocr_reduce_best(const void *data, uint64_t n, ocr_type t, ocr_op o, un
         jobs[k] = (job){data, lo < n ? lo : n, hi < n ? hi : n, t, o, {0}};
     }
     for (unsigned k = 1; k < threads; ++k) /* a thread that cannot start runs inline */
-        if (!(created[k] = pthread_create(&tid[k], NULL, worker, &jobs[k]) == 0))
-            worker(&jobs[k]);
+        if (!(created[k] = pthread_create(&tid[k], NULL, worker, &jobs[k]) == 0)) worker(&jobs[k]);
     worker(&jobs[0]); /* this thread takes the first chunk */
     ocr_value r = jobs[0].r;
     for (unsigned k = 1; k < threads; ++k) {
-        if (created[k])
-            pthread_join(tid[k], NULL);
+        if (created[k]) pthread_join(tid[k], NULL);
         r = ocr_combine(t, o, r, jobs[k].r);
     }
-    if (threads_used)
-        *threads_used = threads;
+    if (threads_used) *threads_used = threads;
     return r;
 }

@@ -21,8 +21,7 @@ static ocr_status get_platforms(cl_platform_id *ids, cl_uint *count) {
         return OCR_RUNTIME;
     }
     OCR_CHECK(err, "clGetPlatformIDs");
-    if (*count > MAX_PLATFORMS)
-        *count = MAX_PLATFORMS;
+    if (*count > MAX_PLATFORMS) *count = MAX_PLATFORMS;
 fail:
     return st;
 }
@@ -37,8 +36,7 @@ static ocr_status get_devices(cl_platform_id p, cl_device_type type, cl_device_i
         return OCR_OK;
     }
     OCR_CHECK(err, "clGetDeviceIDs");
-    if (*count > MAX_DEVICES)
-        *count = MAX_DEVICES;
+    if (*count > MAX_DEVICES) *count = MAX_DEVICES;
 fail:
     return st;
 }
@@ -59,9 +57,12 @@ static ocr_status query_info(cl_platform_id p, cl_device_id d, ocr_device_info *
     OCR_CL(clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof in->type, &in->type, NULL));
     OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof in->compute_units,
                            &in->compute_units, NULL));
-    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof in->global_mem, &in->global_mem, NULL));
-    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof in->local_mem, &in->local_mem, NULL));
-    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof in->max_alloc, &in->max_alloc, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof in->global_mem, &in->global_mem,
+                           NULL));
+    OCR_CL(
+        clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof in->local_mem, &in->local_mem, NULL));
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof in->max_alloc, &in->max_alloc,
+                           NULL));
     OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof in->max_wg, &in->max_wg, NULL));
     OCR_CL(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL));
     in->max_item0 = items[0];
@@ -84,8 +85,7 @@ ocr_status ocr_device_list(FILE *f) {
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np = 0;
     ocr_status st = get_platforms(plats, &np);
-    if (st != OCR_OK)
-        return st;
+    if (st != OCR_OK) return st;
     for (cl_uint p = 0; p < np; ++p) {
         cl_device_id devs[MAX_DEVICES];
         cl_uint nd = 0;
@@ -93,19 +93,18 @@ ocr_status ocr_device_list(FILE *f) {
         OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL));
         OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_VERSION, sizeof pver, pver, NULL));
         fprintf(f, "Platform %u: %s (%s)\n", p, pname, pver);
-        if ((st = get_devices(plats[p], CL_DEVICE_TYPE_ALL, devs, &nd)) != OCR_OK)
-            return st;
+        if ((st = get_devices(plats[p], CL_DEVICE_TYPE_ALL, devs, &nd)) != OCR_OK) return st;
         for (cl_uint d = 0; d < nd; ++d) {
             ocr_device_info in;
-            if ((st = query_info(plats[p], devs[d], &in)) != OCR_OK)
-                return st;
+            if ((st = query_info(plats[p], devs[d], &in)) != OCR_OK) return st;
             fprintf(f,
                     "  Device %u: %s [%s]\n"
                     "    compute units %u, global memory %llu MiB, max allocation %llu MiB, "
                     "local memory %llu KiB\n"
                     "    max work-group size %zu, %s, driver %s, fp64 %s\n",
                     d, in.name, type_str(in.type), in.compute_units,
-                    (unsigned long long)(in.global_mem >> 20), (unsigned long long)(in.max_alloc >> 20),
+                    (unsigned long long)(in.global_mem >> 20),
+                    (unsigned long long)(in.max_alloc >> 20),
                     (unsigned long long)(in.local_mem >> 10), in.max_wg, in.version, in.driver,
                     in.fp64 ? "yes" : "no");
         }
@@ -120,8 +119,7 @@ static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_devi
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np = 0;
     ocr_status st = get_platforms(plats, &np);
-    if (st != OCR_OK)
-        return st;
+    if (st != OCR_OK) return st;
     if (c->platform >= 0 && (cl_uint)c->platform >= np) {
         ocr_errorf("platform %d does not exist: there %s %u (see --list)", c->platform,
                    np == 1 ? "is" : "are", np);
@@ -133,12 +131,10 @@ static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_devi
         cl_device_type want = (rounds == 2 && round == 0) ? CL_DEVICE_TYPE_GPU : c->type;
         int seen = 0;
         for (cl_uint p = 0; p < np; ++p) {
-            if (c->platform >= 0 && (cl_uint)c->platform != p)
-                continue;
+            if (c->platform >= 0 && (cl_uint)c->platform != p) continue;
             cl_device_id devs[MAX_DEVICES];
             cl_uint nd = 0;
-            if ((st = get_devices(plats[p], want, devs, &nd)) != OCR_OK)
-                return st;
+            if ((st = get_devices(plats[p], want, devs, &nd)) != OCR_OK) return st;
             for (cl_uint d = 0; d < nd; ++d, ++seen) {
                 if (c->device < 0 || c->device == seen) {
                     *pp = plats[p];
@@ -169,10 +165,8 @@ ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out) {
         ocr_errorf("out of host memory");
         return OCR_RUNTIME;
     }
-    if ((st = choose(choice, &dev->platform, &dev->device)) != OCR_OK)
-        goto fail;
-    if ((st = query_info(dev->platform, dev->device, &dev->info)) != OCR_OK)
-        goto fail;
+    if ((st = choose(choice, &dev->platform, &dev->device)) != OCR_OK) goto fail;
+    if ((st = query_info(dev->platform, dev->device, &dev->info)) != OCR_OK) goto fail;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
     dev->context = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
     OCR_CHECK(err, "clCreateContext");
@@ -186,16 +180,21 @@ fail:
 }
 
 void ocr_device_close(ocr_device *dev) {
-    if (!dev)
-        return;
-    if (dev->queue)
-        clReleaseCommandQueue(dev->queue);
-    if (dev->context)
-        clReleaseContext(dev->context);
+    if (!dev) return;
+    if (dev->queue) clReleaseCommandQueue(dev->queue);
+    if (dev->context) clReleaseContext(dev->context);
     free(dev);
 }
 
-const ocr_device_info *ocr_device_get_info(const ocr_device *dev) { return &dev->info; }
-cl_context ocr_device_context(const ocr_device *dev) { return dev->context; }
-cl_command_queue ocr_device_queue(const ocr_device *dev) { return dev->queue; }
-cl_device_id ocr_device_id(const ocr_device *dev) { return dev->device; }
+const ocr_device_info *ocr_device_get_info(const ocr_device *dev) {
+    return &dev->info;
+}
+cl_context ocr_device_context(const ocr_device *dev) {
+    return dev->context;
+}
+cl_command_queue ocr_device_queue(const ocr_device *dev) {
+    return dev->queue;
+}
+cl_device_id ocr_device_id(const ocr_device *dev) {
+    return dev->device;
+}

@@ -14,8 +14,7 @@ static const ocr_kernel_spec specs[] = {
      "a 1024-value block per work-group in local memory, 64 work-items"},
     {"reduce3", "reduce3.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
      "two loads per slot, no test while all are busy, short tail"},
-    {"reduce4", "reduce4.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
-     "reduce3 with every loop unrolled"},
+    {"reduce4", "reduce4.cl", OCR_PER_GROUP, 64, 1024, 2, 2048, "reduce3 with every loop unrolled"},
     {"reduce5", "reduce5.cl", OCR_PER_GROUP, 128, 1024, 2, 2048,
      "reduce4 with 128 work-items per group"},
     {"reduce6", "reduce6.cl", OCR_PER_GROUP, 128, 512, 2, 1024,
@@ -28,7 +27,9 @@ static const ocr_kernel_spec specs[] = {
 
 #define NSPECS (sizeof specs / sizeof specs[0])
 
-const ocr_kernel_spec *ocr_kernel_at(size_t i) { return i < NSPECS ? &specs[i] : NULL; }
+const ocr_kernel_spec *ocr_kernel_at(size_t i) {
+    return i < NSPECS ? &specs[i] : NULL;
+}
 
 /* "6", "reduce6" and "race_tail" all work. */
 const ocr_kernel_spec *ocr_kernel_find(const char *s) {
@@ -38,7 +39,6 @@ const ocr_kernel_spec *ocr_kernel_find(const char *s) {
         s = name;
     }
     for (size_t i = 0; i < NSPECS; ++i)
-        if (strcmp(specs[i].name, s) == 0)
-            return &specs[i];
+        if (strcmp(specs[i].name, s) == 0) return &specs[i];
     return NULL;
 }

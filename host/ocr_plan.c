@@ -4,8 +4,12 @@
 
 #include <inttypes.h>
 
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-static uint64_t round_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
+static uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return a / b + (a % b != 0);
+}
+static uint64_t round_up(uint64_t a, uint64_t b) {
+    return ceil_div(a, b) * b;
+}
 static uint64_t ceil_log2(uint64_t x) {
     uint64_t l = 0;
     while (((uint64_t)1 << l) < x && l < 63)
@@ -25,8 +29,7 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
     uint64_t cur = n;
     /* Each pass at least halves cur (elems_per_group >= 2), so this ends. */
     while (cur > m) {
-        if (p->npasses == OCR_MAX_PASSES)
-            return OCR_USAGE;
+        if (p->npasses == OCR_MAX_PASSES) return OCR_USAGE;
         ocr_pass *s = &p->pass[p->npasses++];
         uint64_t L = g->local_size, depth;
         s->n_in = cur;
@@ -48,8 +51,7 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
         default: { /* PER_GRID: enough groups to fill the device, no more than needed */
             uint64_t per_group = L * g->elems_per_group;
             s->groups = ceil_div(cur, per_group);
-            if (s->groups > g->max_groups)
-                s->groups = g->max_groups;
+            if (s->groups > g->max_groups) s->groups = g->max_groups;
             s->n_out = s->groups;
             s->global_size = s->groups * L;
             /* each lane of a work-item runs sequentially over its share, then
@@ -68,13 +70,14 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
 }
 
 void ocr_plan_print(FILE *f, const ocr_plan *p, size_t es) {
-    fprintf(f, "Plan: %" PRIu64 " elements, CPU threshold M = %" PRIu64 ", %u pass%s\n", p->n,
-            p->m, p->npasses, p->npasses == 1 ? "" : "es");
-    fprintf(f, "  pass %12s %10s %10s %12s %12s\n", "input", "groups", "wg size", "global", "output");
+    fprintf(f, "Plan: %" PRIu64 " elements, CPU threshold M = %" PRIu64 ", %u pass%s\n", p->n, p->m,
+            p->npasses, p->npasses == 1 ? "" : "es");
+    fprintf(f, "  pass %12s %10s %10s %12s %12s\n", "input", "groups", "wg size", "global",
+            "output");
     for (unsigned i = 0; i < p->npasses; ++i) {
         const ocr_pass *s = &p->pass[i];
-        fprintf(f, "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", i,
-                s->n_in, s->groups, s->local_size, s->global_size, s->n_out);
+        fprintf(f, "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+                i, s->n_in, s->groups, s->local_size, s->global_size, s->n_out);
     }
     fprintf(f, "  then %" PRIu64 " value%s read back and finished on the CPU\n", p->leftover,
             p->leftover == 1 ? "" : "s");

@@ -42,8 +42,7 @@ char *ocr_read_file(const char *path, size_t *len) {
         goto done;
     }
     buf[size] = '\0';
-    if (len)
-        *len = (size_t)size;
+    if (len) *len = (size_t)size;
 done:
     fclose(f);
     return buf;
@@ -52,12 +51,13 @@ done:
 static char *join(const char *dir, const char *file) {
     size_t n = strlen(dir) + strlen(file) + 2;
     char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, file);
+    if (p) snprintf(p, n, "%s/%s", dir, file);
     return p;
 }
 
-static int is_file(const char *p) { return access(p, R_OK) == 0; }
+static int is_file(const char *p) {
+    return access(p, R_OK) == 0;
+}
 
 /* The directory holding this executable, or "" where it cannot be known. */
 static void exe_dir(char *buf, size_t len) {
@@ -70,8 +70,7 @@ static void exe_dir(char *buf, size_t len) {
     }
     buf[n] = '\0';
     char *slash = strrchr(buf, '/');
-    if (slash)
-        *slash = '\0';
+    if (slash) *slash = '\0';
 #else
     (void)len;
 #endif
@@ -86,8 +85,7 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
         dirs[nd] = explicit_dir, why[nd++] = "--kernel-dir";
     } else {
         const char *env = getenv("OCLREDUCTION_KERNEL_DIR");
-        if (env && *env)
-            dirs[nd] = env, why[nd++] = "$OCLREDUCTION_KERNEL_DIR";
+        if (env && *env) dirs[nd] = env, why[nd++] = "$OCLREDUCTION_KERNEL_DIR";
         exe_dir(exe, sizeof exe);
         size_t bl = strlen(OCR_BUILD_DIR);
         /* A binary inside the build tree reads the source tree's kernels, so an
@@ -103,12 +101,10 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
     }
     for (int i = 0; i < nd; ++i) {
         char *p = join(dirs[i], file);
-        if (p && is_file(p))
-            return p;
+        if (p && is_file(p)) return p;
         free(p);
     }
-    if (quiet)
-        return NULL;
+    if (quiet) return NULL;
     ocr_errorf("kernel file %s not found. Searched:", file);
     for (int i = 0; i < nd; ++i)
         fprintf(stderr, "  %s/%s  (%s)\n", dirs[i], file, why[i]);
@@ -133,8 +129,7 @@ static int sb_add(strbuf *b, const char *s, size_t n) {
     if (b->len + n + 1 > b->cap) {
         size_t cap = (b->len + n + 1) * 2;
         char *p = realloc(b->s, cap);
-        if (!p)
-            return 0;
+        if (!p) return 0;
         b->s = p, b->cap = cap;
     }
     memcpy(b->s + b->len, s, n);
@@ -164,8 +159,7 @@ static int expand(strbuf *out, const char *path, char *const *dirs, int ndirs, i
         ocr_errorf("includes nested too deeply at %s", path);
         return 0;
     }
-    if (!(src = ocr_read_file(path, &len)))
-        return 0;
+    if (!(src = ocr_read_file(path, &len))) return 0;
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
@@ -191,12 +185,12 @@ static int expand(strbuf *out, const char *path, char *const *dirs, int ndirs, i
                 ok = 0;
                 break;
             }
-            ok = expand(out, inc, dirs, ndirs, depth + 1) && sb_printf(out, "#line %d \"%s\"\n", path, lineno + 1);
+            ok = expand(out, inc, dirs, ndirs, depth + 1) &&
+                 sb_printf(out, "#line %d \"%s\"\n", path, lineno + 1);
             free(inc);
         } else {
             ok = sb_add(out, line, (size_t)(next - line));
-            if (ok && next[-1] != '\n')
-                ok = sb_add(out, "\n", 1);
+            if (ok && next[-1] != '\n') ok = sb_add(out, "\n", 1);
         }
     }
     free(src);
@@ -208,7 +202,9 @@ static int expand(strbuf *out, const char *path, char *const *dirs, int ndirs, i
 /* reduce7: 16-byte loads issued per work-item before the first is used. */
 #define REDUCE7_UNROLL 8
 
-static int is_pow2(size_t x) { return x && !(x & (x - 1)); }
+static int is_pow2(size_t x) {
+    return x && !(x & (x - 1));
+}
 static size_t floor_pow2(size_t x) {
     size_t p = 1;
     while (p * 2 <= x)
@@ -247,16 +243,14 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
                      "-D LOCAL_SIZE=%zu",
                      ocr_type_name(rq->type), ocr_type_is_float(rq->type), (int)rq->op,
                      ocr_identity_source(rq->type, rq->op), local);
-    if (ut)
-        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
-    if (rq->type == OCR_DOUBLE)
-        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
+    if (ut) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
+    if (rq->type == OCR_DOUBLE) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
     if (sp->kind == OCR_PER_GRID) {
-        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D VEC=%zu -D UNROLL=%d -D OCR_BLOCKED=%d",
-                      vec, REDUCE7_UNROLL, blocked);
+        n += snprintf(opts + n, sizeof opts - (size_t)n,
+                      " -D VEC=%zu -D UNROLL=%d -D OCR_BLOCKED=%d", vec, REDUCE7_UNROLL, blocked);
     }
     if (rq->extra_options)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " %s", rq->extra_options);
@@ -267,10 +261,8 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
     free(k->options);
     k->options = strdup(opts);
 
-    if (k->kernel)
-        clReleaseKernel(k->kernel), k->kernel = NULL;
-    if (k->program)
-        clReleaseProgram(k->program), k->program = NULL;
+    if (k->kernel) clReleaseKernel(k->kernel), k->kernel = NULL;
+    if (k->program) clReleaseProgram(k->program), k->program = NULL;
     k->program = clCreateProgramWithSource(dev->context, 1, &source, NULL, &err);
     OCR_CHECK(err, "clCreateProgramWithSource");
     err = clBuildProgram(k->program, 1, &dev->device, opts, NULL, NULL);
@@ -305,7 +297,8 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     k->op = rq->op;
     if (rq->type == OCR_DOUBLE && !in->fp64) {
         ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
-                   "device", in->name);
+                   "device",
+                   in->name);
         st = OCR_RUNTIME;
         goto fail;
     }
@@ -323,8 +316,7 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
             goto fail;
         }
         inc_dirs[n_inc] = strdup(k->path);
-        if (inc_dirs[n_inc])
-            inc_dirs[n_inc++][strlen(k->path) - strlen(sp->file) - 1] = '\0';
+        if (inc_dirs[n_inc]) inc_dirs[n_inc++][strlen(k->path) - strlen(sp->file) - 1] = '\0';
     }
     char *common = find_file("reduce_common.h", NULL, 1);
     if (common) {
@@ -346,14 +338,14 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
      * one work-item per group measured fastest (POCL then runs no work-item
      * loop; docs/benchmarks.md). */
     cl_device_type ty = in->type;
-    int blocked = rq->access ? rq->access == 2
-                             : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
-    if (sp->kind == OCR_PER_GRID && blocked && !user_local)
-        local = 1;
+    int blocked =
+        rq->access ? rq->access == 2 : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
+    if (sp->kind == OCR_PER_GRID && blocked && !user_local) local = 1;
     if (local > limit) {
         if (user_local) {
             ocr_errorf("%s cannot run work-groups of %zu: its limit is %zu "
-                       "(CL_DEVICE_MAX_WORK_GROUP_SIZE / MAX_WORK_ITEM_SIZES)", in->name, local, limit);
+                       "(CL_DEVICE_MAX_WORK_GROUP_SIZE / MAX_WORK_ITEM_SIZES)",
+                       in->name, local, limit);
             st = OCR_RUNTIME;
             goto fail;
         }
@@ -379,8 +371,7 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     }
 
     for (;;) {
-        if ((st = build_once(dev, k, src.s, rq, local, vec, blocked)) != OCR_OK)
-            goto fail;
+        if ((st = build_once(dev, k, src.s, rq, local, vec, blocked)) != OCR_OK) goto fail;
         size_t kwg = 0;
         cl_ulong klmem = 0;
         OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -393,13 +384,13 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
             st = OCR_RUNTIME;
             goto fail;
         }
-        if (local <= kwg)
-            break;
+        if (local <= kwg) break;
         /* The compiled kernel allows fewer work-items than we asked for (too
          * many registers, say): shrink, unless the user fixed the size. */
         if (user_local || kwg == 0) {
             ocr_errorf("%s cannot run %s with work-groups of %zu: the compiled kernel allows %zu "
-                       "(CL_KERNEL_WORK_GROUP_SIZE)%s", in->name, sp->name, local, kwg,
+                       "(CL_KERNEL_WORK_GROUP_SIZE)%s",
+                       in->name, sp->name, local, kwg,
                        user_local ? "; try a smaller --local-size" : "");
             st = OCR_RUNTIME;
             goto fail;
@@ -419,7 +410,8 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
         /* About 1024 resident work-items per GPU compute unit measured best on
          * an H100 (docs/benchmarks.md); a CPU core takes a few groups. */
         size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? 1024 / local : 4;
-        k->geom.max_groups = rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
+        k->geom.max_groups =
+            rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
     }
     k->default_m = sp->default_m ? sp->default_m : k->geom.max_groups;
     free(src.s);
@@ -436,18 +428,23 @@ fail:
 }
 
 void ocr_kernel_release(ocr_kernel *k) {
-    if (!k)
-        return;
-    if (k->kernel)
-        clReleaseKernel(k->kernel);
-    if (k->program)
-        clReleaseProgram(k->program);
+    if (!k) return;
+    if (k->kernel) clReleaseKernel(k->kernel);
+    if (k->program) clReleaseProgram(k->program);
     free(k->path);
     free(k->options);
     free(k);
 }
 
-const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k) { return &k->geom; }
-const char *ocr_kernel_path(const ocr_kernel *k) { return k->path; }
-const char *ocr_kernel_options(const ocr_kernel *k) { return k->options; }
-uint64_t ocr_kernel_default_m(const ocr_kernel *k) { return k->default_m; }
+const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k) {
+    return &k->geom;
+}
+const char *ocr_kernel_path(const ocr_kernel *k) {
+    return k->path;
+}
+const char *ocr_kernel_options(const ocr_kernel *k) {
+    return k->options;
+}
+uint64_t ocr_kernel_default_m(const ocr_kernel *k) {
+    return k->default_m;
+}

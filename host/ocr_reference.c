@@ -17,7 +17,9 @@ static uint64_t mix(uint64_t seed, uint64_t i) {
 }
 
 /* Uniform double in [-1, 1) with 53 random bits. */
-static double unit(uint64_t r) { return (double)(r >> 11) * 0x1.0p-52 - 1.0; }
+static double unit(uint64_t r) {
+    return (double)(r >> 11) * 0x1.0p-52 - 1.0;
+}
 
 /* One element for (type, op). The choices keep every result informative:
  *  sum   small integers, or floats in [-1, 1), so a lost element shows;
@@ -40,26 +42,42 @@ static void element(void *dst, uint64_t i, ocr_type t, ocr_op o, uint64_t seed, 
         break;
     case OCR_PROD: {
         iv = 2 * (r % 8) + 1;
-        if ((t == OCR_INT || t == OCR_LONG) && (r2 & 1))
-            iv = (uint64_t)(-(int64_t)iv);
+        if ((t == OCR_INT || t == OCR_LONG) && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
         double w = 2.0 / sqrt((double)n);
-        if (w > 1.0 / 256)
-            w = 1.0 / 256;
+        if (w > 1.0 / 256) w = 1.0 / 256;
         dv = 1.0 + w * unit(r2);
         break;
     }
-    case OCR_AND: iv = (r % rare == 0) ? ~(1ull << (r2 % bits)) : ~0ull; break;
-    case OCR_OR: iv = (r % rare == 0) ? (1ull << (r2 % bits)) : 0; break;
+    case OCR_AND:
+        iv = (r % rare == 0) ? ~(1ull << (r2 % bits)) : ~0ull;
+        break;
+    case OCR_OR:
+        iv = (r % rare == 0) ? (1ull << (r2 % bits)) : 0;
+        break;
     default: /* min, max, xor */
         iv = r;
         dv = unit(r) * 1.0e6;
         break;
     }
     switch (t) {
-    case OCR_INT: case OCR_UINT: { uint32_t v = (uint32_t)iv; memcpy(dst, &v, 4); break; }
-    case OCR_LONG: case OCR_ULONG: memcpy(dst, &iv, 8); break;
-    case OCR_FLOAT: { float v = (float)dv; memcpy(dst, &v, 4); break; }
-    default: memcpy(dst, &dv, 8); break;
+    case OCR_INT:
+    case OCR_UINT: {
+        uint32_t v = (uint32_t)iv;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    case OCR_LONG:
+    case OCR_ULONG:
+        memcpy(dst, &iv, 8);
+        break;
+    case OCR_FLOAT: {
+        float v = (float)dv;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    default:
+        memcpy(dst, &dv, 8);
+        break;
     }
 }
 
@@ -84,37 +102,71 @@ void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed) 
 
 #define INT_OPS(TY, UTY, F, UF)                                                                    \
     switch (o) {                                                                                   \
-    case OCR_SUM: LOOP(UTY, UF, acc + v); break;                                                   \
-    case OCR_PROD: LOOP(UTY, UF, acc * v); break;                                                  \
-    case OCR_MIN: LOOP(TY, F, v < acc ? v : acc); break;                                           \
-    case OCR_MAX: LOOP(TY, F, acc < v ? v : acc); break;                                           \
-    case OCR_AND: LOOP(UTY, UF, acc & v); break;                                                   \
-    case OCR_OR: LOOP(UTY, UF, acc | v); break;                                                    \
-    default: LOOP(UTY, UF, acc ^ v); break;                                                        \
+    case OCR_SUM:                                                                                  \
+        LOOP(UTY, UF, acc + v);                                                                    \
+        break;                                                                                     \
+    case OCR_PROD:                                                                                 \
+        LOOP(UTY, UF, acc *v);                                                                     \
+        break;                                                                                     \
+    case OCR_MIN:                                                                                  \
+        LOOP(TY, F, v < acc ? v : acc);                                                            \
+        break;                                                                                     \
+    case OCR_MAX:                                                                                  \
+        LOOP(TY, F, acc < v ? v : acc);                                                            \
+        break;                                                                                     \
+    case OCR_AND:                                                                                  \
+        LOOP(UTY, UF, acc &v);                                                                     \
+        break;                                                                                     \
+    case OCR_OR:                                                                                   \
+        LOOP(UTY, UF, acc | v);                                                                    \
+        break;                                                                                     \
+    default:                                                                                       \
+        LOOP(UTY, UF, acc ^ v);                                                                    \
+        break;                                                                                     \
     }
 
 ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
     ocr_value r, id = ocr_identity(t, o);
     memset(&r, 0, sizeof r);
     switch (t) {
-    case OCR_INT: INT_OPS(int32_t, uint32_t, i, u) break;
-    case OCR_UINT: INT_OPS(uint32_t, uint32_t, u, u) break;
-    case OCR_LONG: INT_OPS(int64_t, uint64_t, l, ul) break;
-    case OCR_ULONG: INT_OPS(uint64_t, uint64_t, ul, ul) break;
+    case OCR_INT:
+        INT_OPS(int32_t, uint32_t, i, u) break;
+    case OCR_UINT:
+        INT_OPS(uint32_t, uint32_t, u, u) break;
+    case OCR_LONG:
+        INT_OPS(int64_t, uint64_t, l, ul) break;
+    case OCR_ULONG:
+        INT_OPS(uint64_t, uint64_t, ul, ul) break;
     case OCR_FLOAT:
         switch (o) {
-        case OCR_SUM: LOOP(float, f, acc + v); break;
-        case OCR_PROD: LOOP(float, f, acc * v); break;
-        case OCR_MIN: LOOP(float, f, fminf(acc, v)); break;
-        default: LOOP(float, f, fmaxf(acc, v)); break;
+        case OCR_SUM:
+            LOOP(float, f, acc + v);
+            break;
+        case OCR_PROD:
+            LOOP(float, f, acc *v);
+            break;
+        case OCR_MIN:
+            LOOP(float, f, fminf(acc, v));
+            break;
+        default:
+            LOOP(float, f, fmaxf(acc, v));
+            break;
         }
         break;
     default:
         switch (o) {
-        case OCR_SUM: LOOP(double, d, acc + v); break;
-        case OCR_PROD: LOOP(double, d, acc * v); break;
-        case OCR_MIN: LOOP(double, d, fmin(acc, v)); break;
-        default: LOOP(double, d, fmax(acc, v)); break;
+        case OCR_SUM:
+            LOOP(double, d, acc + v);
+            break;
+        case OCR_PROD:
+            LOOP(double, d, acc *v);
+            break;
+        case OCR_MIN:
+            LOOP(double, d, fmin(acc, v));
+            break;
+        default:
+            LOOP(double, d, fmax(acc, v));
+            break;
         }
         break;
     }
@@ -151,7 +203,9 @@ ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
  * min and max are exact for every type. NaN or Inf in the result fails unless
  * the input holds them.
  */
-static double growth(double d, double u) { return expm1(d * log1p(u)); }
+static double growth(double d, double u) {
+    return expm1(d * log1p(u));
+}
 
 void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
                         ocr_reference *ref) {
@@ -164,9 +218,9 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
     double u = (fl ? FLT_EPSILON : DBL_EPSILON) / 2;
     long double s = 0, c = 0, p = 1, abs_sum = 0;
     for (uint64_t i = 0; i < n; ++i) {
-        long double x = fl ? (long double)((const float *)data)[i] : (long double)((const double *)data)[i];
-        if (!isfinite((double)x))
-            ref->nonfinite_input = 1;
+        long double x =
+            fl ? (long double)((const float *)data)[i] : (long double)((const double *)data)[i];
+        if (!isfinite((double)x)) ref->nonfinite_input = 1;
         if (o == OCR_SUM) {
             long double y = x - c, tt = s + y; /* Kahan */
             c = (tt - s) - y;
@@ -197,7 +251,6 @@ int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got) {
     }
     double g = t == OCR_FLOAT ? (double)got.f : got.d;
     double e = t == OCR_FLOAT ? (double)ref->expected.f : ref->expected.d;
-    if (!isfinite(g))
-        return ref->nonfinite_input && !isfinite(e);
+    if (!isfinite(g)) return ref->nonfinite_input && !isfinite(e);
     return fabs(g - e) <= ref->tolerance;
 }

@@ -4,8 +4,12 @@
 
 #include <inttypes.h>
 
-static double ms(uint64_t ns) { return (double)ns / 1e6; }
-static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+static double ms(uint64_t ns) {
+    return (double)ns / 1e6;
+}
+static double ratio(uint64_t a, uint64_t b) {
+    return b ? (double)a / (double)b : 0.0;
+}
 
 /* Figures derived from the medians, shared by every format. */
 typedef struct {
@@ -35,14 +39,14 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             ocr_type_name(ri->type), ocr_op_name(ri->op), ri->seed);
     fprintf(f, "Platform: %s (%s)\n", in->platform, in->platform_version);
     fprintf(f, "Will use this device: %s (driver %s, %s)\n", in->name, in->driver, in->version);
-    fprintf(f, "Passes: %u, work-group size %zu, %" PRIu64 " value%s finished on the CPU (M = %" PRIu64
-               "), host memory: %s\n",
+    fprintf(f,
+            "Passes: %u, work-group size %zu, %" PRIu64 " value%s finished on the CPU (M = %" PRIu64
+            "), host memory: %s\n",
             p->npasses, k->geom.local_size, p->leftover, p->leftover == 1 ? "" : "s", p->m,
             ocr_host_mem_name(r->host_mem));
     fprintf(f, "Result: %s (reference %s", ocr_value_str(ri->type, r->result, got, sizeof got),
             ocr_value_str(ri->type, r->expected, want, sizeof want));
-    if (r->tolerance > 0)
-        fprintf(f, ", tolerance %.3g", r->tolerance);
+    if (r->tolerance > 0) fprintf(f, ", tolerance %.3g", r->tolerance);
     fprintf(f, ")\n\n%s\n\n", r->passed ? "Test PASSED!" : "Test FAILED!");
 
     const ocr_times *md = &r->median, *mn = &r->min;
@@ -57,15 +61,14 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     fprintf(f, "T gpu: %.5g ms (H2D %.4g + kernels %.4g + D2H %.4g + CPU %.4g; min %.5g)\n",
             ms(md->gpu_ns), ms(md->h2d_ns), ms(md->kernels_ns), ms(md->d2h_ns), ms(md->cpu_ns),
             ms(mn->gpu_ns));
-    fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ms(r->ref_ns_median), ms(r->ref_ns_min));
+    fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ms(r->ref_ns_median),
+            ms(r->ref_ns_min));
     if (r->best_ns_median)
         fprintf(f, "T best CPU: %.5g ms (%u threads, SIMD; min %.5g)%s\n", ms(r->best_ns_median),
                 r->cpu_threads, ms(r->best_ns_min), r->best_passed ? "" : " WRONG RESULT");
     fprintf(f, "Speedup: %.4g", d->speedup);
-    if (md->kernels_ns)
-        fprintf(f, " (kernels only: %.4g)", d->kernel_speedup);
-    if (r->best_ns_median)
-        fprintf(f, "; vs best CPU: %.4g", d->best_speedup);
+    if (md->kernels_ns) fprintf(f, " (kernels only: %.4g)", d->kernel_speedup);
+    if (r->best_ns_median) fprintf(f, "; vs best CPU: %.4g", d->best_speedup);
     fprintf(f, "\n");
 }
 
@@ -88,8 +91,9 @@ static void quoted(FILE *f, const char *s, int json) {
 
 /* The fields of the CSV and JSON reports, in order. */
 #define TIME_FIELDS(X, t)                                                                          \
-    X("t_kernels_ms", ms((t)->kernels_ns)) X("t_gpu_ms", ms((t)->gpu_ns))                            \
-    X("h2d_ms", ms((t)->h2d_ns)) X("d2h_ms", ms((t)->d2h_ns)) X("cpu_ms", ms((t)->cpu_ns))
+    X("t_kernels_ms", ms((t)->kernels_ns))                                                         \
+    X("t_gpu_ms", ms((t)->gpu_ns)) X("h2d_ms", ms((t)->h2d_ns)) X("d2h_ms", ms((t)->d2h_ns))       \
+        X("cpu_ms", ms((t)->cpu_ns))
 
 static void csv(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_report_info *ri,
                 const ocr_result *r, const derived *d) {
@@ -97,12 +101,14 @@ static void csv(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_r
     char got[64], want[64];
     if (ri->csv_header) {
         fputs("kernel,type,op,n,m,seed,device,platform,driver,work_group_size,passes,host_mem,"
-              "result,expected,passed,repetitions", f);
+              "result,expected,passed,repetitions",
+              f);
 #define H(name, v) fputs("," name, f);
         TIME_FIELDS(H, &r->median)
 #undef H
         fputs(",t_ref_ms,t_best_ms,min_t_kernels_ms,min_t_gpu_ms,bandwidth_gbs,speedup,"
-              "kernel_speedup,best_speedup\n", f);
+              "kernel_speedup,best_speedup\n",
+              f);
     }
     fprintf(f, "%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", ri->kernel_name,
             ocr_type_name(ri->type), ocr_op_name(ri->op), r->plan.n, r->plan.m, ri->seed);
@@ -125,15 +131,17 @@ static void json(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     char got[64], want[64];
     fputs("{\"kernel\": ", f), quoted(f, ri->kernel_name, 1);
     fputs(", \"kernel_file\": ", f), quoted(f, k->path, 1);
-    fprintf(f, ", \"type\": \"%s\", \"op\": \"%s\", \"n\": %" PRIu64 ", \"m\": %" PRIu64
-               ", \"seed\": %" PRIu64,
+    fprintf(f,
+            ", \"type\": \"%s\", \"op\": \"%s\", \"n\": %" PRIu64 ", \"m\": %" PRIu64
+            ", \"seed\": %" PRIu64,
             ocr_type_name(ri->type), ocr_op_name(ri->op), r->plan.n, r->plan.m, ri->seed);
     fputs(", \"device\": ", f), quoted(f, in->name, 1);
     fputs(", \"platform\": ", f), quoted(f, in->platform, 1);
     fputs(", \"driver\": ", f), quoted(f, in->driver, 1);
     fputs(", \"device_version\": ", f), quoted(f, in->version, 1);
-    fprintf(f, ", \"work_group_size\": %zu, \"passes\": %u, \"leftover\": %" PRIu64
-               ", \"host_mem\": \"%s\"",
+    fprintf(f,
+            ", \"work_group_size\": %zu, \"passes\": %u, \"leftover\": %" PRIu64
+            ", \"host_mem\": \"%s\"",
             k->geom.local_size, r->plan.npasses, r->plan.leftover, ocr_host_mem_name(r->host_mem));
     fprintf(f, ", \"result\": \"%s\", \"expected\": \"%s\", \"tolerance\": %g, \"passed\": %s",
             ocr_value_str(ri->type, r->result, got, sizeof got),
@@ -141,7 +149,8 @@ static void json(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             r->passed ? "true" : "false");
     fprintf(f, ", \"repetitions\": %u", r->repeats);
     const ocr_times *ts[2] = {&r->median, &r->min};
-    const uint64_t ref[2] = {r->ref_ns_median, r->ref_ns_min}, best[2] = {r->best_ns_median, r->best_ns_min};
+    const uint64_t ref[2] = {r->ref_ns_median, r->ref_ns_min},
+                   best[2] = {r->best_ns_median, r->best_ns_min};
     for (int i = 0; i < 2; ++i) {
         fprintf(f, ", \"%s\": {", i ? "min" : "median");
         const char *sep = "";
@@ -150,8 +159,9 @@ static void json(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
 #undef J
         fprintf(f, ", \"t_ref_ms\": %.6f, \"t_best_ms\": %.6f}", ms(ref[i]), ms(best[i]));
     }
-    fprintf(f, ", \"bandwidth_gbs\": %.3f, \"memops_per_s\": %.6g, \"speedup\": %.4f, "
-               "\"kernel_speedup\": %.4f, \"best_speedup\": %.4f, \"cpu_threads\": %u}\n",
+    fprintf(f,
+            ", \"bandwidth_gbs\": %.3f, \"memops_per_s\": %.6g, \"speedup\": %.4f, "
+            "\"kernel_speedup\": %.4f, \"best_speedup\": %.4f, \"cpu_threads\": %u}\n",
             d->gbs, d->memops, d->speedup, d->kernel_speedup, d->best_speedup, r->cpu_threads);
 }
 

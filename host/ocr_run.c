@@ -37,7 +37,9 @@ static ocr_status check_fits(const ocr_device_info *in, uint64_t a_bytes, uint64
 
 static const char *const host_mem_names[] = {"auto", "pageable", "pinned", "zero-copy"};
 
-const char *ocr_host_mem_name(ocr_host_mem h) { return host_mem_names[h]; }
+const char *ocr_host_mem_name(ocr_host_mem h) {
+    return host_mem_names[h];
+}
 int ocr_host_mem_from_name(const char *s, ocr_host_mem *h) {
     for (int i = 0; i < 4; ++i)
         if (!strcmp(s, host_mem_names[i])) {
@@ -53,9 +55,9 @@ int ocr_host_mem_from_name(const char *s, ocr_host_mem *h) {
 typedef struct {
     ocr_host_mem mode;
     cl_mem in, scratch[2];
-    cl_mem staging;    /* PINNED: page-locked host buffer ... */
-    void *mapped;      /* ... mapped here for the whole run */
-    const void *src;   /* what clEnqueueWriteBuffer copies from */
+    cl_mem staging;  /* PINNED: page-locked host buffer ... */
+    void *mapped;    /* ... mapped here for the whole run */
+    const void *src; /* what clEnqueueWriteBuffer copies from */
 } buffers;
 
 /* Uploads the input the way `mode` says; `ev` times it (two events for zero-copy). */
@@ -67,7 +69,8 @@ static ocr_status upload(cl_command_queue q, const buffers *b, uint64_t bytes, c
     } else {
         /* The data already lives in host memory the device reads; what is left
          * is handing it over: a map for writing and an unmap. */
-        void *p = clEnqueueMapBuffer(q, b->in, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, &ev[0], &err);
+        void *p =
+            clEnqueueMapBuffer(q, b->in, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, &ev[0], &err);
         OCR_CHECK(err, "clEnqueueMapBuffer");
         OCR_CL(clEnqueueUnmapMemObject(q, b->in, p, 0, NULL, &ev[1]));
     }
@@ -85,12 +88,11 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     cl_mem in = bf->in;
     memset(t, 0, sizeof *t);
 
-    if ((st = upload(q, bf, plan->n * es, ev_w)) != OCR_OK)
-        goto fail;
+    if ((st = upload(q, bf, plan->n * es, ev_w)) != OCR_OK) goto fail;
     for (unsigned i = 0; i < plan->npasses; ++i) {
         const ocr_pass *s = &plan->pass[i];
         cl_mem out = bf->scratch[i % 2]; /* ping-pong */
-        cl_ulong n_in = s->n_in; /* the partial count of this pass, not the original n */
+        cl_ulong n_in = s->n_in;         /* the partial count of this pass, not the original n */
         size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
         OCR_CL(clSetKernelArg(k->kernel, 0, sizeof in, &in));
         OCR_CL(clSetKernelArg(k->kernel, 1, sizeof out, &out));
@@ -107,31 +109,25 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
 
     for (int i = 0; i < 2 && ev_w[i]; ++i) {
         uint64_t ns;
-        if ((st = event_ns(ev_w[i], &ns)) != OCR_OK)
-            goto fail;
+        if ((st = event_ns(ev_w[i], &ns)) != OCR_OK) goto fail;
         t->h2d_ns += ns;
     }
-    if ((st = event_ns(ev_r, &t->d2h_ns)) != OCR_OK)
-        goto fail;
+    if ((st = event_ns(ev_r, &t->d2h_ns)) != OCR_OK) goto fail;
     for (unsigned i = 0; i < nk; ++i) {
         uint64_t ns;
-        if ((st = event_ns(ev_k[i], &ns)) != OCR_OK)
-            goto fail;
+        if ((st = event_ns(ev_k[i], &ns)) != OCR_OK) goto fail;
         t->kernels_ns += ns;
     }
     t->gpu_ns = t->h2d_ns + t->kernels_ns + t->d2h_ns + t->cpu_ns;
 fail:
     /* A failed call leaves the queue in an unknown state: drain it before the
      * events and buffers go. */
-    if (st != OCR_OK)
-        clFinish(q);
-    if (ev_r)
-        clReleaseEvent(ev_r);
+    if (st != OCR_OK) clFinish(q);
+    if (ev_r) clReleaseEvent(ev_r);
     while (nk > 0)
         clReleaseEvent(ev_k[--nk]);
     for (int i = 1; i >= 0; --i)
-        if (ev_w[i])
-            clReleaseEvent(ev_w[i]);
+        if (ev_w[i]) clReleaseEvent(ev_w[i]);
     return st;
 }
 
@@ -144,9 +140,11 @@ static ocr_status buffers_make(ocr_device *dev, buffers *b, const void *data, ui
     cl_command_queue q = dev->queue;
     b->src = data;
     if (b->mode == OCR_HOST_ZERO_COPY) {
-        b->in = clCreateBuffer(dev->context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+        b->in = clCreateBuffer(dev->context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
+                               &err);
         OCR_CHECK(err, "clCreateBuffer");
-        void *p = clEnqueueMapBuffer(q, b->in, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+        void *p =
+            clEnqueueMapBuffer(q, b->in, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
         OCR_CHECK(err, "clEnqueueMapBuffer");
         memcpy(p, data, bytes);
         OCR_CL(clEnqueueUnmapMemObject(q, b->in, p, 0, NULL, NULL));
@@ -158,7 +156,8 @@ static ocr_status buffers_make(ocr_device *dev, buffers *b, const void *data, ui
         b->staging = clCreateBuffer(dev->context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes,
                                     NULL, &err);
         OCR_CHECK(err, "clCreateBuffer");
-        void *p = clEnqueueMapBuffer(q, b->staging, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+        void *p =
+            clEnqueueMapBuffer(q, b->staging, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
         OCR_CHECK(err, "clEnqueueMapBuffer");
         memcpy(p, data, bytes);
         b->src = b->mapped = p; /* stays mapped: a page-locked pointer to copy from */
@@ -173,18 +172,14 @@ fail:
 }
 
 static void buffers_release(ocr_device *dev, buffers *b) {
-    if (b->scratch[1])
-        clReleaseMemObject(b->scratch[1]);
-    if (b->scratch[0])
-        clReleaseMemObject(b->scratch[0]);
+    if (b->scratch[1]) clReleaseMemObject(b->scratch[1]);
+    if (b->scratch[0]) clReleaseMemObject(b->scratch[0]);
     if (b->staging) {
-        if (b->mapped)
-            clEnqueueUnmapMemObject(dev->queue, b->staging, b->mapped, 0, NULL, NULL);
+        if (b->mapped) clEnqueueUnmapMemObject(dev->queue, b->staging, b->mapped, 0, NULL, NULL);
         clFinish(dev->queue);
         clReleaseMemObject(b->staging);
     }
-    if (b->in)
-        clReleaseMemObject(b->in);
+    if (b->in) clReleaseMemObject(b->in);
 }
 
 /* Median and minimum of n samples, taken from field `off` of each ocr_times. */
@@ -222,14 +217,12 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     const ocr_plan *plan = &res->plan;
     uint64_t s0 = plan->npasses > 0 ? plan->pass[0].n_out : 1;
     uint64_t s1 = plan->npasses > 1 ? plan->pass[1].n_out : 1;
-    if ((st = check_fits(&dev->info, n * es, (s0 + s1) * es)) != OCR_OK)
-        return st;
+    if ((st = check_fits(&dev->info, n * es, (s0 + s1) * es)) != OCR_OK) return st;
     bf.mode = opt->host_mem != OCR_HOST_AUTO ? opt->host_mem
               : dev->info.host_unified       ? OCR_HOST_ZERO_COPY
                                              : OCR_HOST_PINNED;
     res->host_mem = bf.mode;
-    if ((st = buffers_make(dev, &bf, data, n * es, s0 * es, s1 * es)) != OCR_OK)
-        goto fail;
+    if ((st = buffers_make(dev, &bf, data, n * es, s0 * es, s1 * es)) != OCR_OK) goto fail;
     left = malloc(plan->leftover * es);
     times = calloc(reps, sizeof *times);
     samples = calloc(reps, sizeof *samples);
@@ -241,10 +234,8 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
 
     for (unsigned r = 0; r <= reps; ++r) { /* r == 0 is the warm-up */
         ocr_times tr;
-        if ((st = run_once(dev, k, plan, &bf, es, left, &res->result, &tr)) != OCR_OK)
-            goto fail;
-        if (r > 0)
-            times[r - 1] = tr;
+        if ((st = run_once(dev, k, plan, &bf, es, left, &res->result, &tr)) != OCR_OK) goto fail;
+        if (r > 0) times[r - 1] = tr;
     }
     /* Median and minimum of each part, and of the total on its own. */
 #define STAT(f) stat(times, reps, offsetof(ocr_times, f), samples, &res->median.f, &res->min.f)

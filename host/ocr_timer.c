@@ -25,7 +25,6 @@ uint64_t ocr_median_u64(uint64_t *v, size_t n) {
 uint64_t ocr_min_u64(const uint64_t *v, size_t n) {
     uint64_t m = v[0];
     for (size_t i = 1; i < n; ++i)
-        if (v[i] < m)
-            m = v[i];
+        if (v[i] < m) m = v[i];
     return m;
 }

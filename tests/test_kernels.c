@@ -17,12 +17,10 @@
 static int passed, failed;
 
 static int in_list(const char *list, const char *name) {
-    if (!strcmp(list, "all"))
-        return 1;
+    if (!strcmp(list, "all")) return 1;
     size_t n = strlen(name);
     for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-            return 1;
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
     return 0;
 }
 
@@ -42,14 +40,10 @@ static void replay(FILE *f, const job *j) {
     fprintf(f, "  replay: oclReduction -n %s --type %s --op %s -s %llu --seed %llu -r 1", j->kernel,
             ocr_type_name(j->type), ocr_op_name(j->op), (unsigned long long)j->n,
             (unsigned long long)j->seed);
-    if (j->m)
-        fprintf(f, " -M %llu", (unsigned long long)j->m);
-    if (j->local)
-        fprintf(f, " -w %zu", j->local);
-    if (j->groups)
-        fprintf(f, " -g %zu", j->groups);
-    if (j->access)
-        fprintf(f, " --access %s", access_names[j->access]);
+    if (j->m) fprintf(f, " -M %llu", (unsigned long long)j->m);
+    if (j->local) fprintf(f, " -w %zu", j->local);
+    if (j->groups) fprintf(f, " -g %zu", j->groups);
+    if (j->access) fprintf(f, " --access %s", access_names[j->access]);
     fprintf(f, "\n");
 }
 
@@ -84,16 +78,14 @@ static ocr_kernel *build(ocr_device *dev, const job *j) {
     ocr_build_request rq = {0};
     ocr_kernel *k = NULL;
     const ocr_kernel_spec *s = ocr_kernel_find(j->kernel);
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     rq.spec = *s;
     rq.type = j->type;
     rq.op = j->op;
     rq.local_size = j->local;
     rq.groups = j->groups;
     rq.access = j->access;
-    if (ocr_kernel_build(dev, &rq, &k) != OCR_OK)
-        return NULL;
+    if (ocr_kernel_build(dev, &rq, &k) != OCR_OK) return NULL;
     return k;
 }
 
@@ -107,8 +99,7 @@ static int matrix(ocr_device *dev, char **argv) {
     if (colon) {
         *colon = '\0';
         for (int a = 1; a < 3; ++a)
-            if (!strcmp(colon + 1, access_names[a]))
-                access = a;
+            if (!strcmp(colon + 1, access_names[a])) access = a;
     }
     int fp64 = ocr_device_get_info(dev)->fp64;
     for (int t = 0; t < OCR_NTYPES; ++t)
@@ -123,14 +114,14 @@ static int matrix(ocr_device *dev, char **argv) {
             }
             ocr_kernel *k = build(dev, &j);
             if (!k) {
-                printf("FAIL %s %s %s: build failed\n", kernel, ocr_type_name(j.type), ocr_op_name(j.op));
+                printf("FAIL %s %s %s: build failed\n", kernel, ocr_type_name(j.type),
+                       ocr_op_name(j.op));
                 ++failed;
                 continue;
             }
             for (char *p = argv[3]; *p;) {
                 j.n = strtoull(p, &p, 10);
-                if (*p == ',')
-                    ++p;
+                if (*p == ',') ++p;
                 run_one(dev, k, &j);
             }
             ocr_kernel_release(k);
@@ -162,9 +153,15 @@ static int random_checks(ocr_device *dev, uint64_t seed, unsigned count) {
         j.n = 1 + next(&s) % ((uint64_t)1 << (1 + next(&s) % 22)); /* log-spread up to 2^22 */
         j.seed = next(&s) % 1000000;
         switch (next(&s) % 3) { /* M: the default, 1 (all on the device), or anything */
-        case 0: j.m = 0; break;
-        case 1: j.m = 1; break;
-        default: j.m = 1 + next(&s) % 5000; break;
+        case 0:
+            j.m = 0;
+            break;
+        case 1:
+            j.m = 1;
+            break;
+        default:
+            j.m = 1 + next(&s) % 5000;
+            break;
         }
         if (next(&s) % 2) { /* a work-group size the kernel allows */
             if (spec->kind == OCR_PER_ITEM)
@@ -174,10 +171,8 @@ static int random_checks(ocr_device *dev, uint64_t seed, unsigned count) {
             else
                 j.local = (size_t)32 << (next(&s) % 4); /* 32..256 */
         }
-        if (spec->kind == OCR_PER_GRID && next(&s) % 2)
-            j.groups = 1 + next(&s) % 64;
-        if (spec->kind == OCR_PER_GRID)
-            j.access = (int)(next(&s) % 3);
+        if (spec->kind == OCR_PER_GRID && next(&s) % 2) j.groups = 1 + next(&s) % 64;
+        if (spec->kind == OCR_PER_GRID) j.access = (int)(next(&s) % 3);
         j.host_mem = (ocr_host_mem)(next(&s) % 4); /* every upload path */
         ocr_kernel *k = build(dev, &j);
         if (!k) {
@@ -196,12 +191,10 @@ int main(int argc, char **argv) {
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
     ocr_device *dev = NULL;
     if (argc == 6 && !strcmp(argv[1], "matrix")) {
-        if (ocr_device_open(&choice, &dev) != OCR_OK)
-            return 3;
+        if (ocr_device_open(&choice, &dev) != OCR_OK) return 3;
         matrix(dev, argv + 2);
     } else if (argc == 4 && !strcmp(argv[1], "random")) {
-        if (ocr_device_open(&choice, &dev) != OCR_OK)
-            return 3;
+        if (ocr_device_open(&choice, &dev) != OCR_OK) return 3;
         random_checks(dev, strtoull(argv[2], NULL, 10), (unsigned)strtoul(argv[3], NULL, 10));
     } else {
         fprintf(stderr, "usage: test_kernels matrix KERNEL TYPES OPS SIZES | random SEED COUNT\n");

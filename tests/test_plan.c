@@ -2,7 +2,9 @@
 #include "check.h"
 #include "ocr.h"
 
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
 
 /* Invariants every plan must satisfy. */
 static void check_plan(const ocr_geometry *g, uint64_t n, uint64_t m) {
@@ -11,17 +13,15 @@ static void check_plan(const ocr_geometry *g, uint64_t n, uint64_t m) {
     uint64_t cur = n, elems = 0;
     for (unsigned i = 0; i < p.npasses; ++i) {
         const ocr_pass *s = &p.pass[i];
-        CHECK(s->n_in == cur);           /* each pass reads what the last one wrote */
-        CHECK(cur > m);                  /* a pass runs only while more than M remain */
-        CHECK(s->n_out < s->n_in);       /* progress */
+        CHECK(s->n_in == cur);     /* each pass reads what the last one wrote */
+        CHECK(cur > m);            /* a pass runs only while more than M remain */
+        CHECK(s->n_out < s->n_in); /* progress */
         CHECK(s->global_size % s->local_size == 0);
         CHECK(s->groups * s->local_size == s->global_size);
-        if (g->kind == OCR_PER_GROUP)
-            CHECK(s->n_out == ceil_div(s->n_in, g->elems_per_group));
+        if (g->kind == OCR_PER_GROUP) CHECK(s->n_out == ceil_div(s->n_in, g->elems_per_group));
         if (g->kind == OCR_PER_ITEM)
             CHECK(s->n_out == ceil_div(s->n_in, 2) && s->global_size >= s->n_out);
-        if (g->kind == OCR_PER_GRID)
-            CHECK(s->groups <= g->max_groups && s->n_out == s->groups);
+        if (g->kind == OCR_PER_GRID) CHECK(s->groups <= g->max_groups && s->n_out == s->groups);
         elems += cur;
         cur = s->n_out;
     }
@@ -36,8 +36,21 @@ int main(void) {
     ocr_geometry item = {OCR_PER_ITEM, 256, 2, 0, 1};
     ocr_geometry group = {OCR_PER_GROUP, 128, 1024, 0, 1};
     ocr_geometry grid = {OCR_PER_GRID, 256, 16, 8, 1};
-    const uint64_t sizes[] = {1, 2, 3, 63, 64, 65, 1023, 1024, 1025, 4103, 1u << 20, (1u << 20) + 13,
-                              1u << 25, (uint64_t)1 << 33, ((uint64_t)1 << 40) - 1};
+    const uint64_t sizes[] = {1,
+                              2,
+                              3,
+                              63,
+                              64,
+                              65,
+                              1023,
+                              1024,
+                              1025,
+                              4103,
+                              1u << 20,
+                              (1u << 20) + 13,
+                              1u << 25,
+                              (uint64_t)1 << 33,
+                              ((uint64_t)1 << 40) - 1};
     const uint64_t ms[] = {1, 2, 64, 1024, 2048};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; ++i)
         for (size_t j = 0; j < sizeof ms / sizeof *ms; ++j) {

@@ -10,8 +10,7 @@ int main(void) {
     /* The identity really is one: combine(identity, x) == x for every type/op. */
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (int o = 0; o < OCR_NOPS; ++o) {
-            if (!ocr_op_valid_for((ocr_op)o, (ocr_type)t))
-                continue;
+            if (!ocr_op_valid_for((ocr_op)o, (ocr_type)t)) continue;
             unsigned char buf[8 * 64];
             ocr_data_fill(buf, 64, (ocr_type)t, (ocr_op)o, 42);
             for (int i = 0; i < 64; ++i) {
