@@ -139,6 +139,13 @@ static const option_def *find_short(char c) {
     return NULL;
 }
 
+/* The index of val in names, or -1. */
+static int pick(const char *val, const char *const *names, int n) {
+    for (int i = 0; i < n; ++i)
+        if (!strcmp(val, names[i])) return i;
+    return -1;
+}
+
 static ocr_status bad(const char *what, const char *opt, const char *val) {
     fprintf(stderr, "oclReduction: %s%s%s%s%s\nTry 'oclReduction --help'.\n", what, opt ? " " : "",
             opt ? opt : "", val ? ": " : "", val ? val : "");
@@ -204,53 +211,40 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
     case O_DEVICE:
         o->device.device = (int)v;
         break;
-    case O_DEVTYPE:
+    case O_DEVTYPE: {
+        static const char *const n[] = {"gpu", "cpu", "accelerator", "all"};
+        static const cl_device_type v[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,
+                                           CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_ALL};
+        int i = pick(val, n, 4);
+        if (i < 0) return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
+        o->device.type = v[i];
         o->device.type_given = 1;
-        if (!strcmp(val, "gpu"))
-            o->device.type = CL_DEVICE_TYPE_GPU;
-        else if (!strcmp(val, "cpu"))
-            o->device.type = CL_DEVICE_TYPE_CPU;
-        else if (!strcmp(val, "accelerator"))
-            o->device.type = CL_DEVICE_TYPE_ACCELERATOR;
-        else if (!strcmp(val, "all"))
-            o->device.type = CL_DEVICE_TYPE_ALL;
-        else
-            return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
         break;
-    case O_ACCESS:
-        if (!strcmp(val, "auto"))
-            o->access = 0;
-        else if (!strcmp(val, "strided"))
-            o->access = 1;
-        else if (!strcmp(val, "blocked"))
-            o->access = 2;
-        else
+    }
+    case O_ACCESS: {
+        static const char *const n[] = {"auto", "strided", "blocked"};
+        if ((o->access = pick(val, n, 3)) < 0)
             return bad("unknown value for --access (auto strided blocked)", NULL, val);
         break;
+    }
     case O_HOSTMEM:
         if (ocr_host_mem_from_name(val, &o->host_mem) != 0 || o->host_mem == OCR_HOST_AUTO)
             return bad("unknown value for --host-mem (pageable pinned zero-copy)", NULL, val);
         break;
-    case O_CPU:
-        if (!strcmp(val, "naive"))
-            o->cpu = OCR_CPU_NAIVE;
-        else if (!strcmp(val, "best"))
-            o->cpu = OCR_CPU_BEST;
-        else if (!strcmp(val, "none"))
-            o->cpu = OCR_CPU_NONE;
-        else
-            return bad("unknown value for --cpu-baseline (naive best none)", NULL, val);
+    case O_CPU: { /* in ocr_cpu_baseline order */
+        static const char *const n[] = {"naive", "best", "none"};
+        int i = pick(val, n, 3);
+        if (i < 0) return bad("unknown value for --cpu-baseline (naive best none)", NULL, val);
+        o->cpu = (ocr_cpu_baseline)i;
         break;
-    case O_FORMAT:
-        if (!strcmp(val, "text"))
-            o->format = OCR_FORMAT_TEXT;
-        else if (!strcmp(val, "csv"))
-            o->format = OCR_FORMAT_CSV;
-        else if (!strcmp(val, "json"))
-            o->format = OCR_FORMAT_JSON;
-        else
-            return bad("unknown value for --format (text csv json)", NULL, val);
+    }
+    case O_FORMAT: { /* in ocr_format order */
+        static const char *const n[] = {"text", "csv", "json"};
+        int i = pick(val, n, 3);
+        if (i < 0) return bad("unknown value for --format (text csv json)", NULL, val);
+        o->format = (ocr_format)i;
         break;
+    }
     case O_KDIR:
         o->kernel_dir = val;
         break;

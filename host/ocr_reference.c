@@ -1,6 +1,7 @@
 /* ocr_reference.c - seeded input, the naive CPU loop, the reference the check
  * trusts, and the check itself. */
 #include "ocr.h"
+#include "ocr_ops.h"
 
 #include <float.h>
 #include <math.h>
@@ -88,88 +89,22 @@ void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed) 
 }
 
 /* The naive loop, one tight loop per (type, operator) so that T ref measures
- * the loop and not a switch. Integer sum/prod run in the unsigned type. */
-#define LOOP(TY, FIELD, EXPR)                                                                      \
+ * the loop and not a switch. */
+#define NAIVE(TY, FIELD, EXPR)                                                                     \
     do {                                                                                           \
         const TY *x = (const TY *)data;                                                            \
-        TY acc = id.FIELD;                                                                         \
+        TY a = id.FIELD;                                                                           \
         for (uint64_t i = 0; i < n; ++i) {                                                         \
             TY v = x[i];                                                                           \
-            acc = (EXPR);                                                                          \
+            a = (EXPR);                                                                            \
         }                                                                                          \
-        r.FIELD = acc;                                                                             \
+        r.FIELD = a;                                                                               \
     } while (0)
-
-#define INT_OPS(TY, UTY, F, UF)                                                                    \
-    switch (o) {                                                                                   \
-    case OCR_SUM:                                                                                  \
-        LOOP(UTY, UF, acc + v);                                                                    \
-        break;                                                                                     \
-    case OCR_PROD:                                                                                 \
-        LOOP(UTY, UF, acc *v);                                                                     \
-        break;                                                                                     \
-    case OCR_MIN:                                                                                  \
-        LOOP(TY, F, v < acc ? v : acc);                                                            \
-        break;                                                                                     \
-    case OCR_MAX:                                                                                  \
-        LOOP(TY, F, acc < v ? v : acc);                                                            \
-        break;                                                                                     \
-    case OCR_AND:                                                                                  \
-        LOOP(UTY, UF, acc &v);                                                                     \
-        break;                                                                                     \
-    case OCR_OR:                                                                                   \
-        LOOP(UTY, UF, acc | v);                                                                    \
-        break;                                                                                     \
-    default:                                                                                       \
-        LOOP(UTY, UF, acc ^ v);                                                                    \
-        break;                                                                                     \
-    }
 
 ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
     ocr_value r, id = ocr_identity(t, o);
     memset(&r, 0, sizeof r);
-    switch (t) {
-    case OCR_INT:
-        INT_OPS(int32_t, uint32_t, i, u) break;
-    case OCR_UINT:
-        INT_OPS(uint32_t, uint32_t, u, u) break;
-    case OCR_LONG:
-        INT_OPS(int64_t, uint64_t, l, ul) break;
-    case OCR_ULONG:
-        INT_OPS(uint64_t, uint64_t, ul, ul) break;
-    case OCR_FLOAT:
-        switch (o) {
-        case OCR_SUM:
-            LOOP(float, f, acc + v);
-            break;
-        case OCR_PROD:
-            LOOP(float, f, acc *v);
-            break;
-        case OCR_MIN:
-            LOOP(float, f, fminf(acc, v));
-            break;
-        default:
-            LOOP(float, f, fmaxf(acc, v));
-            break;
-        }
-        break;
-    default:
-        switch (o) {
-        case OCR_SUM:
-            LOOP(double, d, acc + v);
-            break;
-        case OCR_PROD:
-            LOOP(double, d, acc *v);
-            break;
-        case OCR_MIN:
-            LOOP(double, d, fmin(acc, v));
-            break;
-        default:
-            LOOP(double, d, fmax(acc, v));
-            break;
-        }
-        break;
-    }
+    OCR_DISPATCH(t, o, NAIVE, OCR_FMIN, OCR_FMAX)
     return r;
 }
 

@@ -1,6 +1,7 @@
 /* ocr_types.c - element types and operators: names, sizes, identities, and the
  * host-side combine that mirrors reduce_common.h bit for bit. */
 #include "ocr.h"
+#include "ocr_ops.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -178,113 +179,15 @@ const char *ocr_unsigned_twin(ocr_type t) {
 }
 
 /* Integer sum and product wrap in the unsigned type, as in the kernels. */
-#define MINV(a, b) ((b) < (a) ? (b) : (a))
-#define MAXV(a, b) ((a) < (b) ? (b) : (a))
+#define ONE(TY, FIELD, EXPR)                                                                       \
+    do {                                                                                           \
+        TY a = x.FIELD, v = y.FIELD;                                                               \
+        r.FIELD = (EXPR);                                                                          \
+    } while (0)
 
-ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b) {
+ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value x, ocr_value y) {
     ocr_value r;
     memset(&r, 0, sizeof r);
-    switch (t) {
-    case OCR_INT:
-    case OCR_UINT: {
-        int s = t == OCR_INT;
-        switch (o) {
-        case OCR_SUM:
-            r.u = a.u + b.u;
-            break;
-        case OCR_PROD:
-            r.u = a.u * b.u;
-            break;
-        case OCR_MIN:
-            if (s)
-                r.i = MINV(a.i, b.i);
-            else
-                r.u = MINV(a.u, b.u);
-            break;
-        case OCR_MAX:
-            if (s)
-                r.i = MAXV(a.i, b.i);
-            else
-                r.u = MAXV(a.u, b.u);
-            break;
-        case OCR_AND:
-            r.u = a.u & b.u;
-            break;
-        case OCR_OR:
-            r.u = a.u | b.u;
-            break;
-        default:
-            r.u = a.u ^ b.u;
-            break;
-        }
-        break;
-    }
-    case OCR_LONG:
-    case OCR_ULONG: {
-        int s = t == OCR_LONG;
-        switch (o) {
-        case OCR_SUM:
-            r.ul = a.ul + b.ul;
-            break;
-        case OCR_PROD:
-            r.ul = a.ul * b.ul;
-            break;
-        case OCR_MIN:
-            if (s)
-                r.l = MINV(a.l, b.l);
-            else
-                r.ul = MINV(a.ul, b.ul);
-            break;
-        case OCR_MAX:
-            if (s)
-                r.l = MAXV(a.l, b.l);
-            else
-                r.ul = MAXV(a.ul, b.ul);
-            break;
-        case OCR_AND:
-            r.ul = a.ul & b.ul;
-            break;
-        case OCR_OR:
-            r.ul = a.ul | b.ul;
-            break;
-        default:
-            r.ul = a.ul ^ b.ul;
-            break;
-        }
-        break;
-    }
-    case OCR_FLOAT:
-        switch (o) {
-        case OCR_SUM:
-            r.f = a.f + b.f;
-            break;
-        case OCR_PROD:
-            r.f = a.f * b.f;
-            break;
-        case OCR_MIN:
-            r.f = fminf(a.f, b.f);
-            break;
-        default:
-            r.f = fmaxf(a.f, b.f);
-            break;
-        }
-        break;
-    default:
-        switch (o) {
-        case OCR_SUM:
-            r.d = a.d + b.d;
-            break;
-        case OCR_PROD:
-            r.d = a.d * b.d;
-            break;
-        case OCR_MIN:
-            r.d = fmin(a.d, b.d);
-            break;
-        default:
-            r.d = fmax(a.d, b.d);
-            break;
-        }
-        break;
-    }
+    OCR_DISPATCH(t, o, ONE, OCR_FMIN, OCR_FMAX)
     return r;
 }

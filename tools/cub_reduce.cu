@@ -31,10 +31,28 @@ template <typename T> __global__ void fill(T *p, size_t n) {
         p[i] = (T)((int)((i * 2654435761u) % 2048u) - 1024);
 }
 
-static void stats(std::vector<float> &v, float *med, float *mn) {
-    std::sort(v.begin(), v.end());
-    *med = v[(v.size() - 1) / 2];
-    *mn = v[0];
+// Times op() with CUDA events: `warm` untimed runs, then `reps` timed ones;
+// returns the median and the minimum in milliseconds.
+template <typename Op> static void timed(int warm, int reps, Op op, float *med, float *mn) {
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    std::vector<float> t;
+    for (int r = -warm; r < reps; ++r) {
+        CK(cudaEventRecord(a));
+        op();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (r >= 0)
+            t.push_back(ms);
+    }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    std::sort(t.begin(), t.end());
+    *med = t[(t.size() - 1) / 2];
+    *mn = t[0];
 }
 
 template <typename T> static void sum(const char *tname, int reps, size_t n) {
@@ -47,25 +65,9 @@ template <typename T> static void sum(const char *tname, int reps, size_t n) {
     CK(cudaGetLastError());
     CK(cub::DeviceReduce::Sum(tmp, tmp_bytes, in, out, (int)n));
     CK(cudaMalloc(&tmp, tmp_bytes));
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = -3; r < reps; ++r) { // three warm-ups
-        CK(cudaEventRecord(a));
-        CK(cub::DeviceReduce::Sum(tmp, tmp_bytes, in, out, (int)n));
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r >= 0)
-            t.push_back(ms);
-    }
     float med, mn;
-    stats(t, &med, &mn);
+    timed(3, reps, [&] { CK(cub::DeviceReduce::Sum(tmp, tmp_bytes, in, out, (int)n)); }, &med, &mn);
     std::printf("cub,%s,%zu,%.6f,%.6f,%.2f\n", tname, n, med, mn, n * sizeof(T) / (med * 1e6));
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
     CK(cudaFree(tmp));
     CK(cudaFree(out));
     CK(cudaFree(in));
@@ -78,29 +80,13 @@ static void h2d(int reps, size_t bytes) {
     CK(cudaMallocHost(&pinned, bytes));
     std::memset(pinned, 1, bytes);
     std::memset(pageable, 1, bytes);
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
     const char *names[2] = {"pinned", "pageable"};
     void *src[2] = {pinned, pageable};
     for (int k = 0; k < 2; ++k) {
-        std::vector<float> t;
-        for (int r = -2; r < reps; ++r) {
-            CK(cudaEventRecord(a));
-            CK(cudaMemcpy(dev, src[k], bytes, cudaMemcpyHostToDevice));
-            CK(cudaEventRecord(b));
-            CK(cudaEventSynchronize(b));
-            float ms = 0;
-            CK(cudaEventElapsedTime(&ms, a, b));
-            if (r >= 0)
-                t.push_back(ms);
-        }
         float med, mn;
-        stats(t, &med, &mn);
+        timed(2, reps, [&] { CK(cudaMemcpy(dev, src[k], bytes, cudaMemcpyHostToDevice)); }, &med, &mn);
         std::printf("h2d,%s,%zu,%.6f,%.6f,%.2f\n", names[k], bytes, med, mn, bytes / (med * 1e6));
     }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
     CK(cudaFreeHost(pinned));
     CK(cudaFree(dev));
     std::free(pageable);

@@ -1,0 +1,56 @@
+/*
+ * ocr_ops.h - one switch over (type, operator) for every host-side loop that
+ * applies an operator: the naive loop, the optimized CPU baseline and the
+ * single combine. Each defines BODY(TY, FIELD, EXPR), where EXPR combines an
+ * accumulator `a` with an element `v` of type TY and FIELD names the member
+ * of ocr_value, and then writes OCR_DISPATCH(t, o, BODY, FMIN, FMAX).
+ *
+ * Integer sum, product and bitwise operators run in the unsigned type, which
+ * wraps, as the kernels do (reduce_common.h). FMIN and FMAX say how floats
+ * take a minimum: fmin/fmax semantics for the reference, plain comparisons
+ * for the vectorized baseline.
+ */
+#ifndef OCR_OPS_H
+#define OCR_OPS_H
+
+/* clang-format off: one case per line reads best here */
+
+#define OCR_INT_OPS_(o, BODY, TY, UTY, F, UF)                                                      \
+    switch (o) {                                                                                   \
+    case OCR_SUM: BODY(UTY, UF, a + v); break;                                                     \
+    case OCR_PROD: BODY(UTY, UF, a * v); break;                                                    \
+    case OCR_MIN: BODY(TY, F, v < a ? v : a); break;                                               \
+    case OCR_MAX: BODY(TY, F, a < v ? v : a); break;                                               \
+    case OCR_AND: BODY(UTY, UF, a & v); break;                                                     \
+    case OCR_OR: BODY(UTY, UF, a | v); break;                                                      \
+    default: BODY(UTY, UF, a ^ v); break;                                                          \
+    }
+
+#define OCR_FLOAT_OPS_(o, BODY, TY, F, FMIN, FMAX)                                                 \
+    switch (o) {                                                                                   \
+    case OCR_SUM: BODY(TY, F, a + v); break;                                                       \
+    case OCR_PROD: BODY(TY, F, a * v); break;                                                      \
+    case OCR_MIN: BODY(TY, F, FMIN(a, v)); break;                                                  \
+    default: BODY(TY, F, FMAX(a, v)); break;                                                       \
+    }
+
+#define OCR_DISPATCH(t, o, BODY, FMIN, FMAX)                                                       \
+    switch (t) {                                                                                   \
+    case OCR_INT: OCR_INT_OPS_(o, BODY, int32_t, uint32_t, i, u) break;                            \
+    case OCR_UINT: OCR_INT_OPS_(o, BODY, uint32_t, uint32_t, u, u) break;                          \
+    case OCR_LONG: OCR_INT_OPS_(o, BODY, int64_t, uint64_t, l, ul) break;                          \
+    case OCR_ULONG: OCR_INT_OPS_(o, BODY, uint64_t, uint64_t, ul, ul) break;                       \
+    case OCR_FLOAT: OCR_FLOAT_OPS_(o, BODY, float, f, FMIN, FMAX) break;                           \
+    default: OCR_FLOAT_OPS_(o, BODY, double, d, FMIN, FMAX) break;                                 \
+    }
+
+/* Float minimum and maximum with C's fmin/fmax semantics (a NaN operand
+ * yields the other), for float and double alike; matches OpenCL's fmin/fmax. */
+#define OCR_FMIN(a, v) ((a) != (a) ? (v) : (v) != (v) ? (a) : (v) < (a) ? (v) : (a))
+#define OCR_FMAX(a, v) ((a) != (a) ? (v) : (v) != (v) ? (a) : (a) < (v) ? (v) : (a))
+/* Plain comparisons: vectorize; used only where NaN cannot occur or matter. */
+#define OCR_CMIN(a, v) ((v) < (a) ? (v) : (a))
+#define OCR_CMAX(a, v) ((a) < (v) ? (v) : (a))
+
+/* clang-format on */
+#endif
