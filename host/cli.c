@@ -52,7 +52,7 @@ static const option_def options[] = {
     {O_LOCAL, 'w', "local-size", "L", "work-group size, where the kernel allows one"},
     {O_GROUPS, 'g', "groups", "G", "work-groups per launch (reduce7); default from the device"},
     {O_PLATFORM, 'p', "platform", "P", "platform index (see --list)"},
-    {O_DEVICE, 'd', "device", "D", "device index: within -p, else among all devices"},
+    {O_DEVICE, 'd', "device", "D", "device index (within -p, else among all devices), or all"},
     {O_DEVTYPE, 't', "device-type", "T", "gpu, cpu, accelerator or all; default: a GPU if any"},
     {O_ACCESS, 0, "access", "A", "reduce7's loads: strided (GPUs), blocked (CPUs) or auto"},
     {O_HOSTMEM, 0, "host-mem", "H",
@@ -166,6 +166,10 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
         {O_SEED, 0, UINT64_MAX},        {O_LOCAL, 1, 1 << 16},     {O_GROUPS, 1, 1 << 24},
         {O_PLATFORM, 0, 1000},          {O_DEVICE, 0, 1000},       {O_EPG, 2, (uint64_t)1 << 30},
     };
+    if (d->id == O_DEVICE && !strcmp(val, "all")) {
+        o->all_devices = 1;
+        return OCR_OK;
+    }
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; ++i)
         if (ranges[i].id == d->id) {
             if (cli_parse_size(val, ranges[i].max, &v) != 0 || v < ranges[i].min) {

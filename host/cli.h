@@ -19,6 +19,7 @@ typedef struct {
     ocr_cpu_baseline cpu;
     ocr_format format;
     int access;
+    int all_devices; /* --device all */
     int list, list_kernels, explain, help, version;
 } cli_options;
 

@@ -3,18 +3,110 @@
 
 #include <stdlib.h>
 
+#define MAX_DEVICES 32
+
 static void list_kernels(void) {
     const ocr_kernel_spec *s;
     for (size_t i = 0; (s = ocr_kernel_at(i)) != NULL; ++i)
         printf("%-10s %-18s %s\n", s->name, s->file, s->summary);
 }
 
-int main(int argc, char **argv) {
-    cli_options o;
+/* One row of the --device all comparison table. */
+typedef struct {
+    char device[256];
+    ocr_status st;
+    double t_gpu, t_kernels, gbs, speedup;
+} summary;
+
+/* The build request the options describe; OCR_USAGE for an unknown kernel. */
+static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
+    *rq = (ocr_build_request){0};
+    if (o->kernel_file) { /* a student kernel: one output per group of E elements */
+        ocr_kernel_spec s = {o->kernel_name,
+                             o->kernel_file,
+                             OCR_PER_GROUP,
+                             o->local_size ? o->local_size : 64,
+                             (size_t)o->elems_per_group,
+                             1,
+                             o->elems_per_group,
+                             "user kernel"};
+        rq->spec = s;
+        rq->kernel_file = o->kernel_file;
+    } else {
+        const ocr_kernel_spec *s = ocr_kernel_find(o->kernel);
+        if (!s) {
+            fprintf(stderr,
+                    "oclReduction: unknown kernel '%s' (see --list-kernels)\n"
+                    "Try 'oclReduction --help'.\n",
+                    o->kernel);
+            return OCR_USAGE;
+        }
+        rq->spec = *s;
+    }
+    rq->kernel_dir = o->kernel_dir;
+    rq->type = o->type;
+    rq->op = o->op;
+    rq->local_size = o->local_size;
+    rq->groups = o->groups;
+    rq->access = o->access;
+    return OCR_OK;
+}
+
+/* Opens one device, builds, then explains or runs and reports. `*data` is
+ * filled on first use and shared by every device. */
+static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
+                         const ocr_device_choice *choice, void **data, int first, summary *sum) {
     ocr_device *dev = NULL;
     ocr_kernel *k = NULL;
-    void *data = NULL;
     ocr_result res;
+    size_t es = ocr_type_size(o->type);
+    *sum = (summary){"(not opened)", OCR_OK, 0, 0, 0, 0};
+    ocr_status st = ocr_device_open(choice, &dev);
+    if (st != OCR_OK) goto done;
+    snprintf(sum->device, sizeof sum->device, "%s", ocr_device_get_info(dev)->name);
+    if ((st = ocr_kernel_build(dev, rq, &k)) != OCR_OK) goto done;
+    uint64_t m = o->m ? o->m : ocr_kernel_default_m(k);
+    if (o->explain) {
+        ocr_plan plan;
+        if ((st = ocr_plan_make(ocr_kernel_geometry(k), o->size, m, &plan)) != OCR_OK) goto done;
+        printf("Kernel %s (%s) on %s\nBuild options: %s\n", rq->spec.name, ocr_kernel_path(k),
+               ocr_device_get_info(dev)->name, ocr_kernel_options(k));
+        ocr_plan_print(stdout, &plan, es);
+        goto done;
+    }
+    if (!*data) {
+        if (!(*data = malloc((size_t)(o->size * es)))) {
+            fprintf(stderr, "oclReduction: cannot allocate %llu MiB of host memory for the input\n",
+                    (unsigned long long)((o->size * es) >> 20));
+            st = OCR_RUNTIME;
+            goto done;
+        }
+        ocr_data_fill(*data, o->size, o->type, o->op, o->seed);
+    }
+    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu};
+    st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
+    if (st == OCR_OK || st == OCR_WRONG) {
+        ocr_report_info ri = {rq->spec.name, o->type, o->op, o->seed, first};
+        ocr_report(stdout, o->format, dev, k, &ri, &res);
+        sum->t_gpu = (double)res.median.gpu_ns / 1e6;
+        sum->t_kernels = (double)res.median.kernels_ns / 1e6;
+        sum->gbs = res.median.kernels_ns
+                       ? (double)(res.plan.elems_read * es) / (double)res.median.kernels_ns
+                       : 0.0;
+        sum->speedup =
+            res.median.gpu_ns ? (double)res.ref_ns_median / (double)res.median.gpu_ns : 0;
+    }
+done:
+    sum->st = st;
+    ocr_kernel_release(k);
+    ocr_device_close(dev);
+    return st;
+}
+
+int main(int argc, char **argv) {
+    cli_options o;
+    ocr_build_request rq;
+    void *data = NULL;
     ocr_status st = cli_parse(argc, argv, &o);
     if (st != OCR_OK) return st;
     if (o.help) {
@@ -30,68 +122,40 @@ int main(int argc, char **argv) {
         return OCR_OK;
     }
     if (o.list) return ocr_device_list(stdout);
+    if ((st = make_request(&o, &rq)) != OCR_OK) return st;
 
-    ocr_build_request rq = {0};
-    if (o.kernel_file) { /* a student kernel: one output per group of E elements */
-        ocr_kernel_spec s = {o.kernel_name,
-                             o.kernel_file,
-                             OCR_PER_GROUP,
-                             o.local_size ? o.local_size : 64,
-                             (size_t)o.elems_per_group,
-                             1,
-                             o.elems_per_group,
-                             "user kernel"};
-        rq.spec = s;
-        rq.kernel_file = o.kernel_file;
-    } else {
-        const ocr_kernel_spec *s = ocr_kernel_find(o.kernel);
-        if (!s) {
-            fprintf(stderr,
-                    "oclReduction: unknown kernel '%s' (see --list-kernels)\n"
-                    "Try 'oclReduction --help'.\n",
-                    o.kernel);
-            return OCR_USAGE;
-        }
-        rq.spec = *s;
-    }
-    rq.kernel_dir = o.kernel_dir;
-    rq.type = o.type;
-    rq.op = o.op;
-    rq.local_size = o.local_size;
-    rq.groups = o.groups;
-    rq.access = o.access;
-
-    if ((st = ocr_device_open(&o.device, &dev)) != OCR_OK) goto done;
-    if ((st = ocr_kernel_build(dev, &rq, &k)) != OCR_OK) goto done;
-
-    uint64_t m = o.m ? o.m : ocr_kernel_default_m(k);
-    size_t es = ocr_type_size(o.type);
-    if (o.explain) {
-        ocr_plan plan;
-        if ((st = ocr_plan_make(ocr_kernel_geometry(k), o.size, m, &plan)) != OCR_OK) goto done;
-        printf("Kernel %s (%s) on %s\nBuild options: %s\n", rq.spec.name, ocr_kernel_path(k),
-               ocr_device_get_info(dev)->name, ocr_kernel_options(k));
-        ocr_plan_print(stdout, &plan, es);
-        goto done;
+    if (!o.all_devices) {
+        summary sum;
+        st = run_on(&o, &rq, &o.device, &data, 1, &sum);
+        free(data);
+        return st;
     }
 
-    data = malloc((size_t)(o.size * es));
-    if (!data) {
-        fprintf(stderr, "oclReduction: cannot allocate %llu MiB of host memory for the input\n",
-                (unsigned long long)((o.size * es) >> 20));
-        st = OCR_RUNTIME;
-        goto done;
+    /* --device all: the same run on every device, then one table. The exit
+     * status is the worst of them (3 over 1 over 0). */
+    ocr_device_choice choices[MAX_DEVICES];
+    summary sums[MAX_DEVICES];
+    int n = 0;
+    if ((st = ocr_device_enumerate(o.device.type, choices, MAX_DEVICES, &n)) != OCR_OK) return st;
+    if (n == 0) {
+        fprintf(stderr, "oclReduction: no OpenCL device found (see --list)\n");
+        return OCR_RUNTIME;
     }
-    ocr_data_fill(data, o.size, o.type, o.op, o.seed);
-    ocr_run_options ro = {o.repeats, m, o.host_mem, o.cpu};
-    st = ocr_run(dev, k, data, o.size, o.type, o.op, &ro, &res);
-    if (st == OCR_OK || st == OCR_WRONG) {
-        ocr_report_info ri = {rq.spec.name, o.type, o.op, o.seed, 1};
-        ocr_report(stdout, o.format, dev, k, &ri, &res);
+    for (int i = 0; i < n; ++i) {
+        ocr_status s = run_on(&o, &rq, &choices[i], &data, i == 0, &sums[i]);
+        if (s > st) st = s;
+        if (o.format == OCR_FORMAT_TEXT && i + 1 < n) printf("\n");
     }
-done:
     free(data);
-    ocr_kernel_release(k);
-    ocr_device_close(dev);
+    if (o.format == OCR_FORMAT_TEXT && !o.explain) {
+        printf("\nComparison (%s, %llu elements):\n%-4s %-40s %12s %12s %10s %9s  %s\n",
+               rq.spec.name, (unsigned long long)o.size, "p.d", "device", "t gpu", "t kernel",
+               "GB/s", "speedup", "result");
+        static const char *const outcome[] = {"PASSED", "FAILED", "usage error", "error"};
+        for (int i = 0; i < n; ++i)
+            printf("%d.%-2d %-40.40s %9.4f ms %9.4f ms %10.3f %9.3f  %s\n", choices[i].platform,
+                   choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels, sums[i].gbs,
+                   sums[i].speedup, outcome[sums[i].st]);
+    }
     return st;
 }

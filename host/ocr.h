@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 
 #ifdef __cplusplus
@@ -68,6 +70,9 @@ typedef struct ocr_device ocr_device; /* a context and profiling queue on one de
 
 ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out);
 void ocr_device_close(ocr_device *dev);
+/* Fills out[0..*count) with one choice per device of `type` (CL_DEVICE_TYPE_ALL:
+ * every device), each naming its platform and its index within the platform. */
+ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int max, int *count);
 /* Prints every platform and device with its main limits. */
 ocr_status ocr_device_list(FILE *f);
 

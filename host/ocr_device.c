@@ -113,6 +113,22 @@ fail:
     return st;
 }
 
+ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int max, int *count) {
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    ocr_status st = get_platforms(plats, &np);
+    *count = 0;
+    for (cl_uint p = 0; st == OCR_OK && p < np; ++p) {
+        cl_device_id devs[MAX_DEVICES];
+        cl_uint nd = 0;
+        if ((st = get_devices(plats[p], type, devs, &nd)) != OCR_OK)
+            break;
+        for (cl_uint d = 0; d < nd && *count < max; ++d)
+            out[(*count)++] = (ocr_device_choice){(int)p, (int)d, type, 1};
+    }
+    return st;
+}
+
 /* Picks (platform, device) from the choice: explicit indices win; otherwise the
  * first GPU anywhere, else the first device of the asked type. */
 static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_device_id *dd) {

@@ -1,0 +1,29 @@
+/* Reduces 4103 ints with the installed library and its installed kernels. */
+#include <ocr.h>
+#include <stdlib.h>
+
+int main(void) {
+    ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
+    ocr_device *dev = NULL;
+    ocr_kernel *k = NULL;
+    ocr_build_request rq = {0};
+    ocr_result res;
+    enum { N = 4103 };
+    int *data = malloc(N * sizeof *data);
+    ocr_status st = ocr_device_open(&choice, &dev);
+    rq.spec = *ocr_kernel_find("6");
+    rq.type = OCR_INT;
+    rq.op = OCR_SUM;
+    if (st == OCR_OK)
+        st = ocr_kernel_build(dev, &rq, &k);
+    if (st == OCR_OK) {
+        ocr_data_fill(data, N, OCR_INT, OCR_SUM, 1);
+        ocr_run_options ro = {1, 0, OCR_HOST_AUTO, OCR_CPU_NAIVE};
+        st = ocr_run(dev, k, data, N, OCR_INT, OCR_SUM, &ro, &res);
+        printf("consumer: %s\n", st == OCR_OK && res.passed ? "PASSED" : "FAILED");
+    }
+    ocr_kernel_release(k);
+    ocr_device_close(dev);
+    free(data);
+    return (int)st;
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# sweep.sh - kernels x sizes x types with oclReduction, into one CSV, a
+# comparison table and two PNG plots (gnuplot).
+#
+#   tools/sweep.sh [-k "0 1 2 3 4 5 6 7"] [-s "10 26"] [-t "int"] [-n 25] [-r 5]
+#                  [-o sweep-out] [-- extra oclReduction options]
+#
+#   -k  kernels (numbers or names)           -s  log2 of the first and last size
+#   -t  element types                        -n  log2 of N for the table and the
+#   -r  timed runs per measurement               time-breakdown plot (within -s)
+#   -o  output directory
+#
+# Writes OUT/sweep.csv (oclReduction's CSV columns, docs/output.md),
+# OUT/table.txt (kernel | t gpu | t kernel | speedup at 2^n, as in the
+# tutorial), OUT/bandwidth.png (GB/s against N, log x axis, a line per kernel
+# and type) and OUT/breakdown.png (H2D / kernels / D2H / CPU per kernel at 2^n).
+# OCR selects the binary (default build/oclReduction).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+OCR=${OCR:-$here/../build/oclReduction}
+kernels="0 1 2 3 4 5 6 7" sizes="10 26" types="int" table_n=25 reps=5 out=sweep-out
+while getopts "k:s:t:n:r:o:" opt; do
+  case $opt in
+    k) kernels=$OPTARG ;; s) sizes=$OPTARG ;; t) types=$OPTARG ;;
+    n) table_n=$OPTARG ;; r) reps=$OPTARG ;; o) out=$OPTARG ;;
+    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+read -r lo hi <<<"$sizes"; hi=${hi:-$lo}
+if [ "$table_n" -lt "$lo" ] || [ "$table_n" -gt "$hi" ]; then table_n=$hi; fi
+mkdir -p "$out"
+csv=$out/sweep.csv
+: > "$csv"
+total=$(( $(wc -w <<<"$kernels") * $(wc -w <<<"$types") * (hi - lo + 1) ))
+i=0
+for t in $types; do
+  for k in $kernels; do
+    for ((s = lo; s <= hi; s++)); do
+      i=$((i + 1))
+      printf '\r[%d/%d] kernel %s, %s, N = 2^%d   ' "$i" "$total" "$k" "$t" "$s" >&2
+      rc=0
+      rows=$("$OCR" -n "$k" --type "$t" -s $((1 << s)) -r "$reps" --format csv "$@") || rc=$?
+      if [ "$rc" != 0 ]; then
+        printf '\nsweep: kernel %s %s 2^%d failed (exit %d)\n%s\n' "$k" "$t" "$s" "$rc" "$rows" >&2
+        exit 1
+      fi
+      if [ -s "$csv" ]; then tail -n +2 <<<"$rows" >> "$csv"; else echo "$rows" > "$csv"; fi
+    done
+  done
+done
+echo >&2
+
+# col NAME: the column number of NAME in the CSV header
+col() { head -1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+ck=$(col kernel) ct=$(col type) cn=$(col n) cg=$(col t_gpu_ms) ckk=$(col t_kernels_ms) csp=$(col speedup)
+cb=$(col bandwidth_gbs) ch=$(col h2d_ms) cd=$(col d2h_ms) cc=$(col cpu_ms) cp=$(col passed)
+# The device column is quoted and may hold commas: read fields from a copy
+# with quoted strings blanked.
+plain=$out/.plain.csv
+sed -E 's/"[^"]*"/""/g' "$csv" > "$plain"
+
+n=$((1 << table_n))
+{
+  printf '%-10s %-7s %12s %12s %9s\n' kernel type "t gpu" "t kernel" speedup
+  awk -F, -v n="$n" -v ck="$ck" -v ct="$ct" -v cn="$cn" -v cg="$cg" -v ckk="$ckk" -v csp="$csp" \
+    'NR > 1 && $cn == n { printf "%-10s %-7s %9.3f ms %9.3f ms %9.2f\n", $ck, $ct, $cg, $ckk, $csp }' "$plain"
+} | tee "$out/table.txt"
+fails=$(awk -F, -v cp="$cp" 'NR > 1 && $cp != 1' "$plain" | wc -l)
+[ "$fails" = 0 ] || echo "sweep: $fails run(s) FAILED their check (column passed = 0)" >&2
+
+if ! command -v gnuplot >/dev/null; then
+  echo "sweep: gnuplot not found, no plots (apt-get install gnuplot-nox)" >&2
+  exit 0
+fi
+# One data file per (kernel, type) for the bandwidth lines.
+plot=""
+for t in $types; do
+  for k in $kernels; do
+    name=$(awk -F, -v ck="$ck" -v ct="$ct" -v k="$k" -v t="$t" \
+      'NR > 1 && $ct == t && ($ck == k || $ck == "reduce" k) { print $ck; exit }' "$plain")
+    [ -n "$name" ] || continue
+    f=$out/.bw_${name}_$t.dat
+    awk -F, -v ck="$ck" -v ct="$ct" -v cn="$cn" -v cb="$cb" -v k="$name" -v t="$t" \
+      'NR > 1 && $ck == k && $ct == t { print $cn, $cb }' "$plain" > "$f"
+    plot="$plot${plot:+, }'$f' using 1:2 with linespoints title '$name $t'"
+  done
+done
+gnuplot <<GP
+set terminal pngcairo size 900,560 noenhanced
+set output '$out/bandwidth.png'
+set title 'Reduction bandwidth (input bytes / kernel time)'
+set logscale x 2
+set format x '2^%L'
+set xlabel 'N (elements)'
+set ylabel 'GB/s'
+set key left top
+set grid
+plot $plot
+GP
+t0=$(awk '{print $1; exit}' <<<"$types")
+awk -F, -v cn="$cn" -v ct="$ct" -v n="$n" -v t="$t0" -v ck="$ck" -v ch="$ch" -v ckk="$ckk" -v cd="$cd" -v cc="$cc" \
+  'NR > 1 && $cn == n && $ct == t { print $ck, $ch, $ckk, $cd, $cc }' "$plain" > "$out/.breakdown.dat"
+gnuplot <<GP
+set terminal pngcairo size 900,560 noenhanced
+set output '$out/breakdown.png'
+set title 'Where T gpu goes at N = 2^$table_n ($t0)'
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set ylabel 'ms'
+set key left top
+set grid y
+plot '$out/.breakdown.dat' using 2:xtic(1) title 'H2D', '' using 3 title 'kernels', '' using 4 title 'D2H', '' using 5 title 'CPU finish'
+GP
+rm -f "$out"/.bw_*.dat "$out/.breakdown.dat" "$plain"
+echo "sweep: wrote $csv, $out/table.txt, $out/bandwidth.png, $out/breakdown.png" >&2
