@@ -101,6 +101,11 @@ GP
 t0=$(awk '{print $1; exit}' <<<"$types")
 awk -F, -v cn="$cn" -v ct="$ct" -v n="$n" -v t="$t0" -v ck="$ck" -v ch="$ch" -v ckk="$ckk" -v cd="$cd" -v cc="$cc" \
   'NR > 1 && $cn == n && $ct == t { print $ck, $ch, $ckk, $cd, $cc }' "$plain" > "$out/.breakdown.dat"
+if [ ! -s "$out/.breakdown.dat" ]; then
+  echo "sweep: no run at N = 2^$table_n for $t0: no breakdown plot" >&2
+  rm -f "$out"/.bw_*.dat "$out/.breakdown.dat" "$plain"
+  exit 0
+fi
 gnuplot <<GP
 set terminal pngcairo size 900,560 noenhanced
 set output '$out/breakdown.png'
