@@ -171,15 +171,31 @@ fail:
     return st;
 }
 
-static void buffers_release(ocr_device *dev, buffers *b) {
+/* Releases everything; a failure of the unmap or the finish is reported only
+ * when nothing failed before (one message per run), releases are not checked:
+ * the objects are going away either way. */
+static ocr_status buffers_release(ocr_device *dev, buffers *b, ocr_status st) {
+#define FIRST_ERROR(err, call)                                                                     \
+    do {                                                                                           \
+        cl_int e_ = (err);                                                                         \
+        if (e_ != CL_SUCCESS && st == OCR_OK) {                                                    \
+            ocr_report_cl(call, e_, __FILE__, __LINE__);                                           \
+            st = OCR_RUNTIME;                                                                      \
+        }                                                                                          \
+    } while (0)
     if (b->scratch[1]) clReleaseMemObject(b->scratch[1]);
     if (b->scratch[0]) clReleaseMemObject(b->scratch[0]);
     if (b->staging) {
-        if (b->mapped) clEnqueueUnmapMemObject(dev->queue, b->staging, b->mapped, 0, NULL, NULL);
-        clFinish(dev->queue);
+        if (b->mapped) {
+            FIRST_ERROR(clEnqueueUnmapMemObject(dev->queue, b->staging, b->mapped, 0, NULL, NULL),
+                        "clEnqueueUnmapMemObject");
+            FIRST_ERROR(clFinish(dev->queue), "clFinish");
+        }
         clReleaseMemObject(b->staging);
     }
     if (b->in) clReleaseMemObject(b->in);
+#undef FIRST_ERROR
+    return st;
 }
 
 /* Median and minimum of n samples, taken from field `off` of each ocr_times. */
@@ -285,6 +301,5 @@ fail:
     free(samples);
     free(times);
     free(left);
-    buffers_release(dev, &bf);
-    return st;
+    return buffers_release(dev, &bf, st);
 }
