@@ -74,6 +74,9 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
         ocr_plan_print(stdout, &plan, es);
         goto done;
     }
+    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu};
+    /* Refuse sizes the host or the device cannot hold before touching memory. */
+    if ((st = ocr_check_size(dev, k, o->size, &ro)) != OCR_OK) goto done;
     if (!*data) {
         if (!(*data = malloc((size_t)(o->size * es)))) {
             fprintf(stderr, "oclReduction: cannot allocate %llu MiB of host memory for the input\n",
@@ -83,7 +86,6 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
         }
         ocr_data_fill(*data, o->size, o->type, o->op, o->seed);
     }
-    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu};
     st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
         ocr_report_info ri = {rq->spec.name, o->type, o->op, o->seed, first};

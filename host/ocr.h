@@ -250,6 +250,13 @@ typedef struct {
     ocr_host_mem host_mem; /* the path that ran (never AUTO) */
 } ocr_result;
 
+/* Refuses, with a message and OCR_RUNTIME, a size whose buffers exceed the
+ * device's CL_DEVICE_MAX_MEM_ALLOC_SIZE or global memory, or whose host copies
+ * exceed the memory available to this process; OCR_USAGE if it cannot be
+ * planned. Cheap: call it before allocating the input. */
+ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
+                          const ocr_run_options *opt);
+
 /* Uploads data, runs the plan repeats+1 times (the first is a warm-up),
  * checks the answer and times everything. */
 ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,

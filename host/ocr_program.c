@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef OCR_SOURCE_KERNEL_DIR
@@ -23,10 +24,15 @@
 #endif
 
 char *ocr_read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
+    struct stat sb;
+    FILE *f = NULL;
     char *buf = NULL;
     long size;
-    if (!f) {
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        ocr_errorf("kernel file %s is not a regular file", path);
+        return NULL;
+    }
+    if (!(f = fopen(path, "rb"))) {
         ocr_errorf("cannot open kernel file %s: %s", path, strerror(errno));
         return NULL;
     }
@@ -42,6 +48,12 @@ char *ocr_read_file(const char *path, size_t *len) {
         goto done;
     }
     buf[size] = '\0';
+    if (size == 0) {
+        ocr_errorf("kernel file %s is empty", path);
+        free(buf);
+        buf = NULL;
+        goto done;
+    }
     if (len) *len = (size_t)size;
 done:
     fclose(f);

@@ -1,9 +1,11 @@
+#define _POSIX_C_SOURCE 200809L
 /* ocr_run.c - run a planned reduction: upload, one launch per pass with the
  * two buffers swapped in between, read back the leftovers, finish on the CPU,
  * check, and time every part (one warm-up, then the median of R runs). */
 #include "ocr_internal.h"
 
 #include <stddef.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,18 +19,63 @@ fail:
     return st;
 }
 
-/* Refuses sizes the device cannot hold before any allocation is tried. */
-static ocr_status check_fits(const ocr_device_info *in, uint64_t a_bytes, uint64_t b_bytes) {
-    if (a_bytes > in->max_alloc) {
+/* Memory this process may still take: MemAvailable, capped by RLIMIT_AS. */
+static uint64_t host_available(void) {
+    uint64_t avail = UINT64_MAX;
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long long kb;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) avail = (uint64_t)kb * 1024;
+    if (f) fclose(f);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < avail)
+        avail = rl.rlim_cur;
+    return avail;
+}
+
+static ocr_host_mem resolve_host_mem(const ocr_device *dev, ocr_host_mem h) {
+    return h != OCR_HOST_AUTO ? h : dev->info.host_unified ? OCR_HOST_ZERO_COPY : OCR_HOST_PINNED;
+}
+
+ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
+                          const ocr_run_options *opt) {
+    const ocr_device_info *in = &dev->info;
+    uint64_t es = ocr_type_size(k->type), m = opt->m ? opt->m : k->default_m;
+    ocr_plan plan;
+    if (ocr_plan_make(&k->geom, n, m, &plan) != OCR_OK) {
+        ocr_errorf("cannot plan a reduction of %llu elements with M = %llu", (unsigned long long)n,
+                   (unsigned long long)m);
+        return OCR_USAGE;
+    }
+    uint64_t a = n * es; /* n <= 2^40 and es <= 8: no overflow */
+    uint64_t b = ((plan.npasses > 0 ? plan.pass[0].n_out : 1) +
+                  (plan.npasses > 1 ? plan.pass[1].n_out : 1)) *
+                 es;
+    /* The input itself, plus the pinned staging copy or the zero-copy buffer;
+     * on a device that shares host memory (a CPU) its buffers live there too
+     * (POCL aborts, rather than failing a call, when it cannot back them). */
+    ocr_host_mem hm = resolve_host_mem(dev, opt->host_mem);
+    uint64_t host = hm == OCR_HOST_PAGEABLE ? a : 2 * a;
+    if (in->host_unified) host += b + (hm == OCR_HOST_ZERO_COPY ? 0 : a);
+    uint64_t avail = host_available();
+    if (host > avail) {
+        ocr_errorf("the input needs %llu MiB of host memory (%s path); %llu MiB are available: "
+                   "use a smaller -s",
+                   (unsigned long long)(host >> 20), ocr_host_mem_name(hm),
+                   (unsigned long long)(avail >> 20));
+        return OCR_RUNTIME;
+    }
+    if (a > in->max_alloc) {
         ocr_errorf("the input needs a %llu MiB buffer; %s allows at most %llu MiB per buffer "
                    "(CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller -s",
-                   (unsigned long long)(a_bytes >> 20), in->name,
+                   (unsigned long long)(a >> 20), in->name,
                    (unsigned long long)(in->max_alloc >> 20));
         return OCR_RUNTIME;
     }
-    if (a_bytes + b_bytes > in->global_mem) {
+    if (a + b > in->global_mem) {
         ocr_errorf("the buffers need %llu MiB; %s has %llu MiB of global memory: use a smaller -s",
-                   (unsigned long long)((a_bytes + b_bytes) >> 20), in->name,
+                   (unsigned long long)((a + b) >> 20), in->name,
                    (unsigned long long)(in->global_mem >> 20));
         return OCR_RUNTIME;
     }
@@ -233,10 +280,8 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     const ocr_plan *plan = &res->plan;
     uint64_t s0 = plan->npasses > 0 ? plan->pass[0].n_out : 1;
     uint64_t s1 = plan->npasses > 1 ? plan->pass[1].n_out : 1;
-    if ((st = check_fits(&dev->info, n * es, (s0 + s1) * es)) != OCR_OK) return st;
-    bf.mode = opt->host_mem != OCR_HOST_AUTO ? opt->host_mem
-              : dev->info.host_unified       ? OCR_HOST_ZERO_COPY
-                                             : OCR_HOST_PINNED;
+    if ((st = ocr_check_size(dev, k, n, opt)) != OCR_OK) return st;
+    bf.mode = resolve_host_mem(dev, opt->host_mem);
     res->host_mem = bf.mode;
     if ((st = buffers_make(dev, &bf, data, n * es, s0 * es, s1 * es)) != OCR_OK) goto fail;
     left = malloc(plan->leftover * es);

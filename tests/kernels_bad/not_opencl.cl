@@ -1,0 +1,2 @@
+This is not OpenCL C.
+print("hello")
