@@ -8,6 +8,8 @@
  *                          default: a realistic error for that entry point)
  *                          without calling the real one; create and map calls
  *                          return NULL and set *errcode_ret
+ *   OCR_FAULT_NO_FP64=1    clGetDeviceInfo(CL_DEVICE_DOUBLE_FP_CONFIG) answers
+ *                          0, as on a device without double precision
  */
 #define _GNU_SOURCE
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -116,8 +118,20 @@ WRAP_INT(clGetPlatformInfo, (cl_platform_id p, cl_platform_info i, size_t s, voi
 WRAP_INT(clGetDeviceIDs,
          (cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d, cl_uint *nd),
          (p, t, n, d, nd))
-WRAP_INT(clGetDeviceInfo, (cl_device_id d, cl_device_info i, size_t s, void *v, size_t *r),
-         (d, i, s, v, r))
+/* clGetDeviceInfo by hand: it can also pretend fp64 is missing. */
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info i, size_t s, void *v,
+                                                size_t *r) {
+    typedef cl_int(CL_API_CALL * fn)(cl_device_id, cl_device_info, size_t, void *, size_t *);
+    static long count;
+    cl_int err_;
+    if (should_fail("clGetDeviceInfo", &count, &err_)) return err_;
+    REAL(clGetDeviceInfo, fn)
+    cl_int e = real_(d, i, s, v, r);
+    const char *nofp64 = getenv("OCR_FAULT_NO_FP64");
+    if (e == CL_SUCCESS && i == CL_DEVICE_DOUBLE_FP_CONFIG && v && nofp64 && *nofp64 == '1')
+        memset(v, 0, s);
+    return e;
+}
 WRAP_OBJ(cl_context, clCreateContext,
          (const cl_context_properties *p, cl_uint n, const cl_device_id *d,
           void(CL_CALLBACK *cb)(const char *, const void *, size_t, void *), void *u,
