@@ -38,20 +38,30 @@ static ocr_host_mem resolve_host_mem(const ocr_device *dev, ocr_host_mem h) {
     return h != OCR_HOST_AUTO ? h : dev->info.host_unified ? OCR_HOST_ZERO_COPY : OCR_HOST_PINNED;
 }
 
-ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
-                          const ocr_run_options *opt) {
-    const ocr_device_info *in = &dev->info;
-    uint64_t es = ocr_type_size(k->type), m = opt->m ? opt->m : k->default_m;
-    ocr_plan plan;
-    if (ocr_plan_make(&k->geom, n, m, &plan) != OCR_OK) {
+/* The plan for n elements with the options' M, or the kernel's default. */
+static ocr_status plan_for(const ocr_kernel *k, uint64_t n, const ocr_run_options *opt,
+                           ocr_plan *plan) {
+    uint64_t m = opt->m ? opt->m : k->default_m;
+    if (ocr_plan_make(&k->geom, n, m, plan) != OCR_OK) {
         ocr_errorf("cannot plan a reduction of %llu elements with M = %llu", (unsigned long long)n,
                    (unsigned long long)m);
         return OCR_USAGE;
     }
-    uint64_t a = n * es; /* n <= 2^40 and es <= 8: no overflow */
-    uint64_t b = ((plan.npasses > 0 ? plan.pass[0].n_out : 1) +
-                  (plan.npasses > 1 ? plan.pass[1].n_out : 1)) *
-                 es;
+    return OCR_OK;
+}
+
+/* Elements of scratch buffer i (0 or 1): the output of pass i, or one. */
+static uint64_t scratch_elems(const ocr_plan *p, unsigned i) {
+    return p->npasses > i ? p->pass[i].n_out : 1;
+}
+
+/* Whether the host and the device can hold the buffers of this plan. */
+static ocr_status check_fits(const ocr_device *dev, const ocr_kernel *k, const ocr_plan *plan,
+                             const ocr_run_options *opt) {
+    const ocr_device_info *in = &dev->info;
+    uint64_t es = ocr_type_size(k->type);
+    uint64_t a = plan->n * es; /* n <= 2^40 and es <= 8: no overflow */
+    uint64_t b = (scratch_elems(plan, 0) + scratch_elems(plan, 1)) * es;
     /* The input itself, plus the pinned staging copy or the zero-copy buffer;
      * on a device that shares host memory (a CPU) its buffers live there too
      * (POCL aborts, rather than failing a call, when it cannot back them). */
@@ -80,6 +90,13 @@ ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n
         return OCR_RUNTIME;
     }
     return OCR_OK;
+}
+
+ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
+                          const ocr_run_options *opt) {
+    ocr_plan plan;
+    ocr_status st = plan_for(k, n, opt, &plan);
+    return st != OCR_OK ? st : check_fits(dev, k, &plan, opt);
 }
 
 static const char *const host_mem_names[] = {"auto", "pageable", "pinned", "zero-copy"};
@@ -271,16 +288,10 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
                    ocr_op_name(k->op), ocr_type_name(t), ocr_op_name(o));
         return OCR_USAGE;
     }
-    uint64_t m = opt->m ? opt->m : k->default_m;
-    if (ocr_plan_make(&k->geom, n, m, &res->plan) != OCR_OK) {
-        ocr_errorf("cannot plan a reduction of %llu elements with M = %llu", (unsigned long long)n,
-                   (unsigned long long)m);
-        return OCR_USAGE;
-    }
     const ocr_plan *plan = &res->plan;
-    uint64_t s0 = plan->npasses > 0 ? plan->pass[0].n_out : 1;
-    uint64_t s1 = plan->npasses > 1 ? plan->pass[1].n_out : 1;
-    if ((st = ocr_check_size(dev, k, n, opt)) != OCR_OK) return st;
+    if ((st = plan_for(k, n, opt, &res->plan)) != OCR_OK || (st = check_fits(dev, k, plan, opt)))
+        return st;
+    uint64_t s0 = scratch_elems(plan, 0), s1 = scratch_elems(plan, 1);
     bf.mode = resolve_host_mem(dev, opt->host_mem);
     res->host_mem = bf.mode;
     if ((st = buffers_make(dev, &bf, data, n * es, s0 * es, s1 * es)) != OCR_OK) goto fail;
