@@ -13,6 +13,9 @@ run=()
 if [ "$(id -u)" = 0 ]; then
   command -v setpriv >/dev/null || { echo "setpriv not found"; exit 1; }
   mkdir -p "$tmp/home" && chmod 777 "$tmp/home" # POCL needs a writable cache there
+  # The build tree may sit in a directory nobody cannot enter (mktemp -d is 0700).
+  cp "$ocr" "$tmp/oclReduction" && chmod 755 "$tmp/oclReduction"
+  ocr=$tmp/oclReduction
   run=(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$tmp/home")
 fi
 "${run[@]}" "$ocr" --kernel-file "$tmp/locked.cl" --kernel-name my_reduce --elems-per-group 1024 -s 4103 \
