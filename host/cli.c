@@ -25,6 +25,8 @@ enum {
     O_KFILE,
     O_KNAME,
     O_EPG,
+    O_BUILDOPT,
+    O_DATA,
     O_LIST,
     O_LISTK,
     O_EXPLAIN,
@@ -65,6 +67,10 @@ static const option_def options[] = {
      "run your own kernel (with --kernel-name, --elems-per-group)"},
     {O_KNAME, 0, "kernel-name", "NAME", "kernel function in --kernel-file"},
     {O_EPG, 0, "elems-per-group", "E", "elements one work-group of --kernel-file reduces to one"},
+    {O_BUILDOPT, 0, "build-options", "OPTS",
+     "appended to the kernel's OpenCL build options (e.g. -cl-std=CL2.0)"},
+    {O_DATA, 0, "data", "D",
+     "exact (default: float sums exact in any order, checked bit for bit) or uniform"},
     {O_LIST, 'l', "list", NULL, "list platforms and devices, then exit"},
     {O_LISTK, 0, "list-kernels", NULL, "list the built-in kernels, then exit"},
     {O_EXPLAIN, 0, "explain", NULL, "print the pass plan and exit without running"},
@@ -261,6 +267,20 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
     case O_EPG:
         o->elems_per_group = v;
         break;
+    case O_BUILDOPT: {
+        size_t len = strlen(val);
+        for (const char *c = val; *c; ++c)
+            if (*c < 0x20 || *c > 0x7e)
+                return bad("--build-options takes printable ASCII on one line", NULL, NULL);
+        if (len == 0 || len > 512)
+            return bad("--build-options needs 1 to 512 characters", NULL, NULL);
+        o->build_options = val;
+        break;
+    }
+    case O_DATA:
+        if (ocr_data_kind_from_name(val, &o->data) != 0)
+            return bad("unknown value for --data (exact uniform)", NULL, val);
+        break;
     case O_LIST:
         o->list = 1;
         break;
@@ -278,6 +298,53 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
         break;
     default:
         break;
+    }
+    return OCR_OK;
+}
+
+/* 1 if the option with this long name was given. */
+static int given(const cli_options *o, const char *long_name) {
+    const option_def *d = find_long(long_name, strlen(long_name));
+    return d && (o->given >> (d - options) & 1);
+}
+
+/* Options that cannot take effect are refused rather than ignored: a student
+ * who passes -g to reduce3 must not believe the groups changed. */
+static ocr_status refuse_inapplicable(const cli_options *o) {
+    char msg[160];
+    if (!ocr_op_valid_for(o->op, o->type)) {
+        snprintf(msg, sizeof msg, "--op %s needs an integer type, not %s", ocr_op_name(o->op),
+                 ocr_type_name(o->type));
+        return bad(msg, NULL, NULL);
+    }
+    if (o->kernel_file) {
+        if (!o->kernel_name || !o->elems_per_group)
+            return bad("--kernel-file needs --kernel-name and --elems-per-group", NULL, NULL);
+        if (given(o, "kernel"))
+            return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL, NULL);
+        if (given(o, "kernel-dir"))
+            return bad("--kernel-dir is for built-in kernels, not --kernel-file", NULL, NULL);
+    } else {
+        static const char *const file_only[] = {"kernel-name", "elems-per-group"};
+        for (int i = 0; i < 2; ++i)
+            if (given(o, file_only[i])) {
+                snprintf(msg, sizeof msg, "--%s applies only with --kernel-file", file_only[i]);
+                return bad(msg, NULL, NULL);
+            }
+    }
+    if (o->all_devices && o->device.device >= 0)
+        return bad("choose one of -d all and -d N", NULL, NULL);
+    if (o->explain && o->format != OCR_FORMAT_TEXT)
+        return bad("--explain prints text only; drop --format", NULL, NULL);
+    const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
+    if ((o->kernel_file || s) && (!s || s->kind != OCR_PER_GRID)) { /* unknown: main says */
+        static const char *const grid_only[] = {"groups", "access"};
+        for (int i = 0; i < 2; ++i)
+            if (given(o, grid_only[i])) {
+                snprintf(msg, sizeof msg, "--%s applies only to reduce7, not %s", grid_only[i],
+                         o->kernel_file ? "a --kernel-file kernel" : s ? s->name : o->kernel);
+                return bad(msg, NULL, NULL);
+            }
     }
     return OCR_OK;
 }
@@ -316,18 +383,7 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         }
         ocr_status st = apply(d, val, o);
         if (st != OCR_OK) return st;
+        o->given |= (uint64_t)1 << (d - options);
     }
-    if (!ocr_op_valid_for(o->op, o->type)) {
-        fprintf(stderr,
-                "oclReduction: --op %s needs an integer type, not %s\n"
-                "Try 'oclReduction --help'.\n",
-                ocr_op_name(o->op), ocr_type_name(o->type));
-        return OCR_USAGE;
-    }
-    if (o->kernel_file && (!o->kernel_name || !o->elems_per_group)) {
-        fprintf(stderr, "oclReduction: --kernel-file needs --kernel-name and --elems-per-group\n"
-                        "Try 'oclReduction --help'.\n");
-        return OCR_USAGE;
-    }
-    return OCR_OK;
+    return refuse_inapplicable(o);
 }

@@ -18,9 +18,12 @@ typedef struct {
     ocr_host_mem host_mem;
     ocr_cpu_baseline cpu;
     ocr_format format;
+    ocr_data_kind data;
+    const char *build_options;
     int access;
     int all_devices; /* --device all */
     int list, list_kernels, explain, help, version;
+    uint64_t given; /* bit i: options[i] appeared on the command line */
 } cli_options;
 
 /* Fills o from argv. Returns OCR_OK, or OCR_USAGE after printing why. */

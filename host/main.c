@@ -1,7 +1,9 @@
 /* main.c - oclReduction: a thin command-line shell over the ocr library. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_DEVICES 32
 
@@ -49,13 +51,14 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
     rq->local_size = o->local_size;
     rq->groups = o->groups;
     rq->access = o->access;
+    rq->extra_options = o->build_options;
     return OCR_OK;
 }
 
 /* Opens one device, builds, then explains or runs and reports. `*data` is
  * filled on first use and shared by every device. */
 static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
-                         const ocr_device_choice *choice, void **data, int first, summary *sum) {
+                         const ocr_device_choice *choice, void **data, int csv_header, summary *sum) {
     ocr_device *dev = NULL;
     ocr_kernel *k = NULL;
     ocr_result res;
@@ -74,7 +77,7 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
         ocr_plan_print(stdout, &plan, es);
         goto done;
     }
-    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu};
+    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu, o->data};
     /* Refuse sizes the host or the device cannot hold before touching memory. */
     if ((st = ocr_check_size(dev, k, o->size, &ro)) != OCR_OK) goto done;
     if (!*data) {
@@ -84,11 +87,12 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
             st = OCR_RUNTIME;
             goto done;
         }
-        ocr_data_fill(*data, o->size, o->type, o->op, o->seed);
+        ocr_data_fill(*data, o->size, o->type, o->op, o->seed, o->data);
     }
     st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
-        ocr_report_info ri = {rq->spec.name, o->type, o->op, o->seed, first};
+        ocr_report_info ri = {rq->spec.name, o->type, o->op, o->seed, o->data,
+                              o->build_options, csv_header, 1};
         ocr_report(stdout, o->format, dev, k, &ri, &res);
         sum->t_gpu = (double)res.median.gpu_ns / 1e6;
         sum->t_kernels = (double)res.median.kernels_ns / 1e6;
@@ -97,6 +101,7 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
                        : 0.0;
         sum->speedup =
             res.median.gpu_ns ? (double)res.ref_ns_median / (double)res.median.gpu_ns : 0;
+        ocr_result_release(&res);
     }
 done:
     sum->st = st;
@@ -105,7 +110,58 @@ done:
     return st;
 }
 
-int main(int argc, char **argv) {
+/* --device all: the same run on every device (of platform -p, if given), then
+ * one table (text), one JSON array with an element per device, or one CSV
+ * header and a row per device that ran. The exit status is the worst of them
+ * (3 over 1 over 0). */
+static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
+    ocr_device_choice all[MAX_DEVICES], choices[MAX_DEVICES];
+    summary sums[MAX_DEVICES];
+    void *data = NULL;
+    int na = 0, n = 0;
+    ocr_status st = ocr_device_enumerate(o->device.type, all, MAX_DEVICES, &na);
+    if (st != OCR_OK) return st;
+    for (int i = 0; i < na; ++i)
+        if (o->device.platform < 0 || all[i].platform == o->device.platform) choices[n++] = all[i];
+    if (n == 0) {
+        fprintf(stderr, "oclReduction: no OpenCL device found%s (see --list)\n",
+                o->device.platform >= 0 ? " on that platform" : "");
+        return OCR_RUNTIME;
+    }
+    int json = o->format == OCR_FORMAT_JSON && !o->explain;
+    if (o->format == OCR_FORMAT_CSV && !o->explain) ocr_report_csv_header(stdout);
+    if (json) fputs("[\n", stdout);
+    for (int i = 0; i < n; ++i) {
+        if (json && i > 0) fputs(",\n", stdout);
+        fflush(stdout); /* the device's own messages go to stderr in order */
+        ocr_status s = run_on(o, rq, &choices[i], &data, 0, &sums[i]);
+        if (json && s != OCR_OK && s != OCR_WRONG) {
+            static const char *const outcome[] = {"passed", "failed", "usage error", "error"};
+            printf("{\"platform_index\": %d, \"device_index\": %d, \"device\": \"%s\", "
+                   "\"status\": \"%s\"}\n",
+                   choices[i].platform, choices[i].device,
+                   strcmp(sums[i].device, "(not opened)") ? "(see stderr)" : "(not opened)",
+                   outcome[s]);
+        }
+        if (s > st) st = s;
+        if (o->format == OCR_FORMAT_TEXT && i + 1 < n) printf("\n");
+    }
+    free(data);
+    if (json) fputs("]\n", stdout);
+    if (o->format == OCR_FORMAT_TEXT && !o->explain) {
+        printf("\nComparison (%s, %llu elements):\n%-4s %-40s %12s %12s %10s %9s  %s\n",
+               rq->spec.name, (unsigned long long)o->size, "p.d", "device", "t gpu", "t kernel",
+               "GB/s", "speedup", "result");
+        static const char *const outcome[] = {"PASSED", "FAILED", "usage error", "error"};
+        for (int i = 0; i < n; ++i)
+            printf("%d.%-2d %-40.40s %9.4f ms %9.4f ms %10.3f %9.3f  %s\n", choices[i].platform,
+                   choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels,
+                   sums[i].gbs, sums[i].speedup, outcome[sums[i].st]);
+    }
+    return st;
+}
+
+static ocr_status run_main(int argc, char **argv) {
     cli_options o;
     ocr_build_request rq;
     void *data = NULL;
@@ -125,39 +181,22 @@ int main(int argc, char **argv) {
     }
     if (o.list) return ocr_device_list(stdout);
     if ((st = make_request(&o, &rq)) != OCR_OK) return st;
-
-    if (!o.all_devices) {
-        summary sum;
-        st = run_on(&o, &rq, &o.device, &data, 1, &sum);
-        free(data);
-        return st;
-    }
-
-    /* --device all: the same run on every device, then one table. The exit
-     * status is the worst of them (3 over 1 over 0). */
-    ocr_device_choice choices[MAX_DEVICES];
-    summary sums[MAX_DEVICES];
-    int n = 0;
-    if ((st = ocr_device_enumerate(o.device.type, choices, MAX_DEVICES, &n)) != OCR_OK) return st;
-    if (n == 0) {
-        fprintf(stderr, "oclReduction: no OpenCL device found (see --list)\n");
-        return OCR_RUNTIME;
-    }
-    for (int i = 0; i < n; ++i) {
-        ocr_status s = run_on(&o, &rq, &choices[i], &data, i == 0, &sums[i]);
-        if (s > st) st = s;
-        if (o.format == OCR_FORMAT_TEXT && i + 1 < n) printf("\n");
-    }
+    if (o.all_devices) return run_all(&o, &rq);
+    summary sum;
+    st = run_on(&o, &rq, &o.device, &data, 1, &sum);
     free(data);
-    if (o.format == OCR_FORMAT_TEXT && !o.explain) {
-        printf("\nComparison (%s, %llu elements):\n%-4s %-40s %12s %12s %10s %9s  %s\n",
-               rq.spec.name, (unsigned long long)o.size, "p.d", "device", "t gpu", "t kernel",
-               "GB/s", "speedup", "result");
-        static const char *const outcome[] = {"PASSED", "FAILED", "usage error", "error"};
-        for (int i = 0; i < n; ++i)
-            printf("%d.%-2d %-40.40s %9.4f ms %9.4f ms %10.3f %9.3f  %s\n", choices[i].platform,
-                   choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels, sums[i].gbs,
-                   sums[i].speedup, outcome[sums[i].st]);
+    return st;
+}
+
+/* The report is the product: if it cannot be written (a full disk, a closed
+ * pipe), say so and fail, whatever the run's verdict was. */
+int main(int argc, char **argv) {
+    ocr_status st = run_main(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "oclReduction: cannot write the report to standard output: %s\n",
+                errno ? strerror(errno) : "write error");
+        return OCR_RUNTIME;
     }
     return st;
 }

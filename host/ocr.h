@@ -172,16 +172,29 @@ typedef struct {
     uint64_t depth;      /* longest chain of operations any input goes through */
 } ocr_plan;
 
-/* Plans the passes: while more than m values remain, one launch. n >= 1, m >= 1. */
+/* Plans the passes: while more than m values remain, one launch; at least one
+ * for a kernel whose geometry says tree == 0 (a kernel under test). n, m >= 1. */
 ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan *out);
 void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
 
 /* ---- data, reference, check --------------------------------------------- */
 
-/* Seeded, reproducible input for (type, op): values chosen so that the device
- * and the reference agree exactly for integers and within a proven bound for
- * floating point. */
-void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed);
+/* Which seeded input to make. EXACT (the default) chooses values whose
+ * reduction is exact in any order of operations wherever that can be arranged
+ * (dyadic floats with bounded partial sums, powers of two for products), so
+ * the check compares bit for bit and a lost or doubled element fails for every
+ * type. UNIFORM draws floats uniformly (sums) or near 1 (products), whose
+ * rounding depends on the order: checked against a proven bound, with the
+ * observed error reported in ulps. Integers are the same in both. */
+typedef enum { OCR_DATA_EXACT, OCR_DATA_UNIFORM } ocr_data_kind;
+
+const char *ocr_data_kind_name(ocr_data_kind k);
+int ocr_data_kind_from_name(const char *s, ocr_data_kind *k); /* 0 on success */
+
+/* Seeded, reproducible input for (type, op, n): element i depends on
+ * (seed, i, n) only (n sets the value range that keeps sums exact). */
+void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
+                   ocr_data_kind kind);
 
 /* The optimized CPU reduction: `threads` threads (0: one per online CPU), each
  * with several independent accumulators so the compiler vectorizes the loop. */
@@ -198,20 +211,37 @@ typedef struct {
     ocr_value expected;  /* exact for integers; compensated sum/product for floats */
     double tolerance;    /* allowed |got - expected|; 0 for exact comparisons */
     int nonfinite_input; /* the input holds NaN or Inf */
+    int any_order;       /* exact data: exact in every order (else: in every order whose
+                            partial sums stay below 2^24 units, see ocr_reference.c) */
 } ocr_reference;
 
-/* The reference the check uses: exact for integers; for floats, compensated
- * summation in long double and an error bound from the plan's depth. */
+/* The reference the check uses: exact for integers, for min and max, and for
+ * exact data; for uniform float data, compensated summation in long double and
+ * an error bound from the plan's depth. */
 void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
-                        ocr_reference *ref);
+                        ocr_data_kind kind, ocr_reference *ref);
 /* 1 if got matches the reference. */
 int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);
+/* |got - expected| in units in the last place of expected (floats; 0 for
+ * integers), for reports of the observed rounding error. */
+double ocr_error_ulps(ocr_type t, ocr_value expected, ocr_value got);
+double ocr_ulps_of(ocr_type t, ocr_value expected, double abs_error);
 
 /* ---- run ---------------------------------------------------------------- */
 
+/* The parts of one reduction. gpu = h2d + kernels + d2h + cpu exactly; wall
+ * is the host clock from the first enqueue to the CPU finish, so it also holds
+ * launch gaps and host overheads the events do not see. */
 typedef struct {
-    uint64_t h2d_ns, kernels_ns, d2h_ns, cpu_ns, gpu_ns; /* gpu = the four summed */
+    uint64_t h2d_ns, kernels_ns, d2h_ns, cpu_ns, gpu_ns, wall_ns;
 } ocr_times;
+
+/* One timed reduction (or the warm-up) and the value it produced. */
+typedef struct {
+    ocr_times t;
+    ocr_value result;
+    int passed; /* the check, on this run's value */
+} ocr_run_sample;
 
 /* How input data reaches the device (what T gpu's H2D part measures). */
 typedef enum {
@@ -232,16 +262,25 @@ typedef struct {
     uint64_t m;       /* CPU threshold, 0: the kernel's default */
     ocr_host_mem host_mem;
     ocr_cpu_baseline cpu; /* BEST also times the optimized CPU reduction */
+    ocr_data_kind data;   /* how the data was made: decides the check */
 } ocr_run_options;
 
 typedef struct {
     ocr_plan plan;
-    ocr_value result; /* the device's answer (from the last run) */
+    ocr_value result; /* the device's answer: the first run that failed, else the last */
     ocr_value expected;
     double tolerance;
-    int passed;
+    int exact;        /* compared bit for bit (tolerance 0) */
+    int any_order;    /* see ocr_reference */
+    double err_ulps;  /* |result - expected| in ulps of expected (floats) */
+    double tol_ulps;  /* the tolerance in the same ulps */
+    int passed;       /* every run (warm-up included) passed and all agreed */
+    unsigned bad_run; /* 0: none; else 1 + the index in runs[] of the first run that failed
+                         or differed from runs[0] (runs[0] is the warm-up) */
     unsigned repeats;
-    ocr_times median, min; /* per component; median.gpu_ns is the median of the totals */
+    ocr_run_sample *runs; /* repeats + 1 entries, [0] the warm-up; ocr_result_release frees */
+    ocr_times median, min; /* of each field over the timed runs: median.gpu_ns is the
+                              median of the totals, not the sum of the parts' medians */
     uint64_t ref_ns_median, ref_ns_min;   /* the naive CPU loop */
     uint64_t best_ns_median, best_ns_min; /* the optimized CPU reduction (if asked) */
     ocr_value best_result;
@@ -258,9 +297,12 @@ ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n
                           const ocr_run_options *opt);
 
 /* Uploads data, runs the plan repeats+1 times (the first is a warm-up),
- * checks the answer and times everything. */
+ * checks every run's answer and times everything. On OCR_OK or OCR_WRONG the
+ * result owns memory: release it with ocr_result_release (safe on any result
+ * ocr_run has filled, and twice). */
 ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
                    ocr_op o, const ocr_run_options *opt, ocr_result *res);
+void ocr_result_release(ocr_result *res);
 
 /* ---- report ------------------------------------------------------------- */
 
@@ -272,7 +314,10 @@ typedef struct {
     ocr_type type;
     ocr_op op;
     uint64_t seed;
-    int csv_header; /* CSV: print the header line first */
+    ocr_data_kind data;
+    const char *build_options; /* what the user added to the build, or NULL */
+    int csv_header;            /* CSV: print the header line first */
+    int json_runs;  /* JSON: include the runs[] array (every run's parts and value) */
 } ocr_report_info;
 
 /* text: the tutorial's shape (kernel, size, device, PASSED or FAILED, memory IO,
@@ -280,6 +325,8 @@ typedef struct {
  * docs/output.md documents every field. */
 void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel *k,
                 const ocr_report_info *info, const ocr_result *r);
+/* The CSV header line alone (for several rows under one header). */
+void ocr_report_csv_header(FILE *f);
 
 /* ---- timing ------------------------------------------------------------- */
 

@@ -27,8 +27,10 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
         (g->kind == OCR_PER_GRID && g->max_groups == 0))
         return OCR_USAGE;
     uint64_t cur = n;
-    /* Each pass at least halves cur (elems_per_group >= 2), so this ends. */
-    while (cur > m) {
+    /* Each pass at least halves cur (elems_per_group >= 2), so this ends. A
+     * kernel under test (not a built-in tree) always runs at least once, even
+     * when n <= m: otherwise the CPU would do all the work and it would pass. */
+    while (cur > m || (p->npasses == 0 && !g->tree)) {
         if (p->npasses == OCR_MAX_PASSES) return OCR_USAGE;
         ocr_pass *s = &p->pass[p->npasses++];
         uint64_t L = g->local_size, depth;

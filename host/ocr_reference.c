@@ -8,8 +8,9 @@
 #include <string.h>
 
 /* Counter-based generator (splitmix64 of seed and index): element i depends on
- * (seed, i) only, so the input for a size N is a prefix of the input for any
- * larger size, and a failure can be replayed from the seed alone. */
+ * (seed, i) and, for some (type, operator) pairs, on n, which sets the value
+ * range; integer sums are a prefix of any larger size's. A failure replays
+ * from (seed, n) alone. */
 static uint64_t mix(uint64_t seed, uint64_t i) {
     uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -22,38 +23,124 @@ static double unit(uint64_t r) {
     return (double)(r >> 11) * 0x1.0p-52 - 1.0;
 }
 
-/* One element for (type, op). The choices keep every result informative:
- *  sum   small integers, or floats in [-1, 1), so a lost element shows;
- *  prod  odd integers (the product never collapses to 0 mod 2^k), or floats
- *        within sqrt(n)-scaled distance of 1 (the product neither overflows nor
- *        underflows);
+static const char *const data_names[] = {"exact", "uniform"};
+
+const char *ocr_data_kind_name(ocr_data_kind k) {
+    return data_names[k];
+}
+int ocr_data_kind_from_name(const char *s, ocr_data_kind *k) {
+    for (int i = 0; i < 2; ++i)
+        if (!strcmp(s, data_names[i])) {
+            *k = (ocr_data_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+/*
+ * Exact data. A float sum is exact in any order when every partial sum is
+ * representable. Sum elements are s * k * 2^-8 with sign s = +-1 and
+ * 1 <= k <= K, and every aligned block of 32 elements holds exactly 16 of
+ * each sign (a seeded choice of positions), so neither sign has more than
+ * P = 16 * ceil(n / 32) elements. Any partial sum, in any order, is then a
+ * multiple of 2^-8 of at most P * K units; K = 2^p / P (p = 24 for float, 53
+ * for double) keeps that within the significand.
+ *
+ * K is never below 4, though: at n = 2^25 floats, K = 1 is the only choice
+ * exact in every order, and it forces every element to +-2^-8 with every
+ * block summing to 0, so a lost block (a skipped work-group) would go unseen.
+ * So past n = 2^23 floats (P K > 2^24) the data is exact in every order whose
+ * partial sums stay below 2^24 units: every order that adds contiguous or
+ * strided ranges, as all the built-in kernels and ordinary student kernels do
+ * (such partial sums are random walks of about 3 sqrt(size) units, some 10^5
+ * at n = 2^30, against 2^24 = 1.7 10^7), though not, say, all positive
+ * elements first.
+ * Every element is nonzero, so a lost or doubled one changes the sum.
+ *
+ * Products: elements are +-2^e with e = +1 or -1 at no more than 2L evenly
+ * spread positions (alternating, so at most L of each) and e = 0 elsewhere:
+ * every partial product is +-2^j with |j| <= L, exact in any order (L = 100
+ * for float, 1000 for double). Up to 2L elements every one changes the
+ * magnitude; past that, each negative one still flips the sign.
+ */
+typedef struct {
+    ocr_type t;
+    ocr_op o;
+    ocr_data_kind kind;
+    uint64_t seed, n, rare, k_max, prod_step;
+} gen;
+
+enum { SIGN_BLOCK = 32 };
+
+/* Sum scale: the K above (float types), or the integer range. */
+static uint64_t sum_range(ocr_type t, uint64_t n) {
+    uint64_t p = SIGN_BLOCK / 2 * (n / SIGN_BLOCK + (n % SIGN_BLOCK != 0));
+    unsigned bits = t == OCR_FLOAT ? 24 : 53;
+    uint64_t k = ((uint64_t)1 << bits) / p;
+    return k < 4 ? 4 : k > 4096 ? 4096 : k;
+}
+
+/* Whether exact sum data of n elements is exact in every order (P K <= 2^p). */
+static int sum_any_order(ocr_type t, uint64_t n) {
+    uint64_t p = SIGN_BLOCK / 2 * (n / SIGN_BLOCK + (n % SIGN_BLOCK != 0));
+    unsigned bits = t == OCR_FLOAT ? 24 : 53;
+    return p <= ((uint64_t)1 << bits) / sum_range(t, n);
+}
+
+/* 16 of 32 bits set, at positions drawn from (seed, block). */
+static uint32_t sign_mask(uint64_t seed, uint64_t block) {
+    uint32_t m = 0xFFFFu;
+    uint64_t r = 0;
+    for (unsigned b = 0; b < SIGN_BLOCK; ++b) {
+        if (b % 12 == 0) r = mix(seed ^ 0x2545F4914F6CDD1Dull, block * 3 + b / 12);
+        unsigned j = (unsigned)(r & 31);
+        r >>= 5;
+        uint32_t x = ((m >> b) ^ (m >> j)) & 1u; /* swap bits b and j */
+        m ^= (x << b) | (x << j);
+    }
+    return m;
+}
+
+/* One element; `neg` is its sign from the block's mask (sums). Besides the
+ * exact float data above, the choices keep every result informative:
+ *  sum   nonzero integers (+-1..1024 signed, 1..2048 unsigned), so a lost
+ *        element shows; uniform floats in [-1, 1);
+ *  prod  odd integers (the product never collapses to 0 mod 2^k); uniform
+ *        floats within sqrt(n)-scaled distance of 1 (no overflow or underflow);
  *  and   all ones but for rare single cleared bits (about 16 over the input),
  *  or    zero but for rare single set bits, so each rare element matters;
- *  xor, min, max: random over a wide range. */
-static void element(void *dst, uint64_t i, ocr_type t, ocr_op o, uint64_t seed, uint64_t n) {
-    uint64_t r = mix(seed, i), r2 = mix(seed ^ 0x5bd1e995u, i);
+ *  xor, min, max: random over a wide range (min and max are exact anyway). */
+static void element(void *dst, uint64_t i, const gen *g, int neg) {
+    uint64_t r = mix(g->seed, i), r2 = mix(g->seed ^ 0x5bd1e995u, i);
+    ocr_type t = g->t;
+    int is_signed = t == OCR_INT || t == OCR_LONG;
     unsigned bits = (unsigned)ocr_type_size(t) * 8;
-    uint64_t rare = n / 16 > 2 ? n / 16 : 2;
     uint64_t iv = 0;
     double dv = 0;
-    switch (o) {
+    switch (g->o) {
     case OCR_SUM:
-        iv = (t == OCR_INT || t == OCR_LONG) ? (uint64_t)((int64_t)(r % 2048) - 1024) : r % 2048;
-        dv = unit(r);
+        iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % 1024) : (int64_t)(1 + r % 1024))
+                       : 1 + r % 2048;
+        dv = g->kind == OCR_DATA_UNIFORM ? unit(r)
+                                         : (neg ? -1.0 : 1.0) * (double)(1 + r % g->k_max) / 256;
         break;
-    case OCR_PROD: {
+    case OCR_PROD:
         iv = 2 * (r % 8) + 1;
-        if ((t == OCR_INT || t == OCR_LONG) && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
-        double w = 2.0 / sqrt((double)n);
-        if (w > 1.0 / 256) w = 1.0 / 256;
-        dv = 1.0 + w * unit(r2);
+        if (is_signed && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
+        if (g->kind == OCR_DATA_UNIFORM) {
+            double w = 2.0 / sqrt((double)g->n);
+            if (w > 1.0 / 256) w = 1.0 / 256;
+            dv = 1.0 + w * unit(r2);
+        } else {
+            dv = i % g->prod_step ? 1.0 : (i / g->prod_step) % 2 ? 0.5 : 2.0;
+            if (r2 & 1) dv = -dv;
+        }
         break;
-    }
     case OCR_AND:
-        iv = (r % rare == 0) ? ~(1ull << (r2 % bits)) : ~0ull;
+        iv = (r % g->rare == 0) ? ~(1ull << (r2 % bits)) : ~0ull;
         break;
     case OCR_OR:
-        iv = (r % rare == 0) ? (1ull << (r2 % bits)) : 0;
+        iv = (r % g->rare == 0) ? (1ull << (r2 % bits)) : 0;
         break;
     default: /* min, max, xor */
         iv = r;
@@ -82,10 +169,16 @@ static void element(void *dst, uint64_t i, ocr_type t, ocr_op o, uint64_t seed, 
     }
 }
 
-void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed) {
+void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
+                   ocr_data_kind kind) {
     size_t es = ocr_type_size(t);
-    for (uint64_t i = 0; i < n; ++i)
-        element((char *)data + i * es, i, t, o, seed, n);
+    uint64_t l2 = t == OCR_FLOAT ? 200 : 2000; /* 2L non-unit factors at most */
+    gen g = {t, o, kind, seed, n, n / 16 > 2 ? n / 16 : 2, sum_range(t, n), n / l2 + (n % l2 != 0)};
+    uint32_t mask = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        if (i % SIGN_BLOCK == 0 && o == OCR_SUM) mask = sign_mask(seed, i / SIGN_BLOCK);
+        element((char *)data + i * es, i, &g, (int)((mask >> (i % SIGN_BLOCK)) & 1u));
+    }
 }
 
 /* The naive loop, one tight loop per (type, operator) so that T ref measures
@@ -111,7 +204,11 @@ ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
 /*
  * Floating-point reference and tolerance.
  *
- * The reference is computed in long double: sum with Kahan compensation,
+ * Exact data (the default): every partial sum or product is representable
+ * (see ocr_data_fill), so the long double reference below is exact and the
+ * device must match it bit for bit: tolerance 0.
+ *
+ * Uniform data (--data uniform): the reference is computed in long double: sum with Kahan compensation,
  * product as a plain long double product (its roundings are 2^11 times smaller
  * than a double's, far below the tolerance).
  *
@@ -143,8 +240,9 @@ static double growth(double d, double u) {
 }
 
 void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
-                        ocr_reference *ref) {
+                        ocr_data_kind kind, ocr_reference *ref) {
     memset(ref, 0, sizeof *ref);
+    ref->any_order = 1;
     if (!ocr_type_is_float(t) || o == OCR_MIN || o == OCR_MAX) {
         ref->expected = ocr_reduce_naive(data, n, t, o); /* exact */
         return;
@@ -170,6 +268,10 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
         ref->expected.f = (float)val;
     else
         ref->expected.d = (double)val;
+    if (kind == OCR_DATA_EXACT) { /* the sum or product is exact: compare bits */
+        ref->any_order = o != OCR_SUM || sum_any_order(t, n);
+        return;
+    }
     double floor_tol = 4 * u * fabs((double)val);
     double tol = o == OCR_SUM ? growth((double)depth, u) * (double)abs_sum
                               : growth((double)(n - 1), u) * fabs((double)val);
@@ -188,4 +290,27 @@ int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got) {
     double e = t == OCR_FLOAT ? (double)ref->expected.f : ref->expected.d;
     if (!isfinite(g)) return ref->nonfinite_input && !isfinite(e);
     return fabs(g - e) <= ref->tolerance;
+}
+
+/* One unit in the last place of |e| in type t (the spacing above it). */
+static double ulp_of(ocr_type t, ocr_value e) {
+    if (t == OCR_FLOAT) {
+        float a = fabsf(e.f);
+        return (double)(nextafterf(a, INFINITY) - a);
+    }
+    double a = fabs(e.d);
+    return nextafter(a, INFINITY) - a;
+}
+
+double ocr_ulps_of(ocr_type t, ocr_value expected, double abs_error) {
+    if (!ocr_type_is_float(t)) return 0;
+    double u = ulp_of(t, expected);
+    return u > 0 && isfinite(u) ? abs_error / u : 0;
+}
+
+double ocr_error_ulps(ocr_type t, ocr_value expected, ocr_value got) {
+    if (!ocr_type_is_float(t)) return 0;
+    double g = t == OCR_FLOAT ? (double)got.f : got.d;
+    double e = t == OCR_FLOAT ? (double)expected.f : expected.d;
+    return ocr_ulps_of(t, expected, fabs(g - e));
 }

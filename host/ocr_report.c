@@ -1,8 +1,11 @@
 /* ocr_report.c - the report of one run: text in the tutorial's shape, or one
- * CSV row, or one JSON object. docs/output.md documents every field. */
+ * CSV row, or one JSON object. docs/output.md documents every field; the CSV
+ * and JSON fields come from one table, fields() below. */
 #include "ocr_internal.h"
 
 #include <inttypes.h>
+#include <math.h>
+#include <string.h>
 
 static double ms(uint64_t ns) {
     return (double)ns / 1e6;
@@ -29,14 +32,35 @@ static derived derive(const ocr_result *r, size_t es) {
     return d;
 }
 
+static const char *no_launch_note = "no kernel launched: N <= M, the CPU did all the work";
+
+/* Which run failed first, in words, for text; "" when all passed. */
+static void run_verdict(char *buf, size_t len, const ocr_result *r, ocr_type t) {
+    char got[64], first[64];
+    unsigned total = r->repeats + 1, i = r->bad_run - 1;
+    if (!r->bad_run) {
+        snprintf(buf, len, "all %u runs (1 warm-up + %u timed) checked%s", total, r->repeats,
+                 r->exact ? ", bit for bit" : ", identical to each other");
+        return;
+    }
+    const ocr_run_sample *s = &r->runs[i];
+    ocr_value_str(t, s->result, got, sizeof got);
+    ocr_value_str(t, r->runs[0].result, first, sizeof first);
+    if (i > 0 && memcmp(&s->result, &r->runs[0].result, ocr_type_size(t)) != 0)
+        snprintf(buf, len, "run %u of %u (0 is the warm-up) gave %s, run 0 gave %s", i, total,
+                 got, first);
+    else
+        snprintf(buf, len, "run %u of %u (0 is the warm-up) gave %s", i, total, got);
+}
+
 static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_report_info *ri,
                  const ocr_result *r, const derived *d) {
     const ocr_device_info *in = &dev->info;
     const ocr_plan *p = &r->plan;
-    char got[64], want[64];
+    char got[64], want[64], runs[256];
     fprintf(f, "Using kernel '%s' (%s)\n", ri->kernel_name, k->path);
-    fprintf(f, "Number of elements: %" PRIu64 " (%s %s, seed %" PRIu64 ")\n", p->n,
-            ocr_type_name(ri->type), ocr_op_name(ri->op), ri->seed);
+    fprintf(f, "Number of elements: %" PRIu64 " (%s %s, seed %" PRIu64 ", %s data)\n", p->n,
+            ocr_type_name(ri->type), ocr_op_name(ri->op), ri->seed, ocr_data_kind_name(ri->data));
     fprintf(f, "Platform: %s (%s)\n", in->platform, in->platform_version);
     fprintf(f, "Will use this device: %s (driver %s, %s)\n", in->name, in->driver, in->version);
     fprintf(f,
@@ -44,23 +68,36 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             "), host memory: %s\n",
             p->npasses, k->geom.local_size, p->leftover, p->leftover == 1 ? "" : "s", p->m,
             ocr_host_mem_name(r->host_mem));
+    if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
     fprintf(f, "Result: %s (reference %s", ocr_value_str(ri->type, r->result, got, sizeof got),
             ocr_value_str(ri->type, r->expected, want, sizeof want));
-    if (r->tolerance > 0) fprintf(f, ", tolerance %.3g", r->tolerance);
-    fprintf(f, ")\n\n%s\n\n", r->passed ? "Test PASSED!" : "Test FAILED!");
+    if (r->exact)
+        fprintf(f, ", exact%s",
+                r->any_order ? "" : " in every order of contiguous or strided ranges (N > 2^23)");
+    else
+        fprintf(f, ", error %.3g ulps, bound %.3g ulps = %.3g", r->err_ulps, r->tol_ulps,
+                r->tolerance);
+    run_verdict(runs, sizeof runs, r, ri->type);
+    fprintf(f, ")\nChecked: %s\n\n%s", runs, r->passed ? "Test PASSED!" : "Test FAILED!");
+    if (!p->npasses) fprintf(f, " (%s)", no_launch_note);
+    fputs("\n\n", f);
 
     const ocr_times *md = &r->median, *mn = &r->min;
     if (md->kernels_ns > 0) {
         fprintf(f, "GPU Memory IO: %.4g memops/s\n", d->memops);
         fprintf(f, "GPU Memory bandwidth: %.3f GB/s\n", d->gbs);
     } else {
-        fprintf(f, "GPU Memory IO: n/a (no kernel ran: n <= M)\n");
+        fprintf(f, "GPU Memory IO: n/a (%s)\n", no_launch_note);
     }
     fprintf(f, "T kernels: %.5g ms (median of %u; min %.5g)\n", ms(md->kernels_ns), r->repeats,
             ms(mn->kernels_ns));
-    fprintf(f, "T gpu: %.5g ms (H2D %.4g + kernels %.4g + D2H %.4g + CPU %.4g; min %.5g)\n",
+    fprintf(f,
+            "T gpu: %.5g ms (median of the runs' totals; median parts: H2D %.4g, kernels %.4g, "
+            "D2H %.4g, CPU %.4g; min %.5g)\n",
             ms(md->gpu_ns), ms(md->h2d_ns), ms(md->kernels_ns), ms(md->d2h_ns), ms(md->cpu_ns),
             ms(mn->gpu_ns));
+    fprintf(f, "T wall: %.5g ms (host clock per reduction, launches and gaps included; min %.5g)\n",
+            ms(md->wall_ns), ms(mn->wall_ns));
     fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ms(r->ref_ns_median),
             ms(r->ref_ns_min));
     if (r->best_ns_median)
@@ -89,89 +126,210 @@ static void quoted(FILE *f, const char *s, int json) {
     fputc('"', f);
 }
 
-/* The fields of the CSV and JSON reports, in order. */
-#define TIME_FIELDS(X, t)                                                                          \
-    X("t_kernels_ms", ms((t)->kernels_ns))                                                         \
-    X("t_gpu_ms", ms((t)->gpu_ns)) X("h2d_ms", ms((t)->h2d_ns)) X("d2h_ms", ms((t)->d2h_ns))       \
-        X("cpu_ms", ms((t)->cpu_ns))
+/* ---- the field table of CSV and JSON -------------------------------------- */
 
-static void csv(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_report_info *ri,
-                const ocr_result *r, const derived *d) {
-    const ocr_device_info *in = &dev->info;
+enum { CSV = 1, JSON = 2, BOTH = 3 };
+typedef enum { V_STR, V_U64, V_BOOL, V_MS, V_NUM } vkind;
+
+typedef struct {
+    const char *name;
+    unsigned where;
+    vkind kind;
+    const char *s; /* V_STR (NULL: empty in CSV, null in JSON) */
+    uint64_t u;    /* V_U64, V_BOOL, V_MS (nanoseconds) */
+    double x;      /* V_NUM */
+    const char *fmt;
+} field;
+
+#define MAX_FIELDS 64
+
+typedef struct {
     char got[64], want[64];
-    if (ri->csv_header) {
-        fputs("kernel,type,op,n,m,seed,device,platform,driver,work_group_size,passes,host_mem,"
-              "result,expected,passed,repetitions",
-              f);
-#define H(name, v) fputs("," name, f);
-        TIME_FIELDS(H, &r->median)
-#undef H
-        fputs(",t_ref_ms,t_best_ms,min_t_kernels_ms,min_t_gpu_ms,bandwidth_gbs,speedup,"
-              "kernel_speedup,best_speedup\n",
-              f);
-    }
-    fprintf(f, "%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", ri->kernel_name,
-            ocr_type_name(ri->type), ocr_op_name(ri->op), r->plan.n, r->plan.m, ri->seed);
-    quoted(f, in->name, 0), fputc(',', f), quoted(f, in->platform, 0), fputc(',', f);
-    quoted(f, in->driver, 0);
-    fprintf(f, ",%zu,%u,%s,%s,%s,%d,%u", k->geom.local_size, r->plan.npasses,
-            ocr_host_mem_name(r->host_mem), ocr_value_str(ri->type, r->result, got, sizeof got),
-            ocr_value_str(ri->type, r->expected, want, sizeof want), r->passed, r->repeats);
-#define V(name, v) fprintf(f, ",%.6f", (v));
-    TIME_FIELDS(V, &r->median)
-#undef V
-    fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.3f,%.4f,%.4f,%.4f\n", ms(r->ref_ns_median),
-            ms(r->best_ns_median), ms(r->min.kernels_ns), ms(r->min.gpu_ns), d->gbs, d->speedup,
-            d->kernel_speedup, d->best_speedup);
+    field e[MAX_FIELDS];
+    size_t n;
+} table;
+
+static void add(table *t, const char *name, unsigned where, vkind kind, const char *s, uint64_t u,
+                double x, const char *fmt) {
+    t->e[t->n++] = (field){name, where, kind, s, u, x, fmt};
+}
+#define STR(name, w, v)      add(t, name, w, V_STR, (v), 0, 0, NULL)
+#define U64(name, w, v)      add(t, name, w, V_U64, NULL, (v), 0, NULL)
+#define BOOL(name, w, v)     add(t, name, w, V_BOOL, NULL, (v) != 0, 0, NULL)
+#define MSF(name, w, v)      add(t, name, w, V_MS, NULL, (v), 0, NULL)
+#define NUM(name, w, v, fmt) add(t, name, w, V_NUM, NULL, 0, (v), fmt)
+
+/* Every CSV column and JSON member, in CSV order (new fields go at the end,
+ * so scripts that read columns by position keep working). The JSON median and
+ * min objects are the *_ms fields of `median`/`min` with the prefix dropped. */
+static void fields(table *t, const ocr_device_info *in, const ocr_kernel *k,
+                   const ocr_report_info *ri, const ocr_result *r, const derived *d) {
+    const ocr_plan *p = &r->plan;
+    t->n = 0;
+    STR("kernel", BOTH, ri->kernel_name);
+    STR("kernel_file", JSON, k->path);
+    STR("type", BOTH, ocr_type_name(ri->type));
+    STR("op", BOTH, ocr_op_name(ri->op));
+    U64("n", BOTH, p->n);
+    U64("m", BOTH, p->m);
+    U64("seed", BOTH, ri->seed);
+    STR("device", BOTH, in->name);
+    STR("platform", BOTH, in->platform);
+    STR("driver", BOTH, in->driver);
+    STR("device_version", JSON, in->version);
+    U64("work_group_size", BOTH, k->geom.local_size);
+    U64("passes", BOTH, p->npasses);
+    U64("leftover", JSON, p->leftover);
+    STR("host_mem", BOTH, ocr_host_mem_name(r->host_mem));
+    STR("result", BOTH, ocr_value_str(ri->type, r->result, t->got, sizeof t->got));
+    STR("expected", BOTH, ocr_value_str(ri->type, r->expected, t->want, sizeof t->want));
+    NUM("tolerance", JSON, r->tolerance, "%g");
+    BOOL("passed", BOTH, r->passed);
+    U64("repetitions", BOTH, r->repeats);
+    MSF("t_kernels_ms", CSV, r->median.kernels_ns);
+    MSF("t_gpu_ms", CSV, r->median.gpu_ns);
+    MSF("h2d_ms", CSV, r->median.h2d_ns);
+    MSF("d2h_ms", CSV, r->median.d2h_ns);
+    MSF("cpu_ms", CSV, r->median.cpu_ns);
+    MSF("t_ref_ms", CSV, r->ref_ns_median);
+    MSF("t_best_ms", CSV, r->best_ns_median);
+    MSF("min_t_kernels_ms", CSV, r->min.kernels_ns);
+    MSF("min_t_gpu_ms", CSV, r->min.gpu_ns);
+    NUM("bandwidth_gbs", BOTH, d->gbs, "%.3f");
+    NUM("memops_per_s", JSON, d->memops, "%.6g");
+    NUM("speedup", BOTH, d->speedup, "%.4f");
+    NUM("kernel_speedup", BOTH, d->kernel_speedup, "%.4f");
+    NUM("best_speedup", BOTH, d->best_speedup, "%.4f");
+    U64("cpu_threads", JSON, r->cpu_threads);
+    STR("data", BOTH, ocr_data_kind_name(ri->data));
+    BOOL("exact", BOTH, r->exact);
+    BOOL("any_order", BOTH, r->any_order);
+    NUM("err_ulps", BOTH, r->err_ulps, "%.4g");
+    NUM("tol_ulps", BOTH, r->tol_ulps, "%.4g");
+    U64("bad_run", BOTH, r->bad_run);
+    MSF("wall_ms", CSV, r->median.wall_ns);
+    MSF("min_wall_ms", CSV, r->min.wall_ns);
+    STR("build_options", BOTH, k->options);
+    STR("note", BOTH, p->npasses ? NULL : no_launch_note);
 }
 
-static void json(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_report_info *ri,
-                 const ocr_result *r, const derived *d) {
-    const ocr_device_info *in = &dev->info;
-    char got[64], want[64];
-    fputs("{\"kernel\": ", f), quoted(f, ri->kernel_name, 1);
-    fputs(", \"kernel_file\": ", f), quoted(f, k->path, 1);
-    fprintf(f,
-            ", \"type\": \"%s\", \"op\": \"%s\", \"n\": %" PRIu64 ", \"m\": %" PRIu64
-            ", \"seed\": %" PRIu64,
-            ocr_type_name(ri->type), ocr_op_name(ri->op), r->plan.n, r->plan.m, ri->seed);
-    fputs(", \"device\": ", f), quoted(f, in->name, 1);
-    fputs(", \"platform\": ", f), quoted(f, in->platform, 1);
-    fputs(", \"driver\": ", f), quoted(f, in->driver, 1);
-    fputs(", \"device_version\": ", f), quoted(f, in->version, 1);
-    fprintf(f,
-            ", \"work_group_size\": %zu, \"passes\": %u, \"leftover\": %" PRIu64
-            ", \"host_mem\": \"%s\"",
-            k->geom.local_size, r->plan.npasses, r->plan.leftover, ocr_host_mem_name(r->host_mem));
-    fprintf(f, ", \"result\": \"%s\", \"expected\": \"%s\", \"tolerance\": %g, \"passed\": %s",
-            ocr_value_str(ri->type, r->result, got, sizeof got),
-            ocr_value_str(ri->type, r->expected, want, sizeof want), r->tolerance,
-            r->passed ? "true" : "false");
-    fprintf(f, ", \"repetitions\": %u", r->repeats);
-    const ocr_times *ts[2] = {&r->median, &r->min};
-    const uint64_t ref[2] = {r->ref_ns_median, r->ref_ns_min},
-                   best[2] = {r->best_ns_median, r->best_ns_min};
-    for (int i = 0; i < 2; ++i) {
-        fprintf(f, ", \"%s\": {", i ? "min" : "median");
-        const char *sep = "";
-#define J(name, v) fprintf(f, "%s\"" name "\": %.6f", sep, (v)), sep = ", ";
-        TIME_FIELDS(J, ts[i])
-#undef J
-        fprintf(f, ", \"t_ref_ms\": %.6f, \"t_best_ms\": %.6f}", ms(ref[i]), ms(best[i]));
+/* One value. JSON has no inf or nan: non-finite numbers are written as null. */
+static void value(FILE *f, const field *e, int json) {
+    switch (e->kind) {
+    case V_STR: /* CSV quotes only what needs it (and names with spaces) */
+        if (e->s && (json || strpbrk(e->s, ",\" \r\n")))
+            quoted(f, e->s, json);
+        else if (e->s)
+            fputs(e->s, f);
+        else if (json)
+            fputs("null", f);
+        break;
+    case V_U64:
+        fprintf(f, "%" PRIu64, e->u);
+        break;
+    case V_BOOL:
+        fputs(json ? (e->u ? "true" : "false") : (e->u ? "1" : "0"), f);
+        break;
+    case V_MS: /* nanoseconds as milliseconds: six decimals print them exactly */
+        fprintf(f, "%" PRIu64 ".%06" PRIu64, e->u / 1000000, e->u % 1000000);
+        break;
+    default:
+        if (isfinite(e->x))
+            fprintf(f, e->fmt, e->x);
+        else if (json)
+            fputs("null", f);
+        else
+            fputs(isnan(e->x) ? "nan" : e->x > 0 ? "inf" : "-inf", f);
+        break;
     }
-    fprintf(f,
-            ", \"bandwidth_gbs\": %.3f, \"memops_per_s\": %.6g, \"speedup\": %.4f, "
-            "\"kernel_speedup\": %.4f, \"best_speedup\": %.4f, \"cpu_threads\": %u}\n",
-            d->gbs, d->memops, d->speedup, d->kernel_speedup, d->best_speedup, r->cpu_threads);
+}
+
+void ocr_report_csv_header(FILE *f) {
+    static const ocr_result zr;
+    static const ocr_kernel zk;
+    static const ocr_device_info zi;
+    static const ocr_report_info zri = {.kernel_name = ""};
+    static table t;
+    derived d = {0, 0, 0, 0, 0};
+    fields(&t, &zi, &zk, &zri, &zr, &d);
+    const char *sep = "";
+    for (size_t i = 0; i < t.n; ++i)
+        if (t.e[i].where & CSV) fprintf(f, "%s%s", sep, t.e[i].name), sep = ",";
+    fputc('\n', f);
+}
+
+static void csv(FILE *f, const table *t) {
+    const char *sep = "";
+    for (size_t i = 0; i < t->n; ++i)
+        if (t->e[i].where & CSV) fputs(sep, f), value(f, &t->e[i], 0), sep = ",";
+    fputc('\n', f);
+}
+
+/* The times of one run, or of the median or min, as JSON members. */
+static void json_times(FILE *f, const char *name, const ocr_times *t, const uint64_t *ref,
+                       const uint64_t *best) {
+    const struct {
+        const char *n;
+        uint64_t v;
+    } m[] = {{"t_kernels_ms", t->kernels_ns},
+             {"t_gpu_ms", t->gpu_ns},
+             {"h2d_ms", t->h2d_ns},
+             {"d2h_ms", t->d2h_ns},
+             {"cpu_ms", t->cpu_ns},
+             {"wall_ms", t->wall_ns},
+             {"t_ref_ms", ref ? *ref : 0},
+             {"t_best_ms", best ? *best : 0}};
+    fprintf(f, "\"%s\": {", name);
+    for (size_t i = 0; i < sizeof m / sizeof m[0] - (ref ? 0 : 2); ++i) {
+        field e = {m[i].n, JSON, V_MS, NULL, m[i].v, 0, NULL};
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", m[i].n);
+        value(f, &e, 1);
+    }
+    fputc('}', f);
+}
+
+static void json(FILE *f, const table *t, const ocr_report_info *ri, const ocr_result *r) {
+    fputc('{', f);
+    const char *sep = "";
+    for (size_t i = 0; i < t->n; ++i)
+        if (t->e[i].where & JSON) {
+            fprintf(f, "%s\"%s\": ", sep, t->e[i].name);
+            value(f, &t->e[i], 1);
+            sep = ", ";
+        }
+    fputs(", ", f);
+    json_times(f, "median", &r->median, &r->ref_ns_median, &r->best_ns_median);
+    fputs(", ", f);
+    json_times(f, "min", &r->min, &r->ref_ns_min, &r->best_ns_min);
+    if (ri->json_runs && r->runs) {
+        fputs(", \"runs\": [", f);
+        for (unsigned i = 0; i <= r->repeats; ++i) {
+            const ocr_run_sample *s = &r->runs[i];
+            char v[64];
+            fprintf(f, "%s{\"run\": %u, ", i ? ", " : "", i);
+            json_times(f, "times", &s->t, NULL, NULL);
+            fputs(", \"result\": ", f);
+            quoted(f, ocr_value_str(ri->type, s->result, v, sizeof v), 1);
+            fprintf(f, ", \"passed\": %s}", s->passed ? "true" : "false");
+        }
+        fputc(']', f);
+    }
+    fputs("}\n", f);
 }
 
 void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel *k,
                 const ocr_report_info *ri, const ocr_result *r) {
     derived d = derive(r, ocr_type_size(ri->type));
-    if (fmt == OCR_FORMAT_CSV)
-        csv(f, dev, k, ri, r, &d);
-    else if (fmt == OCR_FORMAT_JSON)
-        json(f, dev, k, ri, r, &d);
-    else
+    if (fmt == OCR_FORMAT_TEXT) {
         text(f, dev, k, ri, r, &d);
+        return;
+    }
+    table t;
+    fields(&t, &dev->info, k, ri, r, &d);
+    if (fmt == OCR_FORMAT_CSV) {
+        if (ri->csv_header) ocr_report_csv_header(f);
+        csv(f, &t);
+    } else {
+        json(f, &t, ri, r);
+    }
 }

@@ -152,6 +152,7 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     cl_mem in = bf->in;
     memset(t, 0, sizeof *t);
 
+    uint64_t wall0 = ocr_now_ns();
     if ((st = upload(q, bf, plan->n * es, ev_w)) != OCR_OK) goto fail;
     for (unsigned i = 0; i < plan->npasses; ++i) {
         const ocr_pass *s = &plan->pass[i];
@@ -170,6 +171,7 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     uint64_t t0 = ocr_now_ns();
     *result = ocr_reduce_naive(left, plan->leftover, k->type, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
+    t->wall_ns = ocr_now_ns() - wall0;
 
     for (int i = 0; i < 2 && ev_w[i]; ++i) {
         uint64_t ns;
@@ -230,6 +232,13 @@ static ocr_status buffers_make(ocr_device *dev, buffers *b, const void *data, ui
     OCR_CHECK(err, "clCreateBuffer");
     b->scratch[1] = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, s1, NULL, &err);
     OCR_CHECK(err, "clCreateBuffer");
+    /* Scratch starts as large garbage (0x7F bytes: about 2^31, 3e38, 1e306 in
+     * the element types), not as the zeros a fresh buffer often holds, so a
+     * kernel that reads its output before writing it fails on the first run. */
+    for (int i = 0; i < 2; ++i) {
+        const cl_uchar poison = 0x7F;
+        OCR_CL(clEnqueueFillBuffer(q, b->scratch[i], &poison, 1, 0, i ? s1 : s0, 0, NULL, NULL));
+    }
     OCR_CL(clFinish(q));
 fail:
     return st;
@@ -262,13 +271,18 @@ static ocr_status buffers_release(ocr_device *dev, buffers *b, ocr_status st) {
     return st;
 }
 
-/* Median and minimum of n samples, taken from field `off` of each ocr_times. */
-static void stat(const ocr_times *t, unsigned n, size_t off, uint64_t *tmp, uint64_t *med,
-                 uint64_t *mn) {
-    for (unsigned i = 0; i < n; ++i)
-        memcpy(&tmp[i], (const char *)&t[i] + off, sizeof tmp[i]);
-    *mn = ocr_min_u64(tmp, n);
-    *med = ocr_median_u64(tmp, n);
+/* Median and minimum of field `off` over the timed runs (runs[1..reps]). */
+static void stat(const ocr_run_sample *runs, unsigned reps, size_t off, uint64_t *tmp,
+                 uint64_t *med, uint64_t *mn) {
+    for (unsigned i = 0; i < reps; ++i)
+        memcpy(&tmp[i], (const char *)&runs[i + 1].t + off, sizeof tmp[i]);
+    *mn = ocr_min_u64(tmp, reps);
+    *med = ocr_median_u64(tmp, reps);
+}
+
+void ocr_result_release(ocr_result *res) {
+    free(res->runs);
+    res->runs = NULL;
 }
 
 ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
@@ -280,7 +294,6 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     size_t es = ocr_type_size(t);
     unsigned reps = opt->repeats ? opt->repeats : 1;
     ocr_reference ref;
-    ocr_times *times = NULL;
 
     memset(res, 0, sizeof *res);
     if (t != k->type || o != k->op) {
@@ -296,26 +309,41 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     res->host_mem = bf.mode;
     if ((st = buffers_make(dev, &bf, data, n * es, s0 * es, s1 * es)) != OCR_OK) goto fail;
     left = malloc(plan->leftover * es);
-    times = calloc(reps, sizeof *times);
+    res->runs = calloc((size_t)reps + 1, sizeof *res->runs);
     samples = calloc(reps, sizeof *samples);
-    if (!left || !times || !samples) {
+    if (!left || !res->runs || !samples) {
         ocr_errorf("out of host memory");
         st = OCR_RUNTIME;
         goto fail;
     }
 
-    for (unsigned r = 0; r <= reps; ++r) { /* r == 0 is the warm-up */
-        ocr_times tr;
-        if ((st = run_once(dev, k, plan, &bf, es, left, &res->result, &tr)) != OCR_OK) goto fail;
-        if (r > 0) times[r - 1] = tr;
+    /* Every run is checked, the warm-up (runs[0]) too: a kernel that is right
+     * once and wrong later (stale scratch, a race) must not pass on its last
+     * run. Runs must also agree bit for bit with the first. */
+    ocr_reference_make(data, n, t, o, plan->depth, opt->data, &ref);
+    res->expected = ref.expected;
+    res->tolerance = ref.tolerance;
+    res->exact = ref.tolerance == 0;
+    res->any_order = ref.any_order;
+    for (unsigned r = 0; r <= reps; ++r) {
+        ocr_run_sample *rs = &res->runs[r];
+        if ((st = run_once(dev, k, plan, &bf, es, left, &rs->result, &rs->t)) != OCR_OK) goto fail;
+        rs->passed = ocr_check(t, &ref, rs->result) &&
+                     memcmp(&rs->result, &res->runs[0].result, es) == 0;
+        if (!rs->passed && !res->bad_run) res->bad_run = r + 1;
     }
-    /* Median and minimum of each part, and of the total on its own. */
-#define STAT(f) stat(times, reps, offsetof(ocr_times, f), samples, &res->median.f, &res->min.f)
+    res->result = res->runs[res->bad_run ? res->bad_run - 1 : reps].result;
+    res->passed = res->bad_run == 0;
+    res->err_ulps = ocr_error_ulps(t, res->expected, res->result);
+    res->tol_ulps = ocr_ulps_of(t, res->expected, res->tolerance);
+
+#define STAT(f) stat(res->runs, reps, offsetof(ocr_times, f), samples, &res->median.f, &res->min.f)
     STAT(h2d_ns);
     STAT(kernels_ns);
     STAT(d2h_ns);
     STAT(cpu_ns);
     STAT(gpu_ns);
+    STAT(wall_ns);
 #undef STAT
 
     /* The tutorial's CPU reference: the naive loop, timed the same way. The
@@ -332,10 +360,6 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         res->ref_ns_median = ocr_median_u64(samples, reps);
     }
 
-    ocr_reference_make(data, n, t, o, plan->depth, &ref);
-    res->expected = ref.expected;
-    res->tolerance = ref.tolerance;
-    res->passed = ocr_check(t, &ref, res->result);
     res->best_passed = 1;
     if (opt->cpu == OCR_CPU_BEST) {
         res->best_result = ocr_reduce_best(data, n, t, o, 0, &res->cpu_threads); /* warm-up */
@@ -348,14 +372,15 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         res->best_ns_median = ocr_median_u64(samples, reps);
         /* Its order differs from the device's, so is its depth. */
         ocr_reference any;
-        ocr_reference_make(data, n, t, o, ocr_best_depth(n, res->cpu_threads), &any);
+        ocr_reference_make(data, n, t, o, ocr_best_depth(n, res->cpu_threads), opt->data, &any);
         res->best_passed = ocr_check(t, &any, res->best_result);
     }
     res->repeats = reps;
     st = res->passed && res->best_passed ? OCR_OK : OCR_WRONG;
 fail:
     free(samples);
-    free(times);
     free(left);
-    return buffers_release(dev, &bf, st);
+    st = buffers_release(dev, &bf, st);
+    if (st != OCR_OK && st != OCR_WRONG) ocr_result_release(res);
+    return st;
 }

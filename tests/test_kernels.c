@@ -57,12 +57,13 @@ static void run_one(ocr_device *dev, ocr_kernel *k, const job *j) {
         ++failed;
         return;
     }
-    ocr_data_fill(data, j->n, j->type, j->op, j->seed);
-    ocr_run_options ro = {1, j->m, j->host_mem, OCR_CPU_NAIVE};
+    ocr_data_fill(data, j->n, j->type, j->op, j->seed, OCR_DATA_EXACT);
+    ocr_run_options ro = {.repeats = 1, .m = j->m, .host_mem = j->host_mem, .cpu = OCR_CPU_NAIVE};
     ocr_status st = ocr_run(dev, k, data, j->n, j->type, j->op, &ro, &res);
     free(data);
     if (st == OCR_OK && res.passed) {
         ++passed;
+        ocr_result_release(&res);
         return;
     }
     char got[64], want[64];
@@ -72,6 +73,7 @@ static void run_one(ocr_device *dev, ocr_kernel *k, const job *j) {
            ocr_value_str(j->type, res.expected, want, sizeof want));
     replay(stdout, j);
     ++failed;
+    ocr_result_release(&res);
 }
 
 static ocr_kernel *build(ocr_device *dev, const job *j) {

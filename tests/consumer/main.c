@@ -17,10 +17,11 @@ int main(void) {
     if (st == OCR_OK)
         st = ocr_kernel_build(dev, &rq, &k);
     if (st == OCR_OK) {
-        ocr_data_fill(data, N, OCR_INT, OCR_SUM, 1);
-        ocr_run_options ro = {1, 0, OCR_HOST_AUTO, OCR_CPU_NAIVE};
+        ocr_data_fill(data, N, OCR_INT, OCR_SUM, 1, OCR_DATA_EXACT);
+        ocr_run_options ro = {.repeats = 1, .host_mem = OCR_HOST_AUTO, .cpu = OCR_CPU_NAIVE};
         st = ocr_run(dev, k, data, N, OCR_INT, OCR_SUM, &ro, &res);
         printf("consumer: %s\n", st == OCR_OK && res.passed ? "PASSED" : "FAILED");
+        ocr_result_release(&res);
     }
     ocr_kernel_release(k);
     ocr_device_close(dev);
