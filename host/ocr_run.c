@@ -197,6 +197,24 @@ fail:
     return st;
 }
 
+static ocr_status poison(cl_command_queue q, cl_mem m, uint64_t bytes) {
+    ocr_status st = OCR_OK;
+    size_t chunk = bytes < ((size_t)1 << 20) ? (size_t)bytes : (size_t)1 << 20;
+    unsigned char *junk = malloc(chunk);
+    if (!junk) {
+        ocr_errorf("out of host memory");
+        return OCR_RUNTIME;
+    }
+    memset(junk, 0x7F, chunk);
+    for (uint64_t off = 0; off < bytes; off += chunk) {
+        size_t len = bytes - off < chunk ? (size_t)(bytes - off) : chunk;
+        OCR_CL(clEnqueueWriteBuffer(q, m, CL_TRUE, (size_t)off, len, junk, 0, NULL, NULL));
+    }
+fail:
+    free(junk);
+    return st;
+}
+
 /* Creates the buffers for `mode` and puts the input where the runs expect it
  * (once, untimed: an application would produce its data there). */
 static ocr_status buffers_make(ocr_device *dev, buffers *b, const void *data, uint64_t bytes,
@@ -234,11 +252,11 @@ static ocr_status buffers_make(ocr_device *dev, buffers *b, const void *data, ui
     OCR_CHECK(err, "clCreateBuffer");
     /* Scratch starts as large garbage (0x7F bytes: about 2^31, 3e38, 1e306 in
      * the element types), not as the zeros a fresh buffer often holds, so a
-     * kernel that reads its output before writing it fails on the first run. */
-    for (int i = 0; i < 2; ++i) {
-        const cl_uchar poison = 0x7F;
-        OCR_CL(clEnqueueFillBuffer(q, b->scratch[i], &poison, 1, 0, i ? s1 : s0, 0, NULL, NULL));
-    }
+     * kernel that reads its output before writing it fails on the first run.
+     * Written, not filled: oclgrind takes clEnqueueFillBuffer's bytes for
+     * uninitialized ones. */
+    if ((st = poison(q, b->scratch[0], s0)) != OCR_OK || (st = poison(q, b->scratch[1], s1)))
+        goto fail;
     OCR_CL(clFinish(q));
 fail:
     return st;

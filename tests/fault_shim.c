@@ -171,10 +171,6 @@ WRAP_INT(clEnqueueNDRangeKernel,
          (cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g,
           const size_t *l, cl_uint n, const cl_event *w, cl_event *e),
          (q, k, d, o, g, l, n, w, e))
-WRAP_INT(clEnqueueFillBuffer,
-         (cl_command_queue q, cl_mem b, const void *p, size_t ps, size_t o, size_t s, cl_uint n,
-          const cl_event *w, cl_event *e),
-         (q, b, p, ps, o, s, n, w, e))
 WRAP_OBJ(void *, clEnqueueMapBuffer,
          (cl_command_queue q, cl_mem b, cl_bool bl, cl_map_flags f, size_t o, size_t s, cl_uint n,
           const cl_event *w, cl_event *e, cl_int *errcode_ret),
