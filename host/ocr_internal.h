@@ -54,6 +54,9 @@ const char *ocr_unsigned_twin(ocr_type t);
 /* Depth of ocr_reduce_best's evaluation order, for the float bound. */
 uint64_t ocr_best_depth(uint64_t n, unsigned threads);
 
+/* The index of s in names[0..n), or -1: every name-to-enum lookup. */
+int ocr_name_index(const char *s, const char *const *names, int n);
+
 /* Reads a whole file; NULL and a message on failure. */
 char *ocr_read_file(const char *path, size_t *len);
 

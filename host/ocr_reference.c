@@ -1,6 +1,6 @@
 /* ocr_reference.c - seeded input, the naive CPU loop, the reference the check
  * trusts, and the check itself. */
-#include "ocr.h"
+#include "ocr_internal.h"
 #include "ocr_ops.h"
 
 #include <float.h>
@@ -29,12 +29,9 @@ const char *ocr_data_kind_name(ocr_data_kind k) {
     return data_names[k];
 }
 int ocr_data_kind_from_name(const char *s, ocr_data_kind *k) {
-    for (int i = 0; i < 2; ++i)
-        if (!strcmp(s, data_names[i])) {
-            *k = (ocr_data_kind)i;
-            return 0;
-        }
-    return -1;
+    int i = ocr_name_index(s, data_names, 2);
+    if (i >= 0) *k = (ocr_data_kind)i;
+    return i < 0 ? -1 : 0;
 }
 
 /*

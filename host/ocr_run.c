@@ -105,12 +105,9 @@ const char *ocr_host_mem_name(ocr_host_mem h) {
     return host_mem_names[h];
 }
 int ocr_host_mem_from_name(const char *s, ocr_host_mem *h) {
-    for (int i = 0; i < 4; ++i)
-        if (!strcmp(s, host_mem_names[i])) {
-            *h = (ocr_host_mem)i;
-            return 0;
-        }
-    return -1;
+    int i = ocr_name_index(s, host_mem_names, 4);
+    if (i >= 0) *h = (ocr_host_mem)i;
+    return i < 0 ? -1 : 0;
 }
 
 /* The device-side buffers of one reduction. The input has its own buffer, so

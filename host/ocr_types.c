@@ -1,6 +1,6 @@
 /* ocr_types.c - element types and operators: names, sizes, identities, and the
  * host-side combine that mirrors reduce_common.h bit for bit. */
-#include "ocr.h"
+#include "ocr_internal.h"
 #include "ocr_ops.h"
 
 #include <math.h>
@@ -28,22 +28,22 @@ int ocr_op_valid_for(ocr_op o, ocr_type t) {
     return !(ocr_type_is_float(t) && (o == OCR_AND || o == OCR_OR || o == OCR_XOR));
 }
 
-int ocr_type_from_name(const char *s, ocr_type *t) {
-    for (int i = 0; i < OCR_NTYPES; ++i)
-        if (strcmp(s, type_names[i]) == 0) {
-            *t = (ocr_type)i;
-            return 0;
-        }
+int ocr_name_index(const char *s, const char *const *names, int n) {
+    for (int i = 0; i < n; ++i)
+        if (strcmp(s, names[i]) == 0) return i;
     return -1;
 }
 
+int ocr_type_from_name(const char *s, ocr_type *t) {
+    int i = ocr_name_index(s, type_names, OCR_NTYPES);
+    if (i >= 0) *t = (ocr_type)i;
+    return i < 0 ? -1 : 0;
+}
+
 int ocr_op_from_name(const char *s, ocr_op *o) {
-    for (int i = 0; i < OCR_NOPS; ++i)
-        if (strcmp(s, op_names[i]) == 0) {
-            *o = (ocr_op)i;
-            return 0;
-        }
-    return -1;
+    int i = ocr_name_index(s, op_names, OCR_NOPS);
+    if (i >= 0) *o = (ocr_op)i;
+    return i < 0 ? -1 : 0;
 }
 
 const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len) {
