@@ -20,7 +20,8 @@ typedef struct {
     double t_gpu, t_kernels, gbs, speedup;
 } summary;
 
-/* The build request the options describe; OCR_USAGE for an unknown kernel. */
+/* The build request the options describe; OCR_USAGE for an unknown kernel,
+ * OCR_RUNTIME for a --kernel-file that cannot be opened. */
 static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
     *rq = (ocr_build_request){0};
     if (o->kernel_file) { /* a student kernel: one output per group of E elements */
@@ -34,6 +35,15 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
                              "user kernel"};
         rq->spec = s;
         rq->kernel_file = o->kernel_file;
+        /* A file that cannot be opened fails before any OpenCL start-up (and
+         * whatever platform the user could or could not load). */
+        FILE *f = fopen(o->kernel_file, "rb");
+        if (!f) {
+            fprintf(stderr, "oclReduction: cannot open kernel file %s: %s\n", o->kernel_file,
+                    strerror(errno));
+            return OCR_RUNTIME;
+        }
+        fclose(f);
     } else {
         const ocr_kernel_spec *s = ocr_kernel_find(o->kernel);
         if (!s) {
