@@ -30,6 +30,8 @@ enum {
     O_LIST,
     O_LISTK,
     O_EXPLAIN,
+    O_PASSES,
+    O_RESOURCES,
     O_HELP,
     O_VERSION
 };
@@ -74,6 +76,9 @@ static const option_def options[] = {
     {O_LIST, 'l', "list", NULL, "list platforms and devices, then exit"},
     {O_LISTK, 0, "list-kernels", NULL, "list the built-in kernels, then exit"},
     {O_EXPLAIN, 0, "explain", NULL, "print the pass plan and exit without running"},
+    {O_PASSES, 0, "passes", NULL, "after the report, each launch's size, time, GB/s and gap"},
+    {O_RESOURCES, 0, "resources", NULL,
+     "after building, the kernel's resources and estimated occupancy"},
     {O_HELP, 'h', "help", NULL, "print this help, then exit"},
     {O_VERSION, 'V', "version", NULL, "print the version, then exit"},
 };
@@ -290,6 +295,12 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
     case O_EXPLAIN:
         o->explain = 1;
         break;
+    case O_PASSES:
+        o->passes = 1;
+        break;
+    case O_RESOURCES:
+        o->resources = 1;
+        break;
     case O_HELP:
         o->help = 1;
         break;
@@ -336,6 +347,9 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         return bad("choose one of -d all and -d N", NULL, NULL);
     if (o->explain && o->format != OCR_FORMAT_TEXT)
         return bad("--explain prints text only; drop --format", NULL, NULL);
+    if ((o->passes || o->resources) && o->format != OCR_FORMAT_TEXT)
+        return bad("--passes and --resources print text (JSON has runs[].pass_ms); drop --format",
+                   NULL, NULL);
     const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
     if ((o->kernel_file || s) && (!s || s->kind != OCR_PER_GRID)) { /* unknown: main says */
         static const char *const grid_only[] = {"groups", "access"};

@@ -77,7 +77,21 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     ocr_status st = ocr_device_open(choice, &dev);
     if (st != OCR_OK) goto done;
     snprintf(sum->device, sizeof sum->device, "%s", ocr_device_get_info(dev)->name);
-    if ((st = ocr_kernel_build(dev, rq, &k)) != OCR_OK) goto done;
+    /* --resources on NVIDIA: the build log of -cl-nv-verbose holds the registers. */
+    ocr_build_request brq = *rq;
+    char opts[600];
+    if (o->resources && ocr_device_has_extension(dev, "cl_nv_device_attribute_query")) {
+        snprintf(opts, sizeof opts, "%s%s-cl-nv-verbose", rq->extra_options ? rq->extra_options : "",
+                 rq->extra_options ? " " : "");
+        brq.extra_options = opts;
+    }
+    if ((st = ocr_kernel_build(dev, &brq, &k)) != OCR_OK) goto done;
+    if (o->resources) {
+        ocr_resources res_k;
+        if ((st = ocr_kernel_resources(dev, k, &res_k)) != OCR_OK) goto done;
+        ocr_resources_print(stdout, dev, k, rq->spec.name, &res_k);
+        printf("\n");
+    }
     uint64_t m = o->m ? o->m : ocr_kernel_default_m(k);
     if (o->explain) {
         ocr_plan plan;
@@ -102,7 +116,7 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
         ocr_report_info ri = {rq->spec.name, o->type, o->op, o->seed, o->data,
-                              o->build_options, csv_header, 1};
+                              o->build_options, csv_header, 1, o->passes};
         ocr_report(stdout, o->format, dev, k, &ri, &res);
         sum->t_gpu = (double)res.median.gpu_ns / 1e6;
         sum->t_kernels = (double)res.median.kernels_ns / 1e6;

@@ -150,6 +150,28 @@ const char *ocr_kernel_path(const ocr_kernel *k);
 const char *ocr_kernel_options(const ocr_kernel *k);
 uint64_t ocr_kernel_default_m(const ocr_kernel *k);
 
+/* What the built kernel needs (queried, not guessed), and where the device
+ * reports enough (NVIDIA's cl_nv_device_attribute_query, plus the registers
+ * from a build with -cl-nv-verbose), an occupancy estimate: the groups that
+ * fit on one compute unit and what limits them. */
+typedef struct {
+    size_t local_size, work_group_size, preferred_multiple;
+    cl_ulong local_mem, private_mem;
+    unsigned registers, warp; /* 0 where unknown */
+    int cc_major, cc_minor;
+    int has_occupancy;
+    double occupancy; /* resident work-items / the compute unit's maximum */
+    unsigned groups_per_cu, cu_threads;
+    unsigned long cu_local_mem;
+    const char *limited_by; /* "work-items", "registers", "local memory" or "groups" */
+} ocr_resources;
+
+ocr_status ocr_kernel_resources(const ocr_device *dev, const ocr_kernel *k, ocr_resources *r);
+void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
+                         const char *kernel_name, const ocr_resources *r);
+/* 1 if the device lists the OpenCL extension `name`. */
+int ocr_device_has_extension(const ocr_device *dev, const char *name);
+
 /* Searches for a kernel file: explicit dir, $OCLREDUCTION_KERNEL_DIR, the
  * source tree (build-tree binaries), the installed data directory. On failure
  * prints every place searched. Returns a malloc'd path or NULL. */
@@ -229,18 +251,22 @@ double ocr_ulps_of(ocr_type t, ocr_value expected, double abs_error);
 
 /* ---- run ---------------------------------------------------------------- */
 
-/* The parts of one reduction. gpu = h2d + kernels + d2h + cpu exactly; wall
- * is the host clock from the first enqueue to the CPU finish, so it also holds
- * launch gaps and host overheads the events do not see. */
+/* The parts of one reduction. gpu = h2d + kernels + d2h + cpu exactly (end
+ * to end, upload included); resident = kernels + d2h + cpu (the tutorial's
+ * "T gpu": the input already on the device); wall is the host clock from the
+ * first enqueue to the CPU finish, so it also holds launch gaps and host
+ * overheads the events do not see. */
 typedef struct {
-    uint64_t h2d_ns, kernels_ns, d2h_ns, cpu_ns, gpu_ns, wall_ns;
+    uint64_t h2d_ns, kernels_ns, d2h_ns, cpu_ns, gpu_ns, wall_ns, resident_ns;
 } ocr_times;
 
 /* One timed reduction (or the warm-up) and the value it produced. */
 typedef struct {
     ocr_times t;
     ocr_value result;
-    int passed; /* the check, on this run's value */
+    int passed;                       /* the check, on this run's value */
+    uint64_t pass_ns[OCR_MAX_PASSES]; /* each launch's event */
+    uint64_t gap_ns[OCR_MAX_PASSES];  /* device idle before it (after the previous command) */
 } ocr_run_sample;
 
 /* How input data reaches the device (what T gpu's H2D part measures). */
@@ -318,6 +344,7 @@ typedef struct {
     const char *build_options; /* what the user added to the build, or NULL */
     int csv_header;            /* CSV: print the header line first */
     int json_runs;  /* JSON: include the runs[] array (every run's parts and value) */
+    int passes;     /* text: add the per-launch table */
 } ocr_report_info;
 
 /* text: the tutorial's shape (kernel, size, device, PASSED or FAILED, memory IO,

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double ms(uint64_t ns) {
@@ -17,18 +18,26 @@ static double ratio(uint64_t a, uint64_t b) {
 /* Figures derived from the medians, shared by every format. */
 typedef struct {
     double gbs, memops, speedup, kernel_speedup, best_speedup;
+    /* The tutorial's figures: it counts N/2 elements moved per T kernels
+     * (its "T memops/sec" is (N/2) / T kernels in ms), and its T gpu leaves
+     * the upload out (kernels + read-back + CPU finish). */
+    double tut_gbs, tut_memops, tut_speedup;
 } derived;
 
 static derived derive(const ocr_result *r, size_t es) {
-    derived d = {0, 0, 0, 0, 0};
+    derived d;
+    memset(&d, 0, sizeof d);
     uint64_t kns = r->median.kernels_ns;
     if (kns) {
         d.gbs = (double)(r->plan.elems_read * es) / (double)kns; /* bytes per ns = GB/s */
         d.memops = (double)r->plan.elems_read / (double)kns * 1e9;
+        d.tut_gbs = (double)(r->plan.n / 2) * (double)es / (double)kns;
+        d.tut_memops = (double)(r->plan.n / 2) / ms(kns);
     }
     d.speedup = ratio(r->ref_ns_median, r->median.gpu_ns);
     d.kernel_speedup = ratio(r->ref_ns_median, kns);
     d.best_speedup = ratio(r->best_ns_median, r->median.gpu_ns);
+    d.tut_speedup = ratio(r->ref_ns_median, r->median.resident_ns);
     return d;
 }
 
@@ -51,6 +60,39 @@ static void run_verdict(char *buf, size_t len, const ocr_result *r, ocr_type t) 
                  got, first);
     else
         snprintf(buf, len, "run %u of %u (0 is the warm-up) gave %s", i, total, got);
+}
+
+/* Median over the timed runs of one pass's event (gap: 0) or the gap before it. */
+static uint64_t pass_median(const ocr_result *r, unsigned pass, int gap) {
+    uint64_t v[256], *tmp = r->repeats <= 256 ? v : malloc(r->repeats * sizeof *tmp);
+    if (!tmp) return 0;
+    for (unsigned i = 0; i < r->repeats; ++i)
+        tmp[i] = gap ? r->runs[i + 1].gap_ns[pass] : r->runs[i + 1].pass_ns[pass];
+    uint64_t m = ocr_median_u64(tmp, r->repeats);
+    if (tmp != v) free(tmp);
+    return m;
+}
+
+/* --passes: each launch's geometry, event time and rate, and what the device
+ * clock saw between launches; then the host's view of the same gaps. */
+static void passes_table(FILE *f, const ocr_result *r, size_t es) {
+    const ocr_plan *p = &r->plan;
+    fprintf(f, "\nPasses (medians of %u runs; gap: device idle before the launch):\n", r->repeats);
+    fprintf(f, "  %4s %12s %6s %12s %12s %12s %10s %12s\n", "pass", "global", "local", "elems in",
+            "elems out", "event ms", "GB/s", "gap ms");
+    for (unsigned i = 0; i < p->npasses; ++i) {
+        const ocr_pass *s = &p->pass[i];
+        uint64_t ev = pass_median(r, i, 0), gap = pass_median(r, i, 1);
+        fprintf(f,
+                "  %4u %12" PRIu64 " %6" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12.6f %10.3f "
+                "%12.6f\n",
+                i, s->global_size, s->local_size, s->n_in, s->n_out, ms(ev),
+                ev ? (double)(s->n_in * es) / (double)ev : 0.0, ms(gap));
+    }
+    uint64_t wall = r->median.wall_ns, events = r->median.gpu_ns;
+    fprintf(f, "  host clock: T wall %.6f ms - T total %.6f ms = %.6f ms per reduction not in any "
+               "event (launches, gaps, host work)\n",
+            ms(wall), ms(events), wall > events ? ms(wall - events) : 0.0);
 }
 
 static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_report_info *ri,
@@ -83,30 +125,40 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     fputs("\n\n", f);
 
     const ocr_times *md = &r->median, *mn = &r->min;
+    /* First the tutorial's six lines, in its definitions, then ours. */
     if (md->kernels_ns > 0) {
-        fprintf(f, "GPU Memory IO: %.4g memops/s\n", d->memops);
-        fprintf(f, "GPU Memory bandwidth: %.3f GB/s\n", d->gbs);
+        fprintf(f, "GPU Memory IO: %.4g T memops/sec\n", d->tut_memops);
+        fprintf(f, "GPU Memory bandwidth: %.3f GB/s\n", d->tut_gbs);
     } else {
         fprintf(f, "GPU Memory IO: n/a (%s)\n", no_launch_note);
     }
     fprintf(f, "T kernels: %.5g ms (median of %u; min %.5g)\n", ms(md->kernels_ns), r->repeats,
             ms(mn->kernels_ns));
+    fprintf(f, "T gpu: %.5g ms (kernels + read-back + CPU finish, input already on the device; "
+               "min %.5g)\n",
+            ms(md->resident_ns), ms(mn->resident_ns));
+    fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ms(r->ref_ns_median),
+            ms(r->ref_ns_min));
+    fprintf(f, "Speedup: %.4g (T ref / T gpu)\n", d->tut_speedup);
+    fprintf(f, "(The tutorial's definitions: N/2 elements per T kernels, upload excluded.)\n\n");
+    fprintf(f, "End to end, upload included:\n");
     fprintf(f,
-            "T gpu: %.5g ms (median of the runs' totals; median parts: H2D %.4g, kernels %.4g, "
+            "T total: %.5g ms (median of the runs' totals; median parts: H2D %.4g, kernels %.4g, "
             "D2H %.4g, CPU %.4g; min %.5g)\n",
             ms(md->gpu_ns), ms(md->h2d_ns), ms(md->kernels_ns), ms(md->d2h_ns), ms(md->cpu_ns),
             ms(mn->gpu_ns));
     fprintf(f, "T wall: %.5g ms (host clock per reduction, launches and gaps included; min %.5g)\n",
             ms(md->wall_ns), ms(mn->wall_ns));
-    fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ms(r->ref_ns_median),
-            ms(r->ref_ns_min));
+    if (md->kernels_ns > 0)
+        fprintf(f, "Bandwidth read: %.3f GB/s (bytes every pass reads / T kernels)\n", d->gbs);
     if (r->best_ns_median)
         fprintf(f, "T best CPU: %.5g ms (%u threads, SIMD; min %.5g)%s\n", ms(r->best_ns_median),
                 r->cpu_threads, ms(r->best_ns_min), r->best_passed ? "" : " WRONG RESULT");
-    fprintf(f, "Speedup: %.4g", d->speedup);
+    fprintf(f, "Speedup end to end: %.4g", d->speedup);
     if (md->kernels_ns) fprintf(f, " (kernels only: %.4g)", d->kernel_speedup);
     if (r->best_ns_median) fprintf(f, "; vs best CPU: %.4g", d->best_speedup);
     fprintf(f, "\n");
+    if (ri->passes) passes_table(f, r, ocr_type_size(ri->type));
 }
 
 /* A string as a JSON or CSV string literal. */
@@ -211,6 +263,10 @@ static void fields(table *t, const ocr_device_info *in, const ocr_kernel *k,
     MSF("min_wall_ms", CSV, r->min.wall_ns);
     STR("build_options", BOTH, k->options);
     STR("note", BOTH, p->npasses ? NULL : no_launch_note);
+    MSF("t_gpu_tutorial_ms", CSV, r->median.resident_ns);
+    NUM("speedup_tutorial", BOTH, d->tut_speedup, "%.4f");
+    NUM("bandwidth_tutorial_gbs", BOTH, d->tut_gbs, "%.3f");
+    NUM("memops_tutorial", BOTH, d->tut_memops, "%.6g");
 }
 
 /* One value. JSON has no inf or nan: non-finite numbers are written as null. */
@@ -250,7 +306,8 @@ void ocr_report_csv_header(FILE *f) {
     static const ocr_device_info zi;
     static const ocr_report_info zri = {.kernel_name = ""};
     static table t;
-    derived d = {0, 0, 0, 0, 0};
+    derived d;
+    memset(&d, 0, sizeof d);
     fields(&t, &zi, &zk, &zri, &zr, &d);
     const char *sep = "";
     for (size_t i = 0; i < t.n; ++i)
@@ -277,6 +334,7 @@ static void json_times(FILE *f, const char *name, const ocr_times *t, const uint
              {"d2h_ms", t->d2h_ns},
              {"cpu_ms", t->cpu_ns},
              {"wall_ms", t->wall_ns},
+             {"t_gpu_tutorial_ms", t->resident_ns},
              {"t_ref_ms", ref ? *ref : 0},
              {"t_best_ms", best ? *best : 0}};
     fprintf(f, "\"%s\": {", name);
@@ -310,7 +368,17 @@ static void json(FILE *f, const table *t, const ocr_report_info *ri, const ocr_r
             json_times(f, "times", &s->t, NULL, NULL);
             fputs(", \"result\": ", f);
             quoted(f, ocr_value_str(ri->type, s->result, v, sizeof v), 1);
-            fprintf(f, ", \"passed\": %s}", s->passed ? "true" : "false");
+            fprintf(f, ", \"passed\": %s", s->passed ? "true" : "false");
+            for (int g = 0; g < 2; ++g) { /* each launch's event, and the gap before it */
+                fprintf(f, ", \"%s\": [", g ? "gap_ms" : "pass_ms");
+                for (unsigned q = 0; q < r->plan.npasses; ++q) {
+                    field e = {"", JSON, V_MS, NULL, g ? s->gap_ns[q] : s->pass_ns[q], 0, NULL};
+                    fputs(q ? ", " : "", f);
+                    value(f, &e, 1);
+                }
+                fputc(']', f);
+            }
+            fputc('}', f);
         }
         fputc(']', f);
     }

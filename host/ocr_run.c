@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ocr_status event_ns(cl_event ev, uint64_t *ns) {
+/* An event's device-clock start and end, and their difference (subtracted in
+ * integers, converted later). */
+static ocr_status event_span(cl_event ev, uint64_t *start, uint64_t *end, uint64_t *ns) {
     ocr_status st = OCR_OK;
     cl_ulong t0 = 0, t1 = 0;
     OCR_CL(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
     OCR_CL(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
-    *ns = t1 >= t0 ? (uint64_t)(t1 - t0) : 0; /* subtract in integers, convert later */
+    *start = t0, *end = t1;
+    *ns = t1 >= t0 ? (uint64_t)(t1 - t0) : 0;
 fail:
     return st;
 }
@@ -141,7 +144,8 @@ fail:
 
 /* One full reduction on the device; fills the times of this run. */
 static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan, const buffers *bf,
-                           size_t es, void *left, ocr_value *result, ocr_times *t) {
+                           size_t es, void *left, ocr_run_sample *rs) {
+    ocr_times *t = &rs->t;
     ocr_status st = OCR_OK;
     cl_command_queue q = dev->queue;
     cl_event ev_w[2] = {NULL, NULL}, ev_r = NULL, ev_k[OCR_MAX_PASSES];
@@ -166,22 +170,26 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     OCR_CL(clEnqueueReadBuffer(q, in, CL_TRUE, 0, plan->leftover * es, left, 0, NULL, &ev_r));
 
     uint64_t t0 = ocr_now_ns();
-    *result = ocr_reduce_naive(left, plan->leftover, k->type, k->op);
+    rs->result = ocr_reduce_naive(left, plan->leftover, k->type, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
     t->wall_ns = ocr_now_ns() - wall0;
 
+    uint64_t t_start, t_end = 0, prev_end = 0, ns;
     for (int i = 0; i < 2 && ev_w[i]; ++i) {
-        uint64_t ns;
-        if ((st = event_ns(ev_w[i], &ns)) != OCR_OK) goto fail;
+        if ((st = event_span(ev_w[i], &t_start, &prev_end, &ns)) != OCR_OK) goto fail;
         t->h2d_ns += ns;
     }
-    if ((st = event_ns(ev_r, &t->d2h_ns)) != OCR_OK) goto fail;
+    if ((st = event_span(ev_r, &t_start, &t_end, &t->d2h_ns)) != OCR_OK) goto fail;
+    /* Each pass's event, and the device-clock gap before it: from the end of
+     * the previous command (the upload, for pass 0) to its start. */
     for (unsigned i = 0; i < nk; ++i) {
-        uint64_t ns;
-        if ((st = event_ns(ev_k[i], &ns)) != OCR_OK) goto fail;
-        t->kernels_ns += ns;
+        if ((st = event_span(ev_k[i], &t_start, &t_end, &rs->pass_ns[i])) != OCR_OK) goto fail;
+        rs->gap_ns[i] = t_start > prev_end ? t_start - prev_end : 0;
+        prev_end = t_end;
+        t->kernels_ns += rs->pass_ns[i];
     }
     t->gpu_ns = t->h2d_ns + t->kernels_ns + t->d2h_ns + t->cpu_ns;
+    t->resident_ns = t->kernels_ns + t->d2h_ns + t->cpu_ns;
 fail:
     /* A failed call leaves the queue in an unknown state: drain it before the
      * events and buffers go. */
@@ -342,7 +350,7 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     res->any_order = ref.any_order;
     for (unsigned r = 0; r <= reps; ++r) {
         ocr_run_sample *rs = &res->runs[r];
-        if ((st = run_once(dev, k, plan, &bf, es, left, &rs->result, &rs->t)) != OCR_OK) goto fail;
+        if ((st = run_once(dev, k, plan, &bf, es, left, rs)) != OCR_OK) goto fail;
         rs->passed = ocr_check(t, &ref, rs->result) &&
                      memcmp(&rs->result, &res->runs[0].result, es) == 0;
         if (!rs->passed && !res->bad_run) res->bad_run = r + 1;
@@ -359,6 +367,7 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     STAT(cpu_ns);
     STAT(gpu_ns);
     STAT(wall_ns);
+    STAT(resident_ns);
 #undef STAT
 
     /* The tutorial's CPU reference: the naive loop, timed the same way. The
