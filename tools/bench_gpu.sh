@@ -65,7 +65,7 @@ for t in int float; do
     echo "$t,$n,$ours,$m1,$cub,$(div "$ours" "$cub"),$(div "$m1" "$cub"),$tg,$([ "$ok" = 1 ] && echo PASSED || echo FAILED)"
   done
 done >> "$out/vs_cub.csv"
-echo; echo "== reduce7 vs CUB DeviceReduce::Sum (GB/s = input bytes / kernel time, median of $REPS)"
+echo; echo "== reduce7 vs CUB DeviceReduce::Sum (GB/s = bytes every pass reads / kernel time, median of $REPS)"
 table "$out/vs_cub.csv"
 
 # (2) the ladder at 2^25, int
