@@ -32,6 +32,7 @@ enum {
     O_EXPLAIN,
     O_PASSES,
     O_RESOURCES,
+    O_PEAK,
     O_HELP,
     O_VERSION
 };
@@ -79,6 +80,7 @@ static const option_def options[] = {
     {O_PASSES, 0, "passes", NULL, "after the report, each launch's size, time, GB/s and gap"},
     {O_RESOURCES, 0, "resources", NULL,
      "after building, the kernel's resources and estimated occupancy"},
+    {O_PEAK, 0, "peak", NULL, "also time a copy kernel: bandwidth as a % of the copy rate"},
     {O_HELP, 'h', "help", NULL, "print this help, then exit"},
     {O_VERSION, 'V', "version", NULL, "print the version, then exit"},
 };
@@ -301,6 +303,9 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
     case O_RESOURCES:
         o->resources = 1;
         break;
+    case O_PEAK:
+        o->peak = 1;
+        break;
     case O_HELP:
         o->help = 1;
         break;
@@ -347,8 +352,9 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         return bad("choose one of -d all and -d N", NULL, NULL);
     if (o->explain && o->format != OCR_FORMAT_TEXT)
         return bad("--explain prints text only; drop --format", NULL, NULL);
-    if ((o->passes || o->resources) && o->format != OCR_FORMAT_TEXT)
-        return bad("--passes and --resources print text (JSON has runs[].pass_ms); drop --format",
+    if ((o->passes || o->resources || o->peak) && o->format != OCR_FORMAT_TEXT)
+        return bad("--passes, --resources and --peak print text (JSON has runs[].pass_ms); drop "
+                   "--format",
                    NULL, NULL);
     const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
     if ((o->kernel_file || s) && (!s || s->kind != OCR_PER_GRID)) { /* unknown: main says */

@@ -118,6 +118,20 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
         ocr_report_info ri = {rq->spec.name, o->type, o->op, o->seed, o->data,
                               o->build_options, csv_header, 1, o->passes};
         ocr_report(stdout, o->format, dev, k, &ri, &res);
+        double copy = 0;
+        if (o->peak && st != OCR_RUNTIME) {
+            uint64_t bytes = o->size * es;
+            const ocr_device_info *in = ocr_device_get_info(dev);
+            if (bytes > in->max_alloc) bytes = in->max_alloc;
+            ocr_status ps = ocr_copy_rate(dev, o->kernel_dir, bytes, o->repeats, &copy);
+            if (ps != OCR_OK) st = ps;
+        }
+        if (copy > 0 && res.median.kernels_ns) {
+            double gbs = (double)(res.plan.elems_read * es) / (double)res.median.kernels_ns;
+            printf("Copy rate: %.3f GB/s (cl/copy.cl over %llu bytes, read + write, median of %u)\n"
+                   "Bandwidth read: %.1f%% of the copy rate\n",
+                   copy, (unsigned long long)(o->size * es), o->repeats, 100 * gbs / copy);
+        }
         sum->t_gpu = (double)res.median.gpu_ns / 1e6;
         sum->t_kernels = (double)res.median.kernels_ns / 1e6;
         sum->gbs = res.median.kernels_ns

@@ -355,6 +355,14 @@ void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel
 /* The CSV header line alone (for several rows under one header). */
 void ocr_report_csv_header(FILE *f);
 
+/* ---- peak --------------------------------------------------------------- */
+
+/* The device's copy rate in GB/s (bytes read + written per ns): cl/copy.cl
+ * copying `bytes` with 16-byte loads on a reduce7-like grid, median of `reps`
+ * runs after a warm-up. The yardstick of --peak. */
+ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes, unsigned reps,
+                         double *gbs);
+
 /* ---- timing ------------------------------------------------------------- */
 
 uint64_t ocr_now_ns(void);                      /* monotonic clock */
