@@ -146,6 +146,19 @@ typedef struct {
 } ocr_geometry;
 
 const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k);
+
+/* What the built kernel needs on its device, as the device reports it after
+ * the build (clGetKernelWorkGroupInfo); the build refuses only what these and
+ * the device's limits rule out. */
+typedef struct {
+    size_t work_group_size;    /* CL_KERNEL_WORK_GROUP_SIZE: most work-items per group */
+    size_t preferred_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (warp, SIMD) */
+    uint64_t local_mem;        /* CL_KERNEL_LOCAL_MEM_SIZE: bytes per work-group */
+    uint64_t private_mem;      /* CL_KERNEL_PRIVATE_MEM_SIZE: bytes per work-item (0: unknown) */
+    size_t required_size;      /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE[0]: 0 if none required */
+} ocr_kernel_resources;
+
+const ocr_kernel_resources *ocr_kernel_get_resources(const ocr_kernel *k);
 const char *ocr_kernel_path(const ocr_kernel *k);
 const char *ocr_kernel_options(const ocr_kernel *k);
 uint64_t ocr_kernel_default_m(const ocr_kernel *k);
