@@ -105,8 +105,10 @@ reduce7(__global const T *restrict in, __global T *restrict out, const ulong n) 
 #else
     T x = OCR_COMBINE(a0, a1);
 #endif
-    if (get_global_id(0) < n - nv * VEC)
-        x = OCR_COMBINE(x, in[nv * VEC + get_global_id(0)]);
+    /* The tail is shorter than VEC but the grid may be smaller still (-w 1
+     * -g 1 launches a single work-item), so it too strides over the grid. */
+    for (ulong t = nv * VEC + get_global_id(0); t < n; t += stride)
+        x = OCR_COMBINE(x, in[t]);
 #endif
 
     /* One tree per group. */

@@ -87,9 +87,9 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     }
     if ((st = ocr_kernel_build(dev, &brq, &k)) != OCR_OK) goto done;
     if (o->resources) {
-        ocr_resources res_k;
-        if ((st = ocr_kernel_resources(dev, k, &res_k)) != OCR_OK) goto done;
-        ocr_resources_print(stdout, dev, k, rq->spec.name, &res_k);
+        ocr_occupancy occ;
+        ocr_kernel_occupancy(dev, k, &occ);
+        ocr_resources_print(stdout, dev, k, rq->spec.name, &occ);
         printf("\n");
     }
     uint64_t m = o->m ? o->m : ocr_kernel_default_m(k);

@@ -146,29 +146,41 @@ typedef struct {
 } ocr_geometry;
 
 const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k);
+
+/* What the built kernel needs on its device, as the device reports it after
+ * the build (clGetKernelWorkGroupInfo); the build refuses only what these and
+ * the device's limits rule out. */
+typedef struct {
+    size_t work_group_size;    /* CL_KERNEL_WORK_GROUP_SIZE: most work-items per group */
+    size_t preferred_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (warp, SIMD) */
+    uint64_t local_mem;        /* CL_KERNEL_LOCAL_MEM_SIZE: bytes per work-group */
+    uint64_t private_mem;      /* CL_KERNEL_PRIVATE_MEM_SIZE: bytes per work-item (0: unknown) */
+    size_t required_size;      /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE[0]: 0 if none required */
+} ocr_kernel_resources;
+
+const ocr_kernel_resources *ocr_kernel_get_resources(const ocr_kernel *k);
 const char *ocr_kernel_path(const ocr_kernel *k);
 const char *ocr_kernel_options(const ocr_kernel *k);
 uint64_t ocr_kernel_default_m(const ocr_kernel *k);
 
-/* What the built kernel needs (queried, not guessed), and where the device
- * reports enough (NVIDIA's cl_nv_device_attribute_query, plus the registers
- * from a build with -cl-nv-verbose), an occupancy estimate: the groups that
- * fit on one compute unit and what limits them. */
+/* Where the device reports enough (NVIDIA's cl_nv_device_attribute_query,
+ * plus the registers from a build with -cl-nv-verbose), an occupancy estimate
+ * for the built kernel: the groups that fit on one compute unit and what
+ * limits them (host/ocr_resources.c). */
 typedef struct {
-    size_t local_size, work_group_size, preferred_multiple;
-    cl_ulong local_mem, private_mem;
     unsigned registers, warp; /* 0 where unknown */
     int cc_major, cc_minor;
-    int has_occupancy;
+    int known; /* 0: the device does not report what an estimate needs */
     double occupancy; /* resident work-items / the compute unit's maximum */
     unsigned groups_per_cu, cu_threads;
     unsigned long cu_local_mem;
     const char *limited_by; /* "work-items", "registers", "local memory" or "groups" */
-} ocr_resources;
+} ocr_occupancy;
 
-ocr_status ocr_kernel_resources(const ocr_device *dev, const ocr_kernel *k, ocr_resources *r);
+void ocr_kernel_occupancy(const ocr_device *dev, const ocr_kernel *k, ocr_occupancy *occ);
+/* The resources report of --resources: the kernel's needs, then the estimate. */
 void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
-                         const char *kernel_name, const ocr_resources *r);
+                         const char *kernel_name, const ocr_occupancy *occ);
 /* 1 if the device lists the OpenCL extension `name`. */
 int ocr_device_has_extension(const ocr_device *dev, const char *name);
 

@@ -1,9 +1,14 @@
 /* ocr_device.c - find platforms and devices, pick one, open a context and a
  * profiling queue on it, and list what is there. */
+#define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES   64
@@ -13,11 +18,95 @@ static const char *no_platform_hint =
     "runs OpenCL on the CPU; for a GPU install its vendor's OpenCL driver (NVIDIA driver, ROCm, "
     "intel-opencl-icd). `clinfo -l` shows what the ICD loader sees.";
 
+/* Appends "FILE (LIBRARY)" for one .icd file to list; returns 1 if it named
+ * a library. */
+static int add_icd(char *list, size_t len, const char *icd) {
+    char lib[256] = "";
+    FILE *f = fopen(icd, "r");
+    if (!f) return 0;
+    if (!fgets(lib, sizeof lib, f)) lib[0] = '\0';
+    fclose(f);
+    lib[strcspn(lib, "\r\n")] = '\0';
+    if (!lib[0]) return 0;
+    size_t n = strlen(list);
+    snprintf(list + n, len - n, "%s%s (%s)", n ? ", " : "", icd, lib);
+    return 1;
+}
+
+static int ends_with(const char *s, const char *tail) {
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* The OpenCL drivers registered where the ICD loader looks: the Khronos
+ * loader's OCL_ICD_FILENAMES, ocl-icd's OCL_ICD_VENDORS (a directory, an .icd
+ * file or a library), else the vendors directory. Fills list with what it
+ * found and returns how many. */
+static int registered_icds(char *list, size_t len) {
+    int n = 0;
+    char path[4096];
+    list[0] = '\0';
+    const char *files = getenv("OCL_ICD_FILENAMES");
+    if (files && *files) {
+        size_t l = strlen(list);
+        snprintf(list + l, len - l, "%s%s", l ? ", " : "", files);
+        ++n;
+    }
+    const char *v = getenv("OCL_ICD_VENDORS"), *dir = NULL;
+    struct stat sb;
+    if (v && *v) {
+        if (stat(v, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            dir = v;
+        } else if (ends_with(v, ".icd")) {
+            const char *vp = getenv("OPENCL_VENDOR_PATH");
+            snprintf(path, sizeof path, "%s/%s", vp && *vp ? vp : "/etc/OpenCL/vendors", v);
+            n += strchr(v, '/') ? add_icd(list, len, v)
+                                : add_icd(list, len, path) || add_icd(list, len, v);
+        } else { /* the library itself */
+            size_t l = strlen(list);
+            snprintf(list + l, len - l, "%s%s", l ? ", " : "", v);
+            ++n;
+        }
+    } else {
+        const char *vp = getenv("OPENCL_VENDOR_PATH");
+        dir = vp && *vp ? vp : "/etc/OpenCL/vendors";
+    }
+    DIR *d = dir ? opendir(dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (!ends_with(e->d_name, ".icd")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        n += add_icd(list, len, path);
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+/* No platform: either nothing is installed, or what is installed could not be
+ * loaded. The second happens to a process short of memory (the ICD loader
+ * dlopen()s each driver, and a driver such as POCL maps an LLVM of a few
+ * hundred MiB) and must not be told to install what it has. */
+static void report_no_platform(void) {
+    char icds[2048], limit[128] = " (ulimit -v, a cgroup's limit)";
+    int n = registered_icds(icds, sizeof icds);
+    if (n == 0) {
+        ocr_errorf("%s", no_platform_hint);
+        return;
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        snprintf(limit, sizeof limit, " (this process may use only %llu MiB: ulimit -v %llu)",
+                 (unsigned long long)(rl.rlim_cur >> 20), (unsigned long long)(rl.rlim_cur >> 10));
+    ocr_errorf("no OpenCL platform could be loaded, although %d %s registered: %s. Either the "
+               "process is short of memory%s, or the driver is broken or does not match this "
+               "system; `clinfo -l` run the same way shows what the ICD loader sees.",
+               n, n == 1 ? "driver is" : "drivers are", icds, limit);
+}
+
 static ocr_status get_platforms(cl_platform_id *ids, cl_uint *count) {
     ocr_status st = OCR_OK;
     cl_int err = clGetPlatformIDs(MAX_PLATFORMS, ids, count);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *count == 0)) {
-        ocr_errorf("%s", no_platform_hint);
+        report_no_platform();
         return OCR_RUNTIME;
     }
     OCR_CHECK(err, "clGetPlatformIDs");
@@ -121,8 +210,7 @@ ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int
     for (cl_uint p = 0; st == OCR_OK && p < np; ++p) {
         cl_device_id devs[MAX_DEVICES];
         cl_uint nd = 0;
-        if ((st = get_devices(plats[p], type, devs, &nd)) != OCR_OK)
-            break;
+        if ((st = get_devices(plats[p], type, devs, &nd)) != OCR_OK) break;
         for (cl_uint d = 0; d < nd && *count < max; ++d)
             out[(*count)++] = (ocr_device_choice){(int)p, (int)d, type, 1};
     }

@@ -40,6 +40,7 @@ struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;
     ocr_geometry geom;
+    ocr_kernel_resources res; /* queried from the built kernel */
     uint64_t default_m;
     ocr_type type;
     ocr_op op;

@@ -40,9 +40,13 @@ char *ocr_read_file(const char *path, size_t *len) {
         ocr_errorf("cannot read kernel file %s: %s", path, strerror(errno));
         goto done;
     }
-    buf = malloc((size_t)size + 1);
-    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        ocr_errorf("cannot read kernel file %s: %s", path, buf ? strerror(errno) : "out of memory");
+    if (!(buf = malloc((size_t)size + 1))) {
+        ocr_errorf("out of host memory while reading %s (%ld bytes)", path, size);
+        goto done;
+    }
+    if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        ocr_errorf("cannot read kernel file %s: %s", path,
+                   ferror(f) ? strerror(errno) : "it changed while being read");
         free(buf);
         buf = NULL;
         goto done;
@@ -67,8 +71,32 @@ static char *join(const char *dir, const char *file) {
     return p;
 }
 
-static int is_file(const char *p) {
-    return access(p, R_OK) == 0;
+/* 0 if the file can be read, else why not (ENOENT, EACCES, ...). */
+static int unreadable(const char *p) {
+    return access(p, R_OK) == 0 ? 0 : errno ? errno : EACCES;
+}
+
+/* 0 if d is a directory this process may search, else why not. */
+static int bad_dir(const char *d) {
+    struct stat sb;
+    if (stat(d, &sb) != 0) return errno;
+    if (!S_ISDIR(sb.st_mode)) return ENOTDIR;
+    return access(d, X_OK) == 0 ? 0 : errno;
+}
+
+static const char *dir_problem(int err) {
+    return err == ENOENT ? "does not exist" : err == ENOTDIR ? "is not a directory" : strerror(err);
+}
+
+/* A $OCLREDUCTION_KERNEL_DIR that cannot be used is skipped, but never
+ * silently: the kernels then come from somewhere the user did not ask for.
+ * Once per process (every build searches again). */
+static void warn_env_dir(const char *env, int err, const char *used) {
+    static int warned;
+    if (warned) return;
+    warned = 1;
+    fprintf(stderr, "oclReduction: warning: OCLREDUCTION_KERNEL_DIR=%s %s; %s%s\n", env,
+            dir_problem(err), used ? "using " : "ignoring it", used ? used : "");
 }
 
 /* The directory holding this executable, or "" where it cannot be known. */
@@ -91,13 +119,19 @@ static void exe_dir(char *buf, size_t len) {
 static char *find_file(const char *file, const char *explicit_dir, int quiet) {
     const char *dirs[5];
     const char *why[5];
+    int err[5];
     char exe[PATH_MAX], rel[PATH_MAX + 64];
-    int nd = 0;
+    int nd = 0, env_at = -1, env_err = 0;
+    const char *env = NULL;
     if (explicit_dir) {
         dirs[nd] = explicit_dir, why[nd++] = "--kernel-dir";
     } else {
-        const char *env = getenv("OCLREDUCTION_KERNEL_DIR");
-        if (env && *env) dirs[nd] = env, why[nd++] = "$OCLREDUCTION_KERNEL_DIR";
+        env = getenv("OCLREDUCTION_KERNEL_DIR");
+        if (env && *env) {
+            env_err = bad_dir(env);
+            env_at = nd;
+            dirs[nd] = env, why[nd++] = "$OCLREDUCTION_KERNEL_DIR";
+        }
         exe_dir(exe, sizeof exe);
         size_t bl = strlen(OCR_BUILD_DIR);
         /* A binary inside the build tree reads the source tree's kernels, so an
@@ -111,15 +145,32 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
         if (OCR_INSTALL_KERNEL_DIR[0])
             dirs[nd] = OCR_INSTALL_KERNEL_DIR, why[nd++] = "installed data directory";
     }
+    int denied = 0;
     for (int i = 0; i < nd; ++i) {
         char *p = join(dirs[i], file);
-        if (p && is_file(p)) return p;
+        if (!p) {
+            ocr_errorf("out of host memory");
+            return NULL;
+        }
+        err[i] = i == env_at && env_err ? env_err : unreadable(p);
+        if (!err[i]) {
+            if (env_err) warn_env_dir(env, env_err, dirs[i]);
+            return p;
+        }
         free(p);
+        denied |= err[i] != ENOENT && err[i] != ENOTDIR;
     }
-    if (quiet) return NULL;
-    ocr_errorf("kernel file %s not found. Searched:", file);
+    if (quiet) {
+        if (env_err) warn_env_dir(env, env_err, NULL);
+        return NULL;
+    }
+    /* "Not found" only when nothing was there: a file or directory without
+     * read permission says so. */
+    ocr_errorf("kernel file %s %s. Searched:", file, denied ? "cannot be read" : "not found");
     for (int i = 0; i < nd; ++i)
-        fprintf(stderr, "  %s/%s  (%s)\n", dirs[i], file, why[i]);
+        fprintf(stderr, "  %s/%s  (%s): %s%s\n", dirs[i], file, why[i],
+                i == env_at && env_err ? "the directory " : "",
+                i == env_at && env_err ? dir_problem(env_err) : strerror(err[i]));
     if (!explicit_dir)
         fprintf(stderr, "Point --kernel-dir or OCLREDUCTION_KERNEL_DIR at the cl/ directory.\n");
     return NULL;
@@ -131,13 +182,15 @@ char *ocr_find_kernel_file(const char *file, const char *explicit_dir) {
 
 /* --- include expansion --------------------------------------------------- */
 
-/* Appends to a growing string; returns 0 on failure. */
+/* A growing string. */
 typedef struct {
     char *s;
     size_t len, cap;
 } strbuf;
 
+/* Appends n bytes; 0 when out of memory. */
 static int sb_add(strbuf *b, const char *s, size_t n) {
+    if (n > SIZE_MAX / 4 - b->len) return 0;
     if (b->len + n + 1 > b->cap) {
         size_t cap = (b->len + n + 1) * 2;
         char *p = realloc(b->s, cap);
@@ -150,10 +203,109 @@ static int sb_add(strbuf *b, const char *s, size_t n) {
     return 1;
 }
 
-static int sb_printf(strbuf *b, const char *fmt, const char *s, int n) {
-    char tmp[PATH_MAX + 64];
-    int k = snprintf(tmp, sizeof tmp, fmt, n, s);
-    return k > 0 && sb_add(b, tmp, (size_t)k);
+static int sb_str(strbuf *b, const char *s) {
+    return sb_add(b, s, strlen(s));
+}
+
+/* `#line N "path"`, the path escaped as a string literal. */
+static int sb_line(strbuf *b, int n, const char *path) {
+    char num[32];
+    snprintf(num, sizeof num, "#line %d \"", n);
+    int ok = sb_str(b, num);
+    for (const char *p = path; ok && *p; ++p)
+        ok = (*p == '"' || *p == '\\' ? sb_add(b, "\\", 1) : 1) && sb_add(b, p, 1);
+    return ok && sb_str(b, "\"\n");
+}
+
+/* If [p, end) is a line `#include "name"` (blanks allowed around the '#'),
+ * points *name at the name and returns its length, else 0. Bounded by the
+ * line: sscanf on the rest of the buffer would measure all of it (strlen) on
+ * every line, quadratic in the file size. */
+static size_t include_name(const char *p, const char *end, const char **name) {
+    while (p < end && (*p == ' ' || *p == '\t'))
+        ++p;
+    if (p == end || *p++ != '#') return 0;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        ++p;
+    if (end - p < 8 || memcmp(p, "include", 7) != 0) return 0;
+    p += 7;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        ++p;
+    if (p == end || *p != '"') return 0;
+    const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+    if (!q) return 0;
+    *name = p + 1;
+    return (size_t)(q - p - 1);
+}
+
+typedef struct {
+    strbuf out;
+    char *const *dirs; /* where includes are searched after the including file's directory */
+    int ndirs;
+    int mirror; /* oclgrind: mirror the top file's lines first (see mirror_lines) */
+} expansion;
+
+/* Finds an included file beside the including one, then in each of dirs.
+ * NULL with one message if it is in none of them or cannot be read. */
+static char *find_include(const expansion *ex, const char *dir, const char *name, const char *from,
+                          int lineno) {
+    char *denied = NULL; /* the first candidate there but unreadable */
+    int denied_err = 0;
+    for (int d = -1; d < ex->ndirs; ++d) {
+        char *p = join(d < 0 ? dir : ex->dirs[d], name);
+        if (!p) {
+            ocr_errorf("out of host memory while reading %s", from);
+            free(denied);
+            return NULL;
+        }
+        int e = unreadable(p);
+        if (!e) {
+            free(denied);
+            return p;
+        }
+        if (e != ENOENT && e != ENOTDIR && !denied) {
+            denied = p, denied_err = e;
+            continue;
+        }
+        free(p);
+    }
+    if (denied)
+        ocr_errorf("%s:%d: cannot read included file %s: %s", from, lineno, denied,
+                   strerror(denied_err));
+    else
+        ocr_errorf("%s:%d: cannot find included file \"%s\" (searched %s%s%s%s%s)", from, lineno,
+                   name, dir, ex->ndirs > 0 ? ", " : "", ex->ndirs > 0 ? ex->dirs[0] : "",
+                   ex->ndirs > 1 ? ", " : "", ex->ndirs > 1 ? ex->dirs[1] : "");
+    free(denied);
+    return NULL;
+}
+
+/*
+ * oclgrind names a diagnostic's place by the #line-mapped file and number, but
+ * quotes line N of the source string it was given, whatever the file: with
+ * includes expanded above the kernel, that is some other line (the end of a
+ * comment, a #pragma of the header). So under oclgrind the string opens with
+ * an inert copy of the top file, inside `#if 0`, whose line N is the file's
+ * line N: the kernel's own lines are then numbered and quoted alike. Line 1
+ * gives way to the `#if 0`; copied lines that start with '#' are commented
+ * out, so no directive in the copy (nor one in a comment opened on line 1) can
+ * unbalance the #if. Places inside included files (reduce_common.h) are still
+ * quoted from the top file: one string cannot hold two files at the same line
+ * numbers.
+ */
+static int mirror_lines(strbuf *out, const char *src, const char *end) {
+    int ok = sb_str(out, "#if 0\n"), first = 1;
+    for (const char *line = src, *next; ok && line < end; line = next, first = 0) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        next = nl ? nl + 1 : end;
+        if (first) continue;
+        const char *p = line;
+        while (p < next && (*p == ' ' || *p == '\t'))
+            ++p;
+        if (p < next && *p == '#') ok = sb_add(out, "//", 2);
+        ok = ok && sb_add(out, line, (size_t)(next - line)) && (nl || sb_add(out, "\n", 1));
+    }
+    return ok && sb_str(out, "#endif\n");
 }
 
 /*
@@ -161,51 +313,51 @@ static int sb_printf(strbuf *b, const char *fmt, const char *s, int n) {
  * paths with spaces are parsed differently by different OpenCL compilers, and
  * some drivers cache binaries by source text, so an edited header would not be
  * rebuilt. #line directives keep build-log line numbers pointing at the files.
- * Includes are searched beside the including file, then in each of `dirs`.
+ * Includes are searched beside the including file, then in each of ex->dirs.
+ * Linear in the size of the files. Every failure prints one message.
  */
-static int expand(strbuf *out, const char *path, char *const *dirs, int ndirs, int depth) {
+static int expand(expansion *ex, const char *path, int depth) {
     size_t len;
-    char *src, *line, *next;
+    char *src;
     int ok = 1, lineno = 1;
     if (depth > 8) {
         ocr_errorf("includes nested too deeply at %s", path);
         return 0;
     }
     if (!(src = ocr_read_file(path, &len))) return 0;
-    const char *slash = strrchr(path, '/');
+    const char *end = src + len, *slash = strrchr(path, '/');
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    ok = sb_printf(out, "#line %d \"%s\"\n", path, 1);
-    for (line = src; ok && *line; line = next, ++lineno) {
-        next = strchr(line, '\n');
-        next = next ? next + 1 : line + strlen(line);
-        const char *p = line;
-        while (*p == ' ' || *p == '\t')
-            ++p;
-        char name[256];
-        if (sscanf(p, "#include \"%255[^\"]\"", name) == 1) {
-            char *inc = join(dir, name);
-            for (int d = 0; inc && !is_file(inc) && d < ndirs; ++d) {
-                free(inc);
-                inc = join(dirs[d], name);
-            }
-            if (!inc || !is_file(inc)) {
-                ocr_errorf("%s:%d: cannot find included file \"%s\" (searched %s%s%s%s%s)", path,
-                           lineno, name, dir, ndirs > 0 ? ", " : "", ndirs > 0 ? dirs[0] : "",
-                           ndirs > 1 ? ", " : "", ndirs > 1 ? dirs[1] : "");
-                free(inc);
-                ok = 0;
-                break;
-            }
-            ok = expand(out, inc, dirs, ndirs, depth + 1) &&
-                 sb_printf(out, "#line %d \"%s\"\n", path, lineno + 1);
-            free(inc);
-        } else {
-            ok = sb_add(out, line, (size_t)(next - line));
-            if (ok && next[-1] != '\n') ok = sb_add(out, "\n", 1);
+    if (depth == 0 && ex->mirror) ok = mirror_lines(&ex->out, src, end);
+    ok = ok && sb_line(&ex->out, 1, path);
+    for (const char *line = src, *next; ok && line < end; line = next, ++lineno) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        next = nl ? nl + 1 : end;
+        const char *name;
+        size_t nlen = include_name(line, next, &name);
+        if (!nlen) {
+            ok = sb_add(&ex->out, line, (size_t)(next - line)) && (nl || sb_add(&ex->out, "\n", 1));
+            continue;
         }
+        char nm[256];
+        if (nlen >= sizeof nm) {
+            ocr_errorf("%s:%d: included file name too long", path, lineno);
+            free(src);
+            return 0;
+        }
+        memcpy(nm, name, nlen);
+        nm[nlen] = '\0';
+        char *inc = find_include(ex, dir, nm, path, lineno);
+        if (!inc || !expand(ex, inc, depth + 1)) {
+            free(inc);
+            free(src);
+            return 0; /* the message is printed */
+        }
+        free(inc);
+        ok = sb_line(&ex->out, lineno + 1, path);
     }
     free(src);
+    if (!ok) ocr_errorf("out of host memory while reading %s", path);
     return ok;
 }
 
@@ -224,8 +376,8 @@ static size_t floor_pow2(size_t x) {
     return p;
 }
 
-static void print_build_failure(cl_program prog, cl_device_id dev, const char *path,
-                                const char *options) {
+/* The build log, malloc'd ("" when there is none), or NULL. */
+static char *build_log(cl_program prog, cl_device_id dev) {
     size_t n = 0;
     char *log = NULL;
     if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS && n)
@@ -234,6 +386,15 @@ static void print_build_failure(cl_program prog, cl_device_id dev, const char *p
         log[n] = '\0';
     else if (log)
         log[0] = '\0';
+    /* Drop trailing blank lines: the message ends the report. */
+    for (size_t l = log ? strlen(log) : 0; l && (log[l - 1] == '\n' || log[l - 1] == ' ');)
+        log[--l] = '\0';
+    return log;
+}
+
+static void print_build_failure(cl_program prog, cl_device_id dev, const char *path,
+                                const char *options) {
+    char *log = build_log(prog, dev);
     fprintf(stderr,
             "oclReduction: building %s failed\n"
             "  build options: %s\n"
@@ -242,8 +403,22 @@ static void print_build_failure(cl_program prog, cl_device_id dev, const char *p
     free(log);
 }
 
+/* CL_INVALID_BUILD_OPTIONS: the build never started, so the options are the
+ * news, not a compiler log. One message. */
+static void print_bad_options(cl_program prog, const ocr_device *dev, const char *path,
+                              const char *options, const char *extra) {
+    char *log = build_log(prog, dev->device);
+    fprintf(stderr,
+            "oclReduction: %s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)\n"
+            "  build options: %s\n",
+            dev->info.name, path, options);
+    if (extra && *extra) fprintf(stderr, "  of which added with --build-options: %s\n", extra);
+    if (log && log[0]) fprintf(stderr, "  the compiler says: %s\n", log);
+    free(log);
+}
+
 /* One build attempt with the given local size. */
-static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
+static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *source,
                              const ocr_build_request *rq, size_t local, size_t vec, int blocked) {
     ocr_status st = OCR_OK;
     cl_int err;
@@ -264,6 +439,8 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
         n += snprintf(opts + n, sizeof opts - (size_t)n,
                       " -D VEC=%zu -D UNROLL=%d -D OCR_BLOCKED=%d", vec, REDUCE7_UNROLL, blocked);
     }
+    /* A user kernel's arguments are checked after the build (check_signature). */
+    if (rq->kernel_file) n += snprintf(opts + n, sizeof opts - (size_t)n, " -cl-kernel-arg-info");
     if (rq->extra_options)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " %s", rq->extra_options);
     if (n <= 0 || (size_t)n >= sizeof opts) {
@@ -271,13 +448,24 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const char *source,
         return OCR_RUNTIME;
     }
     free(k->options);
-    k->options = strdup(opts);
+    if (!(k->options = strdup(opts))) {
+        ocr_errorf("out of host memory");
+        return OCR_RUNTIME;
+    }
 
     if (k->kernel) clReleaseKernel(k->kernel), k->kernel = NULL;
     if (k->program) clReleaseProgram(k->program), k->program = NULL;
-    k->program = clCreateProgramWithSource(dev->context, 1, &source, NULL, &err);
+    /* With its length: a NUL byte in the file reaches the compiler, which says
+     * so, instead of silently ending the source there. */
+    const char *text = source->s;
+    size_t text_len = source->len;
+    k->program = clCreateProgramWithSource(dev->context, 1, &text, &text_len, &err);
     OCR_CHECK(err, "clCreateProgramWithSource");
     err = clBuildProgram(k->program, 1, &dev->device, opts, NULL, NULL);
+    if (err == CL_INVALID_BUILD_OPTIONS) {
+        print_bad_options(k->program, dev, k->path, opts, rq->extra_options);
+        return OCR_RUNTIME;
+    }
     if (err != CL_SUCCESS) {
         print_build_failure(k->program, dev->device, k->path, opts);
         OCR_CHECK(err, "clBuildProgram");
@@ -292,13 +480,144 @@ fail:
     return st;
 }
 
+#define SIGNATURE "__kernel void %s(__global const T *in, __global T *out, const ulong n)"
+
+/* One message for a kernel file whose arguments do not fit the harness. */
+static ocr_status bad_signature(const ocr_kernel *k, const char *name, const char *what,
+                                const ocr_build_request *rq) {
+    fprintf(stderr,
+            "oclReduction: %s: kernel '%s' does not fit the harness: %s.\n"
+            "  Its signature must be " SIGNATURE "\n"
+            "  (T is the element type, %s here; see docs/labs/starter.cl)\n",
+            k->path, name, what, name, ocr_type_name(rq->type));
+    return OCR_RUNTIME;
+}
+
+static const char *qualifier_name(cl_kernel_arg_address_qualifier q) {
+    switch (q) {
+    case CL_KERNEL_ARG_ADDRESS_GLOBAL:
+        return "__global";
+    case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+        return "__constant";
+    case CL_KERNEL_ARG_ADDRESS_LOCAL:
+        return "__local";
+    default:
+        return "a value (private)";
+    }
+}
+
+/* The scalar type a (pointer or vector) type name is made of, if it is a
+ * built-in one: "float4*" -> "float"; NULL for typedef names we cannot see
+ * through. */
+static const char *scalar_of(const char *tname, char *buf, size_t len) {
+    static const char *const scalars[] = {"char", "uchar", "short", "ushort", "int",   "uint",
+                                          "long", "ulong", "half",  "float",  "double"};
+    size_t n = strcspn(tname, "0123456789* ");
+    if (n >= len) return NULL;
+    memcpy(buf, tname, n);
+    buf[n] = '\0';
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; ++i)
+        if (!strcmp(buf, scalars[i])) return buf;
+    return NULL;
+}
+
+/*
+ * A --kernel-file kernel gets (buffer in, buffer out, ulong n). Checked after
+ * the build, so a wrong signature is named as such instead of ending in a raw
+ * clSetKernelArg error: the argument count always; the address spaces and
+ * types where the device keeps argument information (it may not:
+ * CL_KERNEL_ARG_INFO_NOT_AVAILABLE); the size of n by setting it.
+ */
+static ocr_status check_signature(ocr_kernel *k, const ocr_build_request *rq) {
+    ocr_status st = OCR_OK;
+    const char *name = rq->spec.name;
+    static const char *const role[3] = {"argument 0 (the input)", "argument 1 (the output)",
+                                        "argument 2 (n)"};
+    char what[256], tname[128], sbuf[32];
+    cl_uint nargs = 0;
+    OCR_CL(clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
+    if (nargs != 3) {
+        snprintf(what, sizeof what, "it takes %u argument%s, not 3", nargs, nargs == 1 ? "" : "s");
+        return bad_signature(k, name, what, rq);
+    }
+    for (cl_uint i = 0; i < 3; ++i) {
+        cl_kernel_arg_address_qualifier q = 0;
+        cl_int e =
+            clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, NULL);
+        if (e == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) break;
+        OCR_CHECK(e, "clGetKernelArgInfo");
+        int ok = i == 2 ? q == CL_KERNEL_ARG_ADDRESS_PRIVATE
+                        : q == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
+                              (i == 0 && q == CL_KERNEL_ARG_ADDRESS_CONSTANT);
+        if (!ok) {
+            snprintf(what, sizeof what, "%s is %s; it must be %s", role[i], qualifier_name(q),
+                     i == 2 ? "a ulong value" : "a __global pointer");
+            return bad_signature(k, name, what, rq);
+        }
+        e = clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, sizeof tname, tname, NULL);
+        if (e == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) continue;
+        OCR_CHECK(e, "clGetKernelArgInfo");
+        const char *sc = scalar_of(tname, sbuf, sizeof sbuf);
+        /* Pointers must point to T (or vectors of T); n must be a 64-bit
+         * integer (long would do, for any n the host can hold). */
+        if (i < 2 && sc && strcmp(sc, ocr_type_name(rq->type)) != 0) {
+            snprintf(what, sizeof what, "%s is %s, but the data are %s (--type)", role[i], tname,
+                     ocr_type_name(rq->type));
+            return bad_signature(k, name, what, rq);
+        }
+        if (i == 2 && sc && ((strcmp(sc, "ulong") && strcmp(sc, "long")) || strchr(tname, '*'))) {
+            snprintf(what, sizeof what, "%s is %s; it must be ulong", role[i], tname);
+            return bad_signature(k, name, what, rq);
+        }
+    }
+    /* Without argument information: n's size at least (a uint n would read
+     * half of the value the host passes). */
+    cl_ulong zero = 0;
+    cl_int e = clSetKernelArg(k->kernel, 2, sizeof zero, &zero);
+    if (e == CL_INVALID_ARG_SIZE || e == CL_INVALID_ARG_VALUE || e == CL_INVALID_MEM_OBJECT ||
+        e == CL_INVALID_SAMPLER) {
+        snprintf(what, sizeof what, "%s is not a 64-bit value (%s)", role[2], ocr_cl_error_name(e));
+        return bad_signature(k, name, what, rq);
+    }
+    OCR_CHECK(e, "clSetKernelArg");
+fail:
+    return st;
+}
+
+/* What the built kernel needs, as the device reports it. */
+static ocr_status query_resources(const ocr_device *dev, ocr_kernel *k) {
+    ocr_status st = OCR_OK;
+    ocr_kernel_resources *r = &k->res;
+    size_t wg = 0, mult = 0, req[3] = {0, 0, 0};
+    cl_ulong lmem = 0, pmem = 0;
+    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                    &wg, NULL));
+    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device,
+                                    CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof mult,
+                                    &mult, NULL));
+    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem,
+                                    &lmem, NULL));
+    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pmem,
+                                    &pmem, NULL));
+    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                    sizeof req, req, NULL));
+    r->work_group_size = wg;
+    r->preferred_multiple = mult;
+    r->local_mem = lmem;
+    r->private_mem = pmem;
+    r->required_size = req[0];
+fail:
+    return st;
+}
+
 ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_kernel **out) {
     ocr_status st = OCR_OK;
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
-    strbuf src = {0};
+    expansion ex = {{NULL, 0, 0}, NULL, 0, 0};
     char *inc_dirs[2] = {NULL, NULL};
     int n_inc = 0;
+    const int user = rq->kernel_file != NULL; /* a kernel under test: nothing known before */
     ocr_kernel *k = calloc(1, sizeof *k);
     *out = NULL;
     if (!k) {
@@ -319,7 +638,7 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
      * kernel directory (for lab/), then from the standard kernel directory, so
      * a student's kernel or a --kernel-dir of a few files can use
      * reduce_common.h without a copy. */
-    if (rq->kernel_file) {
+    if (user) {
         k->path = strdup(rq->kernel_file);
     } else {
         k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
@@ -335,7 +654,15 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
         *strrchr(common, '/') = '\0';
         inc_dirs[n_inc++] = common;
     }
-    if (!k->path || !expand(&src, k->path, inc_dirs, n_inc, 0)) {
+    if (!k->path) {
+        ocr_errorf("out of host memory");
+        st = OCR_RUNTIME;
+        goto fail;
+    }
+    ex.dirs = inc_dirs;
+    ex.ndirs = n_inc;
+    ex.mirror = strstr(in->platform, "Oclgrind") != NULL;
+    if (!expand(&ex, k->path, 0)) {
         st = OCR_RUNTIME;
         goto fail;
     }
@@ -363,19 +690,24 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
         }
         local = floor_pow2(limit);
     }
-    if (sp->kind != OCR_PER_ITEM && !is_pow2(local)) {
+    /* The built-in kernels' shapes are known (their trees halve the group, their
+     * blocks split evenly, their local arrays are BLOCK or LOCAL_SIZE values);
+     * a user kernel's are not, so it is held only to what the built kernel
+     * reports below. */
+    if (!user && sp->kind != OCR_PER_ITEM && !is_pow2(local)) {
         ocr_errorf("%s needs a power-of-two work-group size, not %zu", sp->name, local);
         st = OCR_USAGE;
         goto fail;
     }
-    if (sp->kind == OCR_PER_GROUP && sp->block && (local > sp->block || sp->block % local)) {
+    if (!user && sp->kind == OCR_PER_GROUP && sp->block &&
+        (local > sp->block || sp->block % local)) {
         ocr_errorf("%s covers %zu values per group: the work-group size (%zu) must divide it",
                    sp->name, sp->block, local);
         st = OCR_USAGE;
         goto fail;
     }
     size_t lmem = (sp->kind == OCR_PER_GROUP ? sp->block : local) * ocr_type_size(rq->type);
-    if (lmem > in->local_mem) {
+    if (!user && lmem > in->local_mem) {
         ocr_errorf("%s needs %zu bytes of local memory per group for %s; %s has %llu", sp->name,
                    lmem, ocr_type_name(rq->type), in->name, (unsigned long long)in->local_mem);
         st = OCR_RUNTIME;
@@ -383,36 +715,42 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     }
 
     for (;;) {
-        if ((st = build_once(dev, k, src.s, rq, local, vec, blocked)) != OCR_OK) goto fail;
-        size_t kwg = 0;
-        cl_ulong klmem = 0;
-        OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                        sizeof kwg, &kwg, NULL));
-        OCR_CL(clGetKernelWorkGroupInfo(k->kernel, dev->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                        sizeof klmem, &klmem, NULL));
-        if (klmem > in->local_mem) {
-            ocr_errorf("%s uses %llu bytes of local memory on %s, which has %llu", sp->name,
-                       (unsigned long long)klmem, in->name, (unsigned long long)in->local_mem);
+        if ((st = build_once(dev, k, &ex.out, rq, local, vec, blocked)) != OCR_OK) goto fail;
+        if (user && (st = check_signature(k, rq)) != OCR_OK) goto fail;
+        if ((st = query_resources(dev, k)) != OCR_OK) goto fail;
+        const ocr_kernel_resources *r = &k->res;
+        if (r->local_mem > in->local_mem) {
+            ocr_errorf("%s uses %llu bytes of local memory per work-group "
+                       "(CL_KERNEL_LOCAL_MEM_SIZE); %s has %llu (CL_DEVICE_LOCAL_MEM_SIZE)",
+                       sp->name, (unsigned long long)r->local_mem, in->name,
+                       (unsigned long long)in->local_mem);
             st = OCR_RUNTIME;
             goto fail;
         }
-        if (local <= kwg) break;
+        if (r->required_size && r->required_size != local) {
+            ocr_errorf("%s requires work-groups of %zu (reqd_work_group_size), but runs with %zu: "
+                       "use LOCAL_SIZE in the attribute%s",
+                       sp->name, r->required_size, local, user_local ? "" : ", or --local-size");
+            st = OCR_RUNTIME;
+            goto fail;
+        }
+        if (local <= r->work_group_size) break;
         /* The compiled kernel allows fewer work-items than we asked for (too
          * many registers, say): shrink, unless the user fixed the size. */
-        if (user_local || kwg == 0) {
+        if (user_local || r->work_group_size == 0) {
             ocr_errorf("%s cannot run %s with work-groups of %zu: the compiled kernel allows %zu "
                        "(CL_KERNEL_WORK_GROUP_SIZE)%s",
-                       in->name, sp->name, local, kwg,
+                       in->name, sp->name, local, r->work_group_size,
                        user_local ? "; try a smaller --local-size" : "");
             st = OCR_RUNTIME;
             goto fail;
         }
-        local = floor_pow2(kwg);
+        local = floor_pow2(r->work_group_size);
     }
 
     k->geom.kind = sp->kind;
     k->geom.local_size = local;
-    k->geom.tree = rq->kernel_file == NULL;
+    k->geom.tree = !user;
     if (sp->kind == OCR_PER_ITEM) {
         k->geom.elems_per_group = 2;
     } else if (sp->kind == OCR_PER_GROUP) {
@@ -426,13 +764,13 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
             rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
     }
     k->default_m = sp->default_m ? sp->default_m : k->geom.max_groups;
-    free(src.s);
+    free(ex.out.s);
     free(inc_dirs[0]);
     free(inc_dirs[1]);
     *out = k;
     return OCR_OK;
 fail:
-    free(src.s);
+    free(ex.out.s);
     free(inc_dirs[0]);
     free(inc_dirs[1]);
     ocr_kernel_release(k);
@@ -459,4 +797,7 @@ const char *ocr_kernel_options(const ocr_kernel *k) {
 }
 uint64_t ocr_kernel_default_m(const ocr_kernel *k) {
     return k->default_m;
+}
+const ocr_kernel_resources *ocr_kernel_get_resources(const ocr_kernel *k) {
+    return &k->res;
 }

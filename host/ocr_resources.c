@@ -1,5 +1,5 @@
-/* ocr_resources.c - what a built kernel needs from the device, and the
- * occupancy estimate that follows from it, computed the way the tutorial's
+/* ocr_resources.c - the resources report: what a built kernel needs (queried
+ * after the build, ocr_program.c) and the occupancy estimate that follows from it, computed the way the tutorial's
  * profiler analysis does: how many groups of this kernel fit on one compute
  * unit by work-items, by registers, by local memory and by the group limit;
  * the smallest count wins and names the limiting factor. */
@@ -60,38 +60,30 @@ static unsigned registers_from_log(const ocr_kernel *k, cl_device_id d) {
     return regs;
 }
 
-ocr_status ocr_kernel_resources(const ocr_device *dev, const ocr_kernel *k, ocr_resources *r) {
-    ocr_status st = OCR_OK;
+void ocr_kernel_occupancy(const ocr_device *dev, const ocr_kernel *k, ocr_occupancy *r) {
     cl_device_id d = dev->device;
     memset(r, 0, sizeof *r);
-    r->local_size = k->geom.local_size;
-    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, d, CL_KERNEL_WORK_GROUP_SIZE,
-                                    sizeof r->work_group_size, &r->work_group_size, NULL));
-    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, d, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                    sizeof r->preferred_multiple, &r->preferred_multiple, NULL));
-    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof r->local_mem,
-                                    &r->local_mem, NULL));
-    OCR_CL(clGetKernelWorkGroupInfo(k->kernel, d, CL_KERNEL_PRIVATE_MEM_SIZE,
-                                    sizeof r->private_mem, &r->private_mem, NULL));
-    if (!ocr_device_has_extension(dev, "cl_nv_device_attribute_query")) return OCR_OK;
+    if (!ocr_device_has_extension(dev, "cl_nv_device_attribute_query")) return;
     cl_uint major = 0, minor = 0, warp = 0;
     if (clGetDeviceInfo(d, NV_CC_MAJOR, sizeof major, &major, NULL) != CL_SUCCESS ||
         clGetDeviceInfo(d, NV_CC_MINOR, sizeof minor, &minor, NULL) != CL_SUCCESS ||
         clGetDeviceInfo(d, NV_WARP_SIZE, sizeof warp, &warp, NULL) != CL_SUCCESS || !warp)
-        return OCR_OK;
+        return;
     r->cc_major = (int)major, r->cc_minor = (int)minor, r->warp = warp;
     r->registers = registers_from_log(k, d);
+    size_t local = k->geom.local_size;
+    cl_ulong lmem = k->res.local_mem;
     for (size_t i = 0; i < sizeof nv_sm / sizeof nv_sm[0]; ++i) {
         if (nv_sm[i].major != (int)major || nv_sm[i].minor != (int)minor) continue;
         if (!r->registers) break; /* the build log did not say */
         /* Work-items are scheduled in whole warps; registers are allocated
          * per warp in blocks of 256. */
-        unsigned long warps = (r->local_size + warp - 1) / warp;
+        unsigned long warps = (local + warp - 1) / warp;
         unsigned long regs_warp = (r->registers * warp + 255) / 256 * 256;
-        unsigned long by[4] = {
-            nv_sm[i].threads / (warps * warp), nv_sm[i].regs / (regs_warp * warps),
-            r->local_mem ? nv_sm[i].local_mem / (unsigned long)r->local_mem : ~0ul,
-            nv_sm[i].groups};
+        unsigned long by[4] = {nv_sm[i].threads / (warps * warp),
+                               nv_sm[i].regs / (regs_warp * warps),
+                               lmem ? nv_sm[i].local_mem / (unsigned long)lmem : ~0ul,
+                               nv_sm[i].groups};
         static const char *const why[4] = {"work-items", "registers", "local memory", "groups"};
         unsigned best = 0;
         for (unsigned j = 1; j < 4; ++j)
@@ -101,30 +93,29 @@ ocr_status ocr_kernel_resources(const ocr_device *dev, const ocr_kernel *k, ocr_
         r->occupancy = (double)(by[best] * warps * warp) / nv_sm[i].threads;
         r->cu_threads = nv_sm[i].threads;
         r->cu_local_mem = nv_sm[i].local_mem;
-        r->has_occupancy = 1;
+        r->known = 1;
     }
-fail:
-    return st;
 }
 
 void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
-                         const char *kernel_name, const ocr_resources *r) {
-    (void)k;
+                         const char *kernel_name, const ocr_occupancy *r) {
+    const ocr_kernel_resources *q = &k->res;
+    size_t local = k->geom.local_size;
     fprintf(f, "Resources of %s on %s:\n", kernel_name, dev->info.name);
     fprintf(f, "  work-group size: %zu (the compiled kernel allows %zu, preferred multiple %zu)\n",
-            r->local_size, r->work_group_size, r->preferred_multiple);
-    fprintf(f, "  local memory per group: %llu bytes\n", (unsigned long long)r->local_mem);
-    fprintf(f, "  private memory per work-item: %llu bytes\n", (unsigned long long)r->private_mem);
+            local, q->work_group_size, q->preferred_multiple);
+    fprintf(f, "  local memory per group: %llu bytes\n", (unsigned long long)q->local_mem);
+    fprintf(f, "  private memory per work-item: %llu bytes\n", (unsigned long long)q->private_mem);
     if (r->registers)
         fprintf(f, "  registers per work-item: %u (from the build log; warp size %u, compute "
                    "capability %d.%d)\n",
                 r->registers, r->warp, r->cc_major, r->cc_minor);
-    if (r->has_occupancy)
+    if (r->known)
         fprintf(f,
                 "  occupancy: %.0f%% (%u groups of %zu per compute unit, of %u work-items and "
                 "%lu KiB of local memory; limited by %s)\n",
-                100 * r->occupancy, r->groups_per_cu, r->local_size, r->cu_threads,
-                r->cu_local_mem >> 10, r->limited_by);
+                100 * r->occupancy, r->groups_per_cu, local, r->cu_threads, r->cu_local_mem >> 10,
+                r->limited_by);
     else
         fprintf(f, "  occupancy: the device does not report what an estimate needs (registers, "
                    "resident work-items per compute unit)\n");

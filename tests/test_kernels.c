@@ -4,7 +4,8 @@
  * and operator, many sizes).
  *
  *   test_kernels matrix KERNEL TYPES OPS SIZES   e.g. matrix reduce3 all all 1,2,3,4103
- *   test_kernels random SEED COUNT               random (kernel, type, op, N, seed, M, L)
+ *     KERNEL[:access[:w[:g]]] fixes reduce7's geometry: matrix reduce7:strided:1:2 int sum 3
+ *   test_kernels random SEED COUNT [KERNEL]      random (kernel, type, op, N, seed, M, L)
  *
  * TYPES and OPS are comma lists or "all". Each failure prints the oclReduction
  * command that replays it; the last line reads "N passed, N failed".
@@ -91,22 +92,35 @@ static ocr_kernel *build(ocr_device *dev, const job *j) {
     return k;
 }
 
-/* KERNEL may carry an access pattern: reduce7:strided or reduce7:blocked. */
+/* KERNEL may carry an access pattern, a work-group size and a group count:
+ * reduce7:strided, reduce7:blocked:2:1, reduce7:auto:1 (0 or empty: default). */
 static int matrix(ocr_device *dev, char **argv) {
     const char *types = argv[1], *ops = argv[2];
     char kernel[64];
     int access = 0;
+    size_t local = 0, groups = 0;
     snprintf(kernel, sizeof kernel, "%s", argv[0]);
-    char *colon = strchr(kernel, ':');
-    if (colon) {
-        *colon = '\0';
-        for (int a = 1; a < 3; ++a)
-            if (!strcmp(colon + 1, access_names[a])) access = a;
+    char *field = strchr(kernel, ':');
+    if (field) {
+        *field++ = '\0';
+        char *w = strchr(field, ':');
+        if (w) *w++ = '\0';
+        access = -1;
+        for (int a = 0; a < 3; ++a)
+            if (!strcmp(field, access_names[a])) access = a;
+        if (access < 0) {
+            fprintf(stderr, "test_kernels: unknown access '%s'\n", field);
+            return 2;
+        }
+        if (w) {
+            local = (size_t)strtoul(w, &w, 10);
+            if (*w == ':') groups = (size_t)strtoul(w + 1, NULL, 10);
+        }
     }
     int fp64 = ocr_device_get_info(dev)->fp64;
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (int o = 0; o < OCR_NOPS; ++o) {
-            job j = {kernel, (ocr_type)t, (ocr_op)o, 0, 1, 0, 0, 0, OCR_HOST_AUTO, access};
+            job j = {kernel, (ocr_type)t, (ocr_op)o, 0, 1, 0, local, groups, OCR_HOST_AUTO, access};
             if (!in_list(types, ocr_type_name(j.type)) || !in_list(ops, ocr_op_name(j.op)) ||
                 !ocr_op_valid_for(j.op, j.type))
                 continue;
@@ -139,14 +153,21 @@ static uint64_t next(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-static int random_checks(ocr_device *dev, uint64_t seed, unsigned count) {
+/* only: draw this kernel alone (NULL: any). */
+static int random_checks(ocr_device *dev, uint64_t seed, unsigned count, const char *only) {
     static const char *kernels[] = {"reduce0", "reduce1", "reduce2", "reduce3",
                                     "reduce4", "reduce5", "reduce6", "reduce7"};
     int fp64 = ocr_device_get_info(dev)->fp64;
     uint64_t s = seed;
     for (unsigned i = 0; i < count; ++i) {
         job j = {0};
-        const ocr_kernel_spec *spec = ocr_kernel_find(kernels[next(&s) % 8]);
+        /* reduce7 twice as often as the others: it alone has free geometry. */
+        unsigned pick = (unsigned)(next(&s) % 9);
+        const ocr_kernel_spec *spec = ocr_kernel_find(only ? only : kernels[pick < 8 ? pick : 7]);
+        if (!spec) {
+            fprintf(stderr, "test_kernels: unknown kernel '%s'\n", only);
+            return 2;
+        }
         j.kernel = spec->name;
         do {
             j.type = (ocr_type)(next(&s) % OCR_NTYPES);
@@ -171,10 +192,21 @@ static int random_checks(ocr_device *dev, uint64_t seed, unsigned count) {
             else if (spec->kind == OCR_PER_GROUP)
                 j.local = (size_t)1 << (next(&s) % 8); /* 1..128 divides every block */
             else
-                j.local = (size_t)32 << (next(&s) % 4); /* 32..256 */
+                j.local = (size_t)1 << (next(&s) % 9); /* 1..256 */
         }
-        if (spec->kind == OCR_PER_GRID && next(&s) % 2) j.groups = 1 + next(&s) % 64;
-        if (spec->kind == OCR_PER_GRID) j.access = (int)(next(&s) % 3);
+        if (spec->kind == OCR_PER_GRID) {
+            if (next(&s) % 2) j.groups = 1 + next(&s) % 64;
+            j.access = (int)(next(&s) % 3);
+            /* Half the time a grid of 1 to 4 work-items, smaller than one
+             * vector, every pass on the device: where the n % VEC tail and
+             * the strides are easiest to get wrong. */
+            if (next(&s) % 2) {
+                j.local = 1 + next(&s) % 2;
+                j.groups = 1 + next(&s) % 2;
+                j.access = 1 + (int)(next(&s) % 2);
+                j.m = 1;
+            }
+        }
         j.host_mem = (ocr_host_mem)(next(&s) % 4); /* every upload path */
         ocr_kernel *k = build(dev, &j);
         if (!k) {
@@ -194,12 +226,20 @@ int main(int argc, char **argv) {
     ocr_device *dev = NULL;
     if (argc == 6 && !strcmp(argv[1], "matrix")) {
         if (ocr_device_open(&choice, &dev) != OCR_OK) return 3;
-        matrix(dev, argv + 2);
-    } else if (argc == 4 && !strcmp(argv[1], "random")) {
+        if (matrix(dev, argv + 2) != 0) {
+            ocr_device_close(dev);
+            return 2;
+        }
+    } else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "random")) {
         if (ocr_device_open(&choice, &dev) != OCR_OK) return 3;
-        random_checks(dev, strtoull(argv[2], NULL, 10), (unsigned)strtoul(argv[3], NULL, 10));
+        if (random_checks(dev, strtoull(argv[2], NULL, 10), (unsigned)strtoul(argv[3], NULL, 10),
+                          argc == 5 ? argv[4] : NULL) != 0) {
+            ocr_device_close(dev);
+            return 2;
+        }
     } else {
-        fprintf(stderr, "usage: test_kernels matrix KERNEL TYPES OPS SIZES | random SEED COUNT\n");
+        fprintf(stderr,
+                "usage: test_kernels matrix KERNEL TYPES OPS SIZES | random SEED COUNT [KERNEL]\n");
         return 2;
     }
     ocr_device_close(dev);
