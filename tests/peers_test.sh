@@ -18,7 +18,7 @@ csv=$tmp/ok/peers.csv
 want="ours ours_m1"
 [ "$boost" = 1 ] && want="$want boost_reduce boost_accumulate"
 py=0
-for p in python3 /usr/bin/python3; do "$p" -c 'import pyopencl' 2>/dev/null && py=1 && break; done
+for p in python3 /usr/bin/python3; do "$p" -c 'import pyopencl.array, pyopencl.reduction' 2>/dev/null && py=1 && break; done
 [ "$py" = 1 ] && want="$want pyopencl_sum pyopencl_rk"
 for t in int float; do
   for n in 1024 16384; do

@@ -267,7 +267,7 @@ static uint64_t call(ctx *c, const struct side *s, record *r, void *out) {
     uint64_t t = ocr_now_ns() - t0;
     if (rc != 0) {
         r->failed = 1;
-        snprintf(r->note, sizeof r->note, "call failed: %s", c->err[0] ? c->err : "see stderr");
+        snprintf(r->note, sizeof r->note, "call failed: %.140s", c->err[0] ? c->err : "see stderr");
         for (char *p = r->note; *p; ++p)
             if (*p == ',' || *p == '\n') *p = ';';
         return 0;

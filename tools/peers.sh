@@ -9,7 +9,8 @@
 # SIZES (log2 sizes; default "20 25 28" on a GPU, "20 23 25" on a CPU), TYPES
 # (default "int float"), REPS (timed calls per side; default 20 on a GPU, 5 on
 # a CPU), BUDGET (seconds of timed calls per side and size at most; default
-# 10), PYTHON (a python3 that imports pyopencl; default: python3, then
+# 10), PYTHON (a python3 that imports pyopencl.array and pyopencl.reduction,
+# which recent PyOpenCL releases build on mako; default: python3, then
 # /usr/bin/python3).
 #
 # What runs: ocr_peers (tools/peers.c: ours, CLBlast, Boost.Compute, in one
@@ -50,7 +51,7 @@ py_args=$("$PEERS" "${args[@]}" --which)
 # PyOpenCL, in its own process, on the device ocr_peers used.
 py=""
 for p in ${PYTHON:-} python3 /usr/bin/python3; do
-  if command -v "$p" >/dev/null && "$p" -c 'import pyopencl' 2>/dev/null; then py=$p; break; fi
+  if command -v "$p" >/dev/null && "$p" -c 'import pyopencl.array, pyopencl.reduction' 2>/dev/null; then py=$p; break; fi
 done
 if [ -z "$py" ]; then
   echo "peers.sh: PyOpenCL skipped: no python3 here imports pyopencl (Debian: apt-get install python3-pyopencl)" | tee -a "$out/log.txt" >&2
@@ -67,6 +68,7 @@ fi
   awk -F, 'NR == 2 { print "device: " $3 ", driver " $4 }' "$out/raw.csv"
   grep -h '^ocr_peers: .*platform\|Boost.Compute of\|PyOpenCL [0-9]' "$out/log.txt" | sed 's/^/  /' || true
   [ -f "$(dirname "$PEERS")/libclblast.version" ] && echo "  CLBlast: $(cat "$(dirname "$PEERS")/libclblast.version")"
+  echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-(unset, so /etc/OpenCL/vendors)}"
   echo "command: $cmdline  (SIZES=${SIZES:-default} TYPES=${TYPES:-default} REPS=${REPS:-default} BUDGET=${BUDGET:-default})"
 } > "$out/env.txt"
 

@@ -30,7 +30,7 @@ try:
     import pyopencl.array as cla
     from pyopencl.reduction import ReductionKernel
 except ImportError as e:  # the driver checks first; this is for direct use
-    sys.exit(f"peers_pyopencl: PyOpenCL is not installed ({e})")
+    sys.exit(f"peers_pyopencl: PyOpenCL cannot be imported ({e})")
 
 M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
