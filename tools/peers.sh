@@ -57,6 +57,9 @@ if [ -z "$py" ]; then
   echo "peers.sh: PyOpenCL skipped: no python3 here imports pyopencl (Debian: apt-get install python3-pyopencl)" | tee -a "$out/log.txt" >&2
 else
   eval "set -- $py_args"
+  # The same device by name: PyOpenCL's own ICD loader may number platforms otherwise.
+  name=$(awk -F, 'NR == 2 { print $3 }' "$out/raw.csv")
+  [ -n "$name" ] && set -- "$@" --name "$name"
   [ -n "${TYPES:-}" ] && set -- "$@" --types "$TYPES"
   { "$py" "$here/peers_pyopencl.py" "$@" --no-header 2>&1 >&3 | tee -a "$out/log.txt" >&2; } 3>> "$out/raw.csv" ||
     echo "peers.sh: PyOpenCL failed (see $out/log.txt)" | tee -a "$out/log.txt" >&2

@@ -75,9 +75,16 @@ def main():
     ap.add_argument("--budget", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-header", action="store_true")
+    ap.add_argument("--name", help="the device's name: platform order differs between ICD "
+                    "loaders (a PyOpenCL wheel brings its own), so the name decides")
     a = ap.parse_args()
 
     dev = cl.get_platforms()[a.p].get_devices()[a.d]
+    if a.name and dev.name.strip() != a.name:
+        found = [d for p in cl.get_platforms() for d in p.get_devices() if d.name.strip() == a.name]
+        if not found:
+            sys.exit(f"peers_pyopencl: no device named {a.name!r} here")
+        dev = found[0]
     ctx = cl.Context([dev])
     q = cl.CommandQueue(ctx)
     name = dev.name.strip().replace(",", ";")
