@@ -33,6 +33,8 @@ enum {
     O_PASSES,
     O_RESOURCES,
     O_PEAK,
+    O_GRADE,
+    O_TIMEOUT,
     O_HELP,
     O_VERSION
 };
@@ -81,6 +83,9 @@ static const option_def options[] = {
     {O_RESOURCES, 0, "resources", NULL,
      "after building, the kernel's resources and estimated occupancy"},
     {O_PEAK, 0, "peak", NULL, "also time a copy kernel: bandwidth as a % of the copy rate"},
+    {O_GRADE, 0, "grade", NULL,
+     "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"},
+    {O_TIMEOUT, 0, "timeout", "S", "--grade: seconds one case may run; default 20"},
     {O_HELP, 'h', "help", NULL, "print this help, then exit"},
     {O_VERSION, 'V', "version", NULL, "print the version, then exit"},
 };
@@ -178,6 +183,7 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
         {O_SIZE, 1, (uint64_t)1 << 40}, {O_M, 1, UINT64_MAX >> 8}, {O_REPEAT, 1, 100000},
         {O_SEED, 0, UINT64_MAX},        {O_LOCAL, 1, 1 << 16},     {O_GROUPS, 1, 1 << 24},
         {O_PLATFORM, 0, 1000},          {O_DEVICE, 0, 1000},       {O_EPG, 2, (uint64_t)1 << 30},
+        {O_TIMEOUT, 1, 3600},
     };
     if (d->id == O_DEVICE && !strcmp(val, "all")) {
         o->all_devices = 1;
@@ -306,6 +312,12 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
     case O_PEAK:
         o->peak = 1;
         break;
+    case O_GRADE:
+        o->grade = 1;
+        break;
+    case O_TIMEOUT:
+        o->timeout = (unsigned)v;
+        break;
     case O_HELP:
         o->help = 1;
         break;
@@ -348,6 +360,21 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
                 return bad(msg, NULL, NULL);
             }
     }
+    if (o->grade && !o->kernel_file)
+        return bad("--grade grades a --kernel-file (with --kernel-name, --elems-per-group)", NULL,
+                   NULL);
+    if (given(o, "timeout") && !o->grade) return bad("--timeout applies only with --grade", NULL, NULL);
+    if (o->grade) { /* the grader chooses sizes, types, operators and M itself */
+        static const char *const fixed[] = {"size", "type", "op", "threshold", "repeat", "data",
+                                            "passes", "resources", "peak", "explain", "seed"};
+        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; ++i)
+            if (given(o, fixed[i])) {
+                snprintf(msg, sizeof msg, "--%s cannot go with --grade: the matrix is fixed",
+                         fixed[i]);
+                return bad(msg, NULL, NULL);
+            }
+        if (o->all_devices) return bad("--grade runs on one device, not -d all", NULL, NULL);
+    }
     if (o->all_devices && o->device.device >= 0)
         return bad("choose one of -d all and -d N", NULL, NULL);
     if (o->explain && o->format != OCR_FORMAT_TEXT)
@@ -380,6 +407,7 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
     o->device.platform = -1;
     o->device.device = -1;
     o->device.type = CL_DEVICE_TYPE_ALL;
+    o->timeout = 20;
 
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *val = NULL;

@@ -1,5 +1,6 @@
 /* main.c - oclReduction: a thin command-line shell over the ocr library. */
 #include "cli.h"
+#include "grade.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -218,6 +219,7 @@ static ocr_status run_main(int argc, char **argv) {
         return OCR_OK;
     }
     if (o.list) return ocr_device_list(stdout);
+    if (o.grade) return cli_grade(&o);
     if ((st = make_request(&o, &rq)) != OCR_OK) return st;
     if (o.all_devices) return run_all(&o, &rq);
     summary sum;

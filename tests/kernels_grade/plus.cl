@@ -1,0 +1,25 @@
+// grade: kernel=tree_reduce elems=1024 local=64
+/*
+ * Wrong on purpose (expected verdict WRONG, on every operator but sum):
+ * tree.cl with `+` written instead of OCR_COMBINE, so it adds whatever the
+ * operator is. Every sum passes; prod and max fail.
+ */
+#include "reduce_common.h"
+
+__kernel void tree_reduce(__global const T *in, __global T *out, const ulong n) {
+    __local T lcl[LOCAL_SIZE];
+    const uint lid = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * ELEMS_PER_GROUP;
+    T acc = 0;
+    for (uint i = lid; i < ELEMS_PER_GROUP; i += LOCAL_SIZE)
+        acc += ocr_load(in, base + i, n);
+    lcl[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            lcl[lid] += lcl[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        out[get_group_id(0)] = lcl[0];
+}
