@@ -349,7 +349,8 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         if (!o->kernel_name || !o->elems_per_group)
             return bad("--kernel-file needs --kernel-name and --elems-per-group", NULL, NULL);
         if (given(o, "kernel"))
-            return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL, NULL);
+            return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL,
+                       NULL);
         if (given(o, "kernel-dir"))
             return bad("--kernel-dir is for built-in kernels, not --kernel-file", NULL, NULL);
     } else {
@@ -363,10 +364,12 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
     if (o->grade && !o->kernel_file)
         return bad("--grade grades a --kernel-file (with --kernel-name, --elems-per-group)", NULL,
                    NULL);
-    if (given(o, "timeout") && !o->grade) return bad("--timeout applies only with --grade", NULL, NULL);
+    if (given(o, "timeout") && !o->grade)
+        return bad("--timeout applies only with --grade", NULL, NULL);
     if (o->grade) { /* the grader chooses sizes, types, operators and M itself */
-        static const char *const fixed[] = {"size", "type", "op", "threshold", "repeat", "data",
-                                            "passes", "resources", "peak", "explain", "seed"};
+        static const char *const fixed[] = {"size",   "type",    "op",     "threshold",
+                                            "repeat", "data",    "passes", "resources",
+                                            "peak",   "explain", "seed"};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; ++i)
             if (given(o, fixed[i])) {
                 snprintf(msg, sizeof msg, "--%s cannot go with --grade: the matrix is fixed",
@@ -389,7 +392,9 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         for (int i = 0; i < 2; ++i)
             if (given(o, grid_only[i])) {
                 snprintf(msg, sizeof msg, "--%s applies only to reduce7, not %s", grid_only[i],
-                         o->kernel_file ? "a --kernel-file kernel" : s ? s->name : o->kernel);
+                         o->kernel_file ? "a --kernel-file kernel"
+                         : s            ? s->name
+                                        : o->kernel);
                 return bad(msg, NULL, NULL);
             }
     }

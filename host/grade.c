@@ -37,16 +37,16 @@ static const char *const verdict_names[] = {"PASS",    "WRONG", "BUILD_ERROR", "
 static const struct {
     ocr_type type;
     ocr_op op;
-} groups[] = {{OCR_INT, OCR_SUM},   {OCR_INT, OCR_PROD},   {OCR_INT, OCR_MAX},
-              {OCR_LONG, OCR_SUM},  {OCR_LONG, OCR_MIN},   {OCR_LONG, OCR_XOR},
-              {OCR_FLOAT, OCR_SUM}, {OCR_FLOAT, OCR_MAX},  {OCR_FLOAT, OCR_PROD}};
-#define NGROUPS (sizeof groups / sizeof groups[0])
-#define NSIZES 7
-#define NCASES (NGROUPS * NSIZES)
-#define LARGE ((uint64_t)1 << 22) /* the speed case, and the matrix's large size */
+} groups[] = {{OCR_INT, OCR_SUM},   {OCR_INT, OCR_PROD},  {OCR_INT, OCR_MAX},
+              {OCR_LONG, OCR_SUM},  {OCR_LONG, OCR_MIN},  {OCR_LONG, OCR_XOR},
+              {OCR_FLOAT, OCR_SUM}, {OCR_FLOAT, OCR_MAX}, {OCR_FLOAT, OCR_PROD}};
+#define NGROUPS    (sizeof groups / sizeof groups[0])
+#define NSIZES     7
+#define NCASES     (NGROUPS * NSIZES)
+#define LARGE      ((uint64_t)1 << 22) /* the speed case, and the matrix's large size */
 #define SPEED_REPS 5
 #define SLOW_RATIO 4.0 /* SLOW beyond 4x reduce6's kernel time */
-#define SEED 1
+#define SEED       1
 
 typedef struct {
     int verdict;
@@ -167,8 +167,10 @@ static void file_part(const char *path, char *buf, size_t len, int head) {
     if (!f) return;
     if (!head && fseek(f, 0, SEEK_END) == 0) {
         long size = ftell(f);
-        if (size > (long)len - 1) fseek(f, size - (long)len + 1, SEEK_SET);
-        else fseek(f, 0, SEEK_SET);
+        if (size > (long)len - 1)
+            fseek(f, size - (long)len + 1, SEEK_SET);
+        else
+            fseek(f, 0, SEEK_SET);
     }
     size_t n = fread(buf, 1, len - 1, f);
     buf[n] = '\0';
@@ -258,7 +260,8 @@ static void run_group(grader *g, unsigned gi, unsigned first, unsigned end, cons
             grade_case *c = &g->cases[bad];
             if (killed) {
                 c->verdict = V_TIMEOUT;
-                snprintf(c->detail, sizeof c->detail, "no answer within %u s; killed", g->o->timeout);
+                snprintf(c->detail, sizeof c->detail, "no answer within %u s; killed",
+                         g->o->timeout);
                 /* The next cases would most likely hang too: stop here. */
                 g->timed_out = 1;
             } else {
@@ -310,10 +313,27 @@ static void race_case(grader *g, const char *oclgrind, ocr_type t, grade_case *c
     snprintf(w, sizeof w, "%zu", g->local);
     c->n = 2 * o->elems_per_group + 3; /* several groups and a partial last one */
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
-    const char *argv[32] = {oclgrind, "--data-races", "--uninitialized", "--check-api",
-                            g->self, "--kernel-file", o->kernel_file, "--kernel-name",
-                            o->kernel_name, "--elems-per-group", e, "-w", w, "--type",
-                            ocr_type_name(t), "-s", n, "-r", "1", "--cpu-baseline", "none"};
+    const char *argv[32] = {oclgrind,
+                            "--data-races",
+                            "--uninitialized",
+                            "--check-api",
+                            g->self,
+                            "--kernel-file",
+                            o->kernel_file,
+                            "--kernel-name",
+                            o->kernel_name,
+                            "--elems-per-group",
+                            e,
+                            "-w",
+                            w,
+                            "--type",
+                            ocr_type_name(t),
+                            "-s",
+                            n,
+                            "-r",
+                            "1",
+                            "--cpu-baseline",
+                            "none"};
     int a = 0;
     while (argv[a])
         ++a;
@@ -322,7 +342,8 @@ static void race_case(grader *g, const char *oclgrind, ocr_type t, grade_case *c
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600), nul = open("/dev/null", O_WRONLY);
+        int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600),
+            nul = open("/dev/null", O_WRONLY);
         if (fd >= 0) dup2(fd, 2);
         if (nul >= 0) dup2(nul, 1);
         execv(oclgrind, (char *const *)argv);
@@ -453,13 +474,17 @@ ocr_status cli_grade(const cli_options *o) {
     unsigned passed = 0, total = NCASES + (have_oclgrind ? NRACE : 0);
     int first_bad = -1;
     for (unsigned i = 0; i < NCASES; ++i) {
-        if (g.cases[i].verdict == V_PASS) ++passed;
-        else if (first_bad < 0) first_bad = (int)i;
+        if (g.cases[i].verdict == V_PASS)
+            ++passed;
+        else if (first_bad < 0)
+            first_bad = (int)i;
     }
     int race_bad = -1;
     for (unsigned r = 0; r < NRACE; ++r) {
-        if (race[r].verdict == V_PASS) ++passed;
-        else if (race[r].verdict != V_SKIPPED && race_bad < 0) race_bad = (int)r;
+        if (race[r].verdict == V_PASS)
+            ++passed;
+        else if (race[r].verdict != V_SKIPPED && race_bad < 0)
+            race_bad = (int)r;
     }
     /* The verdict: the gravest failure (a kernel that does not build, crashes,
      * hangs or races is reported as such even where some value was also wrong). */
@@ -479,7 +504,8 @@ ocr_status cli_grade(const cli_options *o) {
     if (first_bad >= 0) {
         const grade_case *c = &g.cases[first_bad];
         replay(&g, (unsigned)first_bad, rp, sizeof rp);
-        snprintf(first, sizeof first, "%s %s n=%llu: %s", ocr_type_name(groups[first_bad / NSIZES].type),
+        snprintf(first, sizeof first, "%s %s n=%llu: %s",
+                 ocr_type_name(groups[first_bad / NSIZES].type),
                  ocr_op_name(groups[first_bad / NSIZES].op), (unsigned long long)c->n,
                  verdict_names[c->verdict]);
     } else if (race_bad >= 0) {
@@ -498,11 +524,12 @@ ocr_status cli_grade(const cli_options *o) {
             int is_race = i >= NCASES;
             const grade_case *c = is_race ? &race[i - NCASES] : &g.cases[i];
             ocr_type t = is_race ? race_types[i - NCASES] : groups[i / NSIZES].type;
-            fprintf(f, "%s\n {\"case\": %u, \"check\": \"%s\", \"type\": \"%s\", \"op\": \"%s\", "
-                       "\"n\": %llu, \"verdict\": \"%s\", \"result\": ",
+            fprintf(f,
+                    "%s\n {\"case\": %u, \"check\": \"%s\", \"type\": \"%s\", \"op\": \"%s\", "
+                    "\"n\": %llu, \"verdict\": \"%s\", \"result\": ",
                     i ? "," : "", i, is_race ? "race" : "value", ocr_type_name(t),
-                    is_race ? "sum" : ocr_op_name(groups[i / NSIZES].op),
-                    (unsigned long long)c->n, verdict_names[c->verdict]);
+                    is_race ? "sum" : ocr_op_name(groups[i / NSIZES].op), (unsigned long long)c->n,
+                    verdict_names[c->verdict]);
             json_str(f, c->got[0] ? c->got : "-");
             fputs(", \"expected\": ", f), json_str(f, c->want[0] ? c->want : "-");
             fputs(", \"detail\": ", f), json_str(f, c->detail);
@@ -512,12 +539,15 @@ ocr_status cli_grade(const cli_options *o) {
             }
             fputc('}', f);
         }
-        fprintf(f, "],\n \"summary\": {\"verdict\": \"%s\", \"passed\": %u, \"cases\": %u, "
-                   "\"race_check\": \"%s\", \"reference\": \"reduce6\", \"speed_ratio\": ",
+        fprintf(f,
+                "],\n \"summary\": {\"verdict\": \"%s\", \"passed\": %u, \"cases\": %u, "
+                "\"race_check\": \"%s\", \"reference\": \"reduce6\", \"speed_ratio\": ",
                 verdict_names[verdict], passed, total,
                 have_oclgrind ? "oclgrind" : "skipped: oclgrind not found");
-        if (ratio > 0) fprintf(f, "%.3f", ratio);
-        else fputs("null", f);
+        if (ratio > 0)
+            fprintf(f, "%.3f", ratio);
+        else
+            fputs("null", f);
         fprintf(f, ", \"speed\": \"%s\", \"first_failure\": ", speed_word);
         json_str(f, first);
         fputs("}}\n", f);
@@ -548,10 +578,9 @@ ocr_status cli_grade(const cli_options *o) {
                 fprintf(f, " %s", verdict_names[g.cases[gi * NSIZES + s].verdict]);
             fputc('\n', f);
         }
-        fprintf(f, "  sizes: 1 2 %llu %llu %llu %llu %llu\n",
-                (unsigned long long)g.sizes[2], (unsigned long long)g.sizes[3],
-                (unsigned long long)g.sizes[4], (unsigned long long)g.sizes[5],
-                (unsigned long long)g.sizes[6]);
+        fprintf(f, "  sizes: 1 2 %llu %llu %llu %llu %llu\n", (unsigned long long)g.sizes[2],
+                (unsigned long long)g.sizes[3], (unsigned long long)g.sizes[4],
+                (unsigned long long)g.sizes[5], (unsigned long long)g.sizes[6]);
         if (have_oclgrind)
             for (unsigned r = 0; r < NRACE; ++r)
                 fprintf(f, "  race check (%s, n = %llu, oclgrind): %s\n",

@@ -69,7 +69,8 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
 /* Opens one device, builds, then explains or runs and reports. `*data` is
  * filled on first use and shared by every device. */
 static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
-                         const ocr_device_choice *choice, void **data, int csv_header, summary *sum) {
+                         const ocr_device_choice *choice, void **data, int csv_header,
+                         summary *sum) {
     ocr_device *dev = NULL;
     ocr_kernel *k = NULL;
     ocr_result res;
@@ -82,8 +83,8 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     ocr_build_request brq = *rq;
     char opts[600];
     if (o->resources && ocr_device_has_extension(dev, "cl_nv_device_attribute_query")) {
-        snprintf(opts, sizeof opts, "%s%s-cl-nv-verbose", rq->extra_options ? rq->extra_options : "",
-                 rq->extra_options ? " " : "");
+        snprintf(opts, sizeof opts, "%s%s-cl-nv-verbose",
+                 rq->extra_options ? rq->extra_options : "", rq->extra_options ? " " : "");
         brq.extra_options = opts;
     }
     if ((st = ocr_kernel_build(dev, &brq, &k)) != OCR_OK) goto done;
@@ -116,8 +117,8 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     }
     st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
-        ocr_report_info ri = {rq->spec.name, o->type, o->op, o->seed, o->data,
-                              o->build_options, csv_header, 1, o->passes};
+        ocr_report_info ri = {rq->spec.name,    o->type,    o->op, o->seed,  o->data,
+                              o->build_options, csv_header, 1,     o->passes};
         ocr_report(stdout, o->format, dev, k, &ri, &res);
         double copy = 0;
         if (o->peak && st != OCR_RUNTIME) {
@@ -194,8 +195,8 @@ static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
         static const char *const outcome[] = {"PASSED", "FAILED", "usage error", "error"};
         for (int i = 0; i < n; ++i)
             printf("%d.%-2d %-40.40s %9.4f ms %9.4f ms %10.3f %9.3f  %s\n", choices[i].platform,
-                   choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels,
-                   sums[i].gbs, sums[i].speedup, outcome[sums[i].st]);
+                   choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels, sums[i].gbs,
+                   sums[i].speedup, outcome[sums[i].st]);
     }
     return st;
 }

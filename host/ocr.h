@@ -170,7 +170,7 @@ uint64_t ocr_kernel_default_m(const ocr_kernel *k);
 typedef struct {
     unsigned registers, warp; /* 0 where unknown */
     int cc_major, cc_minor;
-    int known; /* 0: the device does not report what an estimate needs */
+    int known;        /* 0: the device does not report what an estimate needs */
     double occupancy; /* resident work-items / the compute unit's maximum */
     unsigned groups_per_cu, cu_threads;
     unsigned long cu_local_mem;
@@ -227,8 +227,7 @@ int ocr_data_kind_from_name(const char *s, ocr_data_kind *k); /* 0 on success */
 
 /* Seeded, reproducible input for (type, op, n): element i depends on
  * (seed, i, n) only (n sets the value range that keeps sums exact). */
-void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
-                   ocr_data_kind kind);
+void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed, ocr_data_kind kind);
 
 /* The optimized CPU reduction: `threads` threads (0: one per online CPU), each
  * with several independent accumulators so the compiler vectorizes the loop. */
@@ -316,7 +315,7 @@ typedef struct {
     unsigned bad_run; /* 0: none; else 1 + the index in runs[] of the first run that failed
                          or differed from runs[0] (runs[0] is the warm-up) */
     unsigned repeats;
-    ocr_run_sample *runs; /* repeats + 1 entries, [0] the warm-up; ocr_result_release frees */
+    ocr_run_sample *runs;  /* repeats + 1 entries, [0] the warm-up; ocr_result_release frees */
     ocr_times median, min; /* of each field over the timed runs: median.gpu_ns is the
                               median of the totals, not the sum of the parts' medians */
     uint64_t ref_ns_median, ref_ns_min;   /* the naive CPU loop */
@@ -355,8 +354,8 @@ typedef struct {
     ocr_data_kind data;
     const char *build_options; /* what the user added to the build, or NULL */
     int csv_header;            /* CSV: print the header line first */
-    int json_runs;  /* JSON: include the runs[] array (every run's parts and value) */
-    int passes;     /* text: add the per-launch table */
+    int json_runs;             /* JSON: include the runs[] array (every run's parts and value) */
+    int passes;                /* text: add the per-launch table */
 } ocr_report_info;
 
 /* text: the tutorial's shape (kernel, size, device, PASSED or FAILED, memory IO,

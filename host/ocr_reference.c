@@ -205,9 +205,9 @@ ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
  * (see ocr_data_fill), so the long double reference below is exact and the
  * device must match it bit for bit: tolerance 0.
  *
- * Uniform data (--data uniform): the reference is computed in long double: sum with Kahan compensation,
- * product as a plain long double product (its roundings are 2^11 times smaller
- * than a double's, far below the tolerance).
+ * Uniform data (--data uniform): the reference is computed in long double: sum with Kahan
+ * compensation, product as a plain long double product (its roundings are 2^11 times smaller than a
+ * double's, far below the tolerance).
  *
  * The bound is the rigorous one, with no assumption about how rounding errors
  * distribute. With u the unit roundoff (FLT_EPSILON/2 or DBL_EPSILON/2) and

@@ -56,8 +56,8 @@ static void run_verdict(char *buf, size_t len, const ocr_result *r, ocr_type t) 
     ocr_value_str(t, s->result, got, sizeof got);
     ocr_value_str(t, r->runs[0].result, first, sizeof first);
     if (i > 0 && memcmp(&s->result, &r->runs[0].result, ocr_type_size(t)) != 0)
-        snprintf(buf, len, "run %u of %u (0 is the warm-up) gave %s, run 0 gave %s", i, total,
-                 got, first);
+        snprintf(buf, len, "run %u of %u (0 is the warm-up) gave %s, run 0 gave %s", i, total, got,
+                 first);
     else
         snprintf(buf, len, "run %u of %u (0 is the warm-up) gave %s", i, total, got);
 }
@@ -90,8 +90,9 @@ static void passes_table(FILE *f, const ocr_result *r, size_t es) {
                 ev ? (double)(s->n_in * es) / (double)ev : 0.0, ms(gap));
     }
     uint64_t wall = r->median.wall_ns, events = r->median.gpu_ns;
-    fprintf(f, "  host clock: T wall %.6f ms - T total %.6f ms = %.6f ms per reduction not in any "
-               "event (launches, gaps, host work)\n",
+    fprintf(f,
+            "  host clock: T wall %.6f ms - T total %.6f ms = %.6f ms per reduction not in any "
+            "event (launches, gaps, host work)\n",
             ms(wall), ms(events), wall > events ? ms(wall - events) : 0.0);
 }
 
@@ -134,8 +135,9 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     }
     fprintf(f, "T kernels: %.5g ms (median of %u; min %.5g)\n", ms(md->kernels_ns), r->repeats,
             ms(mn->kernels_ns));
-    fprintf(f, "T gpu: %.5g ms (kernels + read-back + CPU finish, input already on the device; "
-               "min %.5g)\n",
+    fprintf(f,
+            "T gpu: %.5g ms (kernels + read-back + CPU finish, input already on the device; "
+            "min %.5g)\n",
             ms(md->resident_ns), ms(mn->resident_ns));
     fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ms(r->ref_ns_median),
             ms(r->ref_ns_min));

@@ -1,18 +1,18 @@
 /* ocr_resources.c - the resources report: what a built kernel needs (queried
- * after the build, ocr_program.c) and the occupancy estimate that follows from it, computed the way the tutorial's
- * profiler analysis does: how many groups of this kernel fit on one compute
- * unit by work-items, by registers, by local memory and by the group limit;
- * the smallest count wins and names the limiting factor. */
+ * after the build, ocr_program.c) and the occupancy estimate that follows from it, computed the way
+ * the tutorial's profiler analysis does: how many groups of this kernel fit on one compute unit by
+ * work-items, by registers, by local memory and by the group limit; the smallest count wins and
+ * names the limiting factor. */
 #include "ocr_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* cl_nv_device_attribute_query (cl_ext.h may lack them). */
-#define NV_CC_MAJOR 0x4000
-#define NV_CC_MINOR 0x4001
+#define NV_CC_MAJOR            0x4000
+#define NV_CC_MINOR            0x4001
 #define NV_REGISTERS_PER_BLOCK 0x4002
-#define NV_WARP_SIZE 0x4003
+#define NV_WARP_SIZE           0x4003
 
 /* What OpenCL does not report per compute unit, by NVIDIA compute capability
  * (CUDA programming guide, "features and technical specifications"). */
@@ -50,8 +50,8 @@ static unsigned registers_from_log(const ocr_kernel *k, cl_device_id d) {
     if (clGetProgramBuildInfo(k->program, d, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS || !n)
         return 0;
     char *log = malloc(n + 1);
-    if (log && clGetProgramBuildInfo(k->program, d, CL_PROGRAM_BUILD_LOG, n, log, NULL) ==
-                   CL_SUCCESS) {
+    if (log &&
+        clGetProgramBuildInfo(k->program, d, CL_PROGRAM_BUILD_LOG, n, log, NULL) == CL_SUCCESS) {
         log[n] = '\0';
         const char *p = strstr(log, "Used ");
         if (p) regs = (unsigned)strtoul(p + 5, NULL, 10);
@@ -80,10 +80,9 @@ void ocr_kernel_occupancy(const ocr_device *dev, const ocr_kernel *k, ocr_occupa
          * per warp in blocks of 256. */
         unsigned long warps = (local + warp - 1) / warp;
         unsigned long regs_warp = (r->registers * warp + 255) / 256 * 256;
-        unsigned long by[4] = {nv_sm[i].threads / (warps * warp),
-                               nv_sm[i].regs / (regs_warp * warps),
-                               lmem ? nv_sm[i].local_mem / (unsigned long)lmem : ~0ul,
-                               nv_sm[i].groups};
+        unsigned long by[4] = {
+            nv_sm[i].threads / (warps * warp), nv_sm[i].regs / (regs_warp * warps),
+            lmem ? nv_sm[i].local_mem / (unsigned long)lmem : ~0ul, nv_sm[i].groups};
         static const char *const why[4] = {"work-items", "registers", "local memory", "groups"};
         unsigned best = 0;
         for (unsigned j = 1; j < 4; ++j)
@@ -107,8 +106,9 @@ void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
     fprintf(f, "  local memory per group: %llu bytes\n", (unsigned long long)q->local_mem);
     fprintf(f, "  private memory per work-item: %llu bytes\n", (unsigned long long)q->private_mem);
     if (r->registers)
-        fprintf(f, "  registers per work-item: %u (from the build log; warp size %u, compute "
-                   "capability %d.%d)\n",
+        fprintf(f,
+                "  registers per work-item: %u (from the build log; warp size %u, compute "
+                "capability %d.%d)\n",
                 r->registers, r->warp, r->cc_major, r->cc_minor);
     if (r->known)
         fprintf(f,

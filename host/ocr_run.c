@@ -351,8 +351,8 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     for (unsigned r = 0; r <= reps; ++r) {
         ocr_run_sample *rs = &res->runs[r];
         if ((st = run_once(dev, k, plan, &bf, es, left, rs)) != OCR_OK) goto fail;
-        rs->passed = ocr_check(t, &ref, rs->result) &&
-                     memcmp(&rs->result, &res->runs[0].result, es) == 0;
+        rs->passed =
+            ocr_check(t, &ref, rs->result) && memcmp(&rs->result, &res->runs[0].result, es) == 0;
         if (!rs->passed && !res->bad_run) res->bad_run = r + 1;
     }
     res->result = res->runs[res->bad_run ? res->bad_run - 1 : reps].result;

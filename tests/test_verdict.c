@@ -71,8 +71,10 @@ int main(int argc, char **argv) {
                 for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
                     uint64_t n = sizes[si];
                     ocr_data_fill(data, n, t, OCR_SUM, 1, OCR_DATA_EXACT);
-                    ocr_run_options ro = {.repeats = 1, .m = as_file ? 0 : 1,
-                                          .cpu = OCR_CPU_NONE, .data = OCR_DATA_EXACT};
+                    ocr_run_options ro = {.repeats = 1,
+                                          .m = as_file ? 0 : 1,
+                                          .cpu = OCR_CPU_NONE,
+                                          .data = OCR_DATA_EXACT};
                     ocr_result r;
                     ocr_status st = ocr_run(dev, k, data, n, t, OCR_SUM, &ro, &r);
                     int launched = r.plan.npasses > 0, want_pass = f == 0 || !launched;
@@ -80,12 +82,13 @@ int main(int argc, char **argv) {
                              (launched || (!as_file && n == 1));
                     char got[64], want[64];
                     if (!ok)
-                        printf("FAIL %s %s n=%llu: %s, got %s, expected %s (status %d, %u passes)\n",
-                               path, ocr_type_name(t), (unsigned long long)n,
-                               want_pass ? "should pass" : "should FAIL",
-                               ocr_value_str(t, r.result, got, sizeof got),
-                               ocr_value_str(t, r.expected, want, sizeof want), (int)st,
-                               r.plan.npasses);
+                        printf(
+                            "FAIL %s %s n=%llu: %s, got %s, expected %s (status %d, %u passes)\n",
+                            path, ocr_type_name(t), (unsigned long long)n,
+                            want_pass ? "should pass" : "should FAIL",
+                            ocr_value_str(t, r.result, got, sizeof got),
+                            ocr_value_str(t, r.expected, want, sizeof want), (int)st,
+                            r.plan.npasses);
                     ok ? ++passed : ++failed;
                     ocr_result_release(&r);
                 }
