@@ -155,15 +155,20 @@ static uint64_t next(uint64_t *s) {
 
 /* only: draw this kernel alone (NULL: any). */
 static int random_checks(ocr_device *dev, uint64_t seed, unsigned count, const char *only) {
-    static const char *kernels[] = {"reduce0", "reduce1", "reduce2", "reduce3",
-                                    "reduce4", "reduce5", "reduce6", "reduce7"};
+    /* The ladder from the registry (lab kernels, under lab/, are wrong on
+     * purpose); kernels with free geometry (reduce7) are drawn twice as often. */
+    const ocr_kernel_spec *ladder[64], *sp;
+    unsigned nl = 0;
+    for (size_t k = 0; (sp = ocr_kernel_at(k)) != NULL && nl < 62; ++k)
+        if (strncmp(sp->file, "lab/", 4) != 0) {
+            ladder[nl++] = sp;
+            if (sp->kind == OCR_PER_GRID) ladder[nl++] = sp;
+        }
     int fp64 = ocr_device_get_info(dev)->fp64;
     uint64_t s = seed;
     for (unsigned i = 0; i < count; ++i) {
         job j = {0};
-        /* reduce7 twice as often as the others: it alone has free geometry. */
-        unsigned pick = (unsigned)(next(&s) % 9);
-        const ocr_kernel_spec *spec = ocr_kernel_find(only ? only : kernels[pick < 8 ? pick : 7]);
+        const ocr_kernel_spec *spec = only ? ocr_kernel_find(only) : ladder[next(&s) % nl];
         if (!spec) {
             fprintf(stderr, "test_kernels: unknown kernel '%s'\n", only);
             return 2;
