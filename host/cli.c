@@ -2,92 +2,166 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
-enum {
-    O_KERNEL,
-    O_SIZE,
-    O_M,
-    O_REPEAT,
-    O_SEED,
-    O_TYPE,
-    O_OP,
-    O_LOCAL,
-    O_GROUPS,
-    O_PLATFORM,
-    O_DEVICE,
-    O_DEVTYPE,
-    O_HOSTMEM,
-    O_CPU,
-    O_FORMAT,
-    O_ACCESS,
-    O_KDIR,
-    O_KFILE,
-    O_KNAME,
-    O_EPG,
-    O_BUILDOPT,
-    O_DATA,
-    O_LIST,
-    O_LISTK,
-    O_EXPLAIN,
-    O_PASSES,
-    O_RESOURCES,
-    O_PEAK,
-    O_GRADE,
-    O_TIMEOUT,
-    O_HELP,
-    O_VERSION
-};
+/* How an option's value is stored. Every row of the table says where
+ * (offsetof into cli_options), as what, and within which range. */
+typedef enum {
+    T_FLAG,   /* int = 1 */
+    T_STR,    /* const char * = the argument */
+    T_U64,    /* uint64_t, K/M/G suffixes, within [min, max] */
+    T_UINT,   /* unsigned, likewise */
+    T_SIZE,   /* size_t, likewise */
+    T_INT,    /* int, likewise */
+    T_CHOICE, /* int-sized enum = index of the argument in choices[] */
+    T_CUSTOM, /* parse() does it */
+} opt_type;
 
-typedef struct {
-    int id;
+typedef struct option_def option_def;
+struct option_def {
     char short_name; /* 0: long form only */
     const char *long_name;
     const char *arg; /* NULL: a flag */
     const char *help;
-} option_def;
+    opt_type type;
+    size_t off;
+    uint64_t min, max;
+    const char *const *choices; /* T_CHOICE, NULL-terminated */
+    ocr_status (*parse)(const option_def *d, const char *val, cli_options *o);
+};
+
+static ocr_status bad(const char *what, const char *opt, const char *val);
+
+static ocr_status parse_type(const option_def *d, const char *val, cli_options *o) {
+    (void)d;
+    return ocr_type_from_name(val, &o->type) == 0
+               ? OCR_OK
+               : bad("unknown type for --type (int uint long ulong float double)", NULL, val);
+}
+static ocr_status parse_op(const option_def *d, const char *val, cli_options *o) {
+    (void)d;
+    return ocr_op_from_name(val, &o->op) == 0
+               ? OCR_OK
+               : bad("unknown operator for --op (sum prod min max and or xor)", NULL, val);
+}
+static ocr_status parse_data(const option_def *d, const char *val, cli_options *o) {
+    (void)d;
+    return ocr_data_kind_from_name(val, &o->data) == 0
+               ? OCR_OK
+               : bad("unknown value for --data (exact uniform)", NULL, val);
+}
+static ocr_status parse_host_mem(const option_def *d, const char *val, cli_options *o) {
+    (void)d; /* "auto" is the default, not a choice */
+    if (ocr_host_mem_from_name(val, &o->host_mem) != 0 || o->host_mem == OCR_HOST_AUTO)
+        return bad("unknown value for --host-mem (pageable pinned zero-copy)", NULL, val);
+    return OCR_OK;
+}
+static ocr_status parse_device_type(const option_def *d, const char *val, cli_options *o) {
+    static const char *const n[] = {"gpu", "cpu", "accelerator", "all"};
+    static const cl_device_type t[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,
+                                       CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_ALL};
+    (void)d;
+    for (int i = 0; i < 4; ++i)
+        if (!strcmp(val, n[i])) {
+            o->device.type = t[i];
+            o->device.type_given = 1;
+            return OCR_OK;
+        }
+    return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
+}
+static ocr_status parse_number(const option_def *d, const char *val, cli_options *o);
+static ocr_status parse_device(const option_def *d, const char *val, cli_options *o) {
+    if (!strcmp(val, "all")) {
+        o->all_devices = 1;
+        return OCR_OK;
+    }
+    return parse_number(d, val, o); /* an index, as a T_INT row */
+}
+static ocr_status parse_build_options(const option_def *d, const char *val, cli_options *o) {
+    size_t len = strlen(val);
+    (void)d;
+    for (const char *c = val; *c; ++c)
+        if (*c < 0x20 || *c > 0x7e)
+            return bad("--build-options takes printable ASCII on one line", NULL, NULL);
+    if (len == 0 || len > 512) return bad("--build-options needs 1 to 512 characters", NULL, NULL);
+    o->build_options = val;
+    return OCR_OK;
+}
+
+static const char *const access_names[] = {"auto", "strided", "blocked", NULL};
+static const char *const cpu_names[] = {"naive", "best", "none", NULL};  /* ocr_cpu_baseline */
+static const char *const format_names[] = {"text", "csv", "json", NULL}; /* ocr_format */
+
+/* T_CHOICE and T_FLAG store an int: the enums they fill must be int-sized. */
+_Static_assert(sizeof(ocr_format) == sizeof(int) && sizeof(ocr_cpu_baseline) == sizeof(int),
+               "enums filled by T_CHOICE rows must be int-sized");
+
+#define F(field) offsetof(cli_options, field)
+#define FLAG(s, l, field, help)                                                                    \
+    { s, l, NULL, help, T_FLAG, F(field), 0, 0, NULL, NULL }
+#define STR(s, l, a, field, help)                                                                  \
+    { s, l, a, help, T_STR, F(field), 0, 0, NULL, NULL }
+#define NUM(s, l, a, ty, field, lo, hi, help)                                                      \
+    { s, l, a, help, ty, F(field), lo, hi, NULL, NULL }
+#define CHOICE(s, l, a, field, names, help)                                                        \
+    { s, l, a, help, T_CHOICE, F(field), 0, 0, names, NULL }
+#define CUSTOM(s, l, a, fn, help)                                                                  \
+    { s, l, a, help, T_CUSTOM, 0, 0, 0, NULL, fn }
 
 static const option_def options[] = {
-    {O_KERNEL, 'n', "kernel", "K", "kernel: 0..7 or a name (reduce6, race_tail); default 6"},
-    {O_SIZE, 's', "size", "N", "number of elements, K/M/G suffixes allowed; default 32M (2^25)"},
-    {O_M, 'M', "threshold", "M",
-     "finish on the CPU once at most M values remain; default per kernel"},
-    {O_REPEAT, 'r', "repeat", "R", "timed runs after one warm-up (median reported); default 10"},
-    {O_SEED, 0, "seed", "S", "seed of the input data; default 1"},
-    {O_TYPE, 0, "type", "T", "element type: int uint long ulong float double; default int"},
-    {O_OP, 0, "op", "O", "operator: sum prod min max and or xor; default sum"},
-    {O_LOCAL, 'w', "local-size", "L", "work-group size, where the kernel allows one"},
-    {O_GROUPS, 'g', "groups", "G", "work-groups per launch (reduce7); default from the device"},
-    {O_PLATFORM, 'p', "platform", "P", "platform index (see --list)"},
-    {O_DEVICE, 'd', "device", "D", "device index (within -p, else among all devices), or all"},
-    {O_DEVTYPE, 't', "device-type", "T", "gpu, cpu, accelerator or all; default: a GPU if any"},
-    {O_ACCESS, 0, "access", "A", "reduce7's loads: strided (GPUs), blocked (CPUs) or auto"},
-    {O_HOSTMEM, 0, "host-mem", "H",
-     "pageable, pinned or zero-copy; default: zero-copy where the "
-     "device shares host memory, else pinned"},
-    {O_CPU, 0, "cpu-baseline", "B", "naive; best (also a multithreaded SIMD CPU reduction); none"},
-    {O_FORMAT, 0, "format", "F", "report as text, csv (header + one row) or json; default text"},
-    {O_KDIR, 0, "kernel-dir", "DIR", "read the .cl files from DIR"},
-    {O_KFILE, 0, "kernel-file", "FILE",
-     "run your own kernel (with --kernel-name, --elems-per-group)"},
-    {O_KNAME, 0, "kernel-name", "NAME", "kernel function in --kernel-file"},
-    {O_EPG, 0, "elems-per-group", "E", "elements one work-group of --kernel-file reduces to one"},
-    {O_BUILDOPT, 0, "build-options", "OPTS",
-     "appended to the kernel's OpenCL build options (e.g. -cl-std=CL2.0)"},
-    {O_DATA, 0, "data", "D",
-     "exact (default: float sums exact in any order, checked bit for bit) or uniform"},
-    {O_LIST, 'l', "list", NULL, "list platforms and devices, then exit"},
-    {O_LISTK, 0, "list-kernels", NULL, "list the built-in kernels, then exit"},
-    {O_EXPLAIN, 0, "explain", NULL, "print the pass plan and exit without running"},
-    {O_PASSES, 0, "passes", NULL, "after the report, each launch's size, time, GB/s and gap"},
-    {O_RESOURCES, 0, "resources", NULL,
-     "after building, the kernel's resources and estimated occupancy"},
-    {O_PEAK, 0, "peak", NULL, "also time a copy kernel: bandwidth as a % of the copy rate"},
-    {O_GRADE, 0, "grade", NULL,
-     "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"},
-    {O_TIMEOUT, 0, "timeout", "S", "--grade: seconds one case may run; default 20"},
-    {O_HELP, 'h', "help", NULL, "print this help, then exit"},
-    {O_VERSION, 'V', "version", NULL, "print the version, then exit"},
+    STR('n', "kernel", "K", kernel, "kernel: 0..7 or a name (reduce6, race_tail); default 6"),
+    NUM('s', "size", "N", T_U64, size, 1, (uint64_t)1 << 40,
+        "number of elements, K/M/G suffixes allowed; default 32M (2^25)"),
+    NUM('M', "threshold", "M", T_U64, m, 1, UINT64_MAX >> 8,
+        "finish on the CPU once at most M values remain; default per kernel"),
+    NUM('r', "repeat", "R", T_UINT, repeats, 1, 100000,
+        "timed runs after one warm-up (median reported); default 10"),
+    NUM(0, "seed", "S", T_U64, seed, 0, UINT64_MAX, "seed of the input data; default 1"),
+    CUSTOM(0, "type", "T", parse_type,
+           "element type: int uint long ulong float double; default int"),
+    CUSTOM(0, "op", "O", parse_op, "operator: sum prod min max and or xor; default sum"),
+    NUM('w', "local-size", "L", T_SIZE, local_size, 1, 1 << 16,
+        "work-group size, where the kernel allows one"),
+    NUM('g', "groups", "G", T_SIZE, groups, 1, 1 << 24,
+        "work-groups per launch (reduce7); default from the device"),
+    NUM('p', "platform", "P", T_INT, device.platform, 0, 1000, "platform index (see --list)"),
+    {'d', "device", "D", "device index (within -p, else among all devices), or all", T_INT,
+     F(device.device), 0, 1000, NULL, parse_device},
+    CUSTOM('t', "device-type", "T", parse_device_type,
+           "gpu, cpu, accelerator or all; default: a GPU if any"),
+    CHOICE(0, "access", "A", access, access_names,
+           "reduce7's loads: strided (GPUs), blocked (CPUs) or auto"),
+    CUSTOM(0, "host-mem", "H", parse_host_mem,
+           "pageable, pinned or zero-copy; default: zero-copy where the device shares host "
+           "memory, else pinned"),
+    CHOICE(0, "cpu-baseline", "B", cpu, cpu_names,
+           "naive; best (also a multithreaded SIMD CPU reduction); none"),
+    CHOICE(0, "format", "F", format, format_names,
+           "report as text, csv (header + one row) or json; default text"),
+    STR(0, "kernel-dir", "DIR", kernel_dir, "read the .cl files from DIR"),
+    STR(0, "kernel-file", "FILE", kernel_file,
+        "run your own kernel (with --kernel-name, --elems-per-group)"),
+    STR(0, "kernel-name", "NAME", kernel_name, "kernel function in --kernel-file"),
+    NUM(0, "elems-per-group", "E", T_U64, elems_per_group, 2, (uint64_t)1 << 30,
+        "elements one work-group of --kernel-file reduces to one"),
+    CUSTOM(0, "build-options", "OPTS", parse_build_options,
+           "appended to the kernel's OpenCL build options (e.g. -cl-std=CL2.0)"),
+    CUSTOM(0, "data", "D", parse_data,
+           "exact (default: float sums exact in any order, checked bit for bit) or uniform"),
+    FLAG('l', "list", list, "list platforms and devices, then exit"),
+    FLAG(0, "list-kernels", list_kernels, "list the built-in kernels, then exit"),
+    FLAG(0, "explain", explain, "print the pass plan and exit without running"),
+    FLAG(0, "passes", passes, "after the report, each launch's size, time, GB/s and gap"),
+    FLAG(0, "resources", resources,
+         "after building, the kernel's resources and estimated occupancy"),
+    FLAG(0, "peak", peak, "also time a copy kernel: bandwidth as a % of the copy rate"),
+    FLAG(0, "grade", grade,
+         "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
+    NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
+        "--grade: seconds one case may run; default 20"),
+    FLAG('h', "help", help, "print this help, then exit"),
+    FLAG('V', "version", version, "print the version, then exit"),
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
@@ -157,177 +231,67 @@ static const option_def *find_short(char c) {
     return NULL;
 }
 
-/* The index of val in names, or -1. */
-static int pick(const char *val, const char *const *names, int n) {
-    for (int i = 0; i < n; ++i)
-        if (!strcmp(val, names[i])) return i;
-    return -1;
-}
-
 static ocr_status bad(const char *what, const char *opt, const char *val) {
     fprintf(stderr, "oclReduction: %s%s%s%s%s\nTry 'oclReduction --help'.\n", what, opt ? " " : "",
             opt ? opt : "", val ? ": " : "", val ? val : "");
     return OCR_USAGE;
 }
 
-/* Applies one option with its value (NULL for flags). */
-static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
+/* A number within the row's range, stored as the row's type. */
+static ocr_status parse_number(const option_def *d, const char *val, cli_options *o) {
     uint64_t v = 0;
-    char name[40];
-    snprintf(name, sizeof name, "--%s", d->long_name);
-    /* Numeric options: parse once, with the option's range. */
-    static const struct {
-        int id;
-        uint64_t min, max;
-    } ranges[] = {
-        {O_SIZE, 1, (uint64_t)1 << 40}, {O_M, 1, UINT64_MAX >> 8}, {O_REPEAT, 1, 100000},
-        {O_SEED, 0, UINT64_MAX},        {O_LOCAL, 1, 1 << 16},     {O_GROUPS, 1, 1 << 24},
-        {O_PLATFORM, 0, 1000},          {O_DEVICE, 0, 1000},       {O_EPG, 2, (uint64_t)1 << 30},
-        {O_TIMEOUT, 1, 3600},
-    };
-    if (d->id == O_DEVICE && !strcmp(val, "all")) {
-        o->all_devices = 1;
-        return OCR_OK;
+    if (cli_parse_size(val, d->max, &v) != 0 || v < d->min) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "invalid value for --%s (expected %llu..%llu)", d->long_name,
+                 (unsigned long long)d->min, (unsigned long long)d->max);
+        return bad(msg, NULL, val);
     }
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; ++i)
-        if (ranges[i].id == d->id) {
-            if (cli_parse_size(val, ranges[i].max, &v) != 0 || v < ranges[i].min) {
-                char msg[96];
-                snprintf(msg, sizeof msg, "invalid value for %s (expected %llu..%llu)", name,
-                         (unsigned long long)ranges[i].min, (unsigned long long)ranges[i].max);
-                return bad(msg, NULL, val);
-            }
-        }
-    switch (d->id) {
-    case O_KERNEL:
-        o->kernel = val;
+    void *dst = (char *)o + d->off;
+    switch (d->type) {
+    case T_U64:
+        *(uint64_t *)dst = v;
         break;
-    case O_SIZE:
-        o->size = v;
+    case T_UINT:
+        *(unsigned *)dst = (unsigned)v;
         break;
-    case O_M:
-        o->m = v;
+    case T_SIZE:
+        *(size_t *)dst = (size_t)v;
         break;
-    case O_REPEAT:
-        o->repeats = (unsigned)v;
-        break;
-    case O_SEED:
-        o->seed = v;
-        break;
-    case O_TYPE:
-        if (ocr_type_from_name(val, &o->type) != 0)
-            return bad("unknown type for --type (int uint long ulong float double)", NULL, val);
-        break;
-    case O_OP:
-        if (ocr_op_from_name(val, &o->op) != 0)
-            return bad("unknown operator for --op (sum prod min max and or xor)", NULL, val);
-        break;
-    case O_LOCAL:
-        o->local_size = (size_t)v;
-        break;
-    case O_GROUPS:
-        o->groups = (size_t)v;
-        break;
-    case O_PLATFORM:
-        o->device.platform = (int)v;
-        break;
-    case O_DEVICE:
-        o->device.device = (int)v;
-        break;
-    case O_DEVTYPE: {
-        static const char *const n[] = {"gpu", "cpu", "accelerator", "all"};
-        static const cl_device_type v[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,
-                                           CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_ALL};
-        int i = pick(val, n, 4);
-        if (i < 0) return bad("unknown device type for -t (gpu cpu accelerator all)", NULL, val);
-        o->device.type = v[i];
-        o->device.type_given = 1;
-        break;
-    }
-    case O_ACCESS: {
-        static const char *const n[] = {"auto", "strided", "blocked"};
-        if ((o->access = pick(val, n, 3)) < 0)
-            return bad("unknown value for --access (auto strided blocked)", NULL, val);
-        break;
-    }
-    case O_HOSTMEM:
-        if (ocr_host_mem_from_name(val, &o->host_mem) != 0 || o->host_mem == OCR_HOST_AUTO)
-            return bad("unknown value for --host-mem (pageable pinned zero-copy)", NULL, val);
-        break;
-    case O_CPU: { /* in ocr_cpu_baseline order */
-        static const char *const n[] = {"naive", "best", "none"};
-        int i = pick(val, n, 3);
-        if (i < 0) return bad("unknown value for --cpu-baseline (naive best none)", NULL, val);
-        o->cpu = (ocr_cpu_baseline)i;
-        break;
-    }
-    case O_FORMAT: { /* in ocr_format order */
-        static const char *const n[] = {"text", "csv", "json"};
-        int i = pick(val, n, 3);
-        if (i < 0) return bad("unknown value for --format (text csv json)", NULL, val);
-        o->format = (ocr_format)i;
-        break;
-    }
-    case O_KDIR:
-        o->kernel_dir = val;
-        break;
-    case O_KFILE:
-        o->kernel_file = val;
-        break;
-    case O_KNAME:
-        o->kernel_name = val;
-        break;
-    case O_EPG:
-        o->elems_per_group = v;
-        break;
-    case O_BUILDOPT: {
-        size_t len = strlen(val);
-        for (const char *c = val; *c; ++c)
-            if (*c < 0x20 || *c > 0x7e)
-                return bad("--build-options takes printable ASCII on one line", NULL, NULL);
-        if (len == 0 || len > 512)
-            return bad("--build-options needs 1 to 512 characters", NULL, NULL);
-        o->build_options = val;
-        break;
-    }
-    case O_DATA:
-        if (ocr_data_kind_from_name(val, &o->data) != 0)
-            return bad("unknown value for --data (exact uniform)", NULL, val);
-        break;
-    case O_LIST:
-        o->list = 1;
-        break;
-    case O_LISTK:
-        o->list_kernels = 1;
-        break;
-    case O_EXPLAIN:
-        o->explain = 1;
-        break;
-    case O_PASSES:
-        o->passes = 1;
-        break;
-    case O_RESOURCES:
-        o->resources = 1;
-        break;
-    case O_PEAK:
-        o->peak = 1;
-        break;
-    case O_GRADE:
-        o->grade = 1;
-        break;
-    case O_TIMEOUT:
-        o->timeout = (unsigned)v;
-        break;
-    case O_HELP:
-        o->help = 1;
-        break;
-    case O_VERSION:
-        o->version = 1;
-        break;
-    default:
+    default: /* T_INT: ranges fit an int */
+        *(int *)dst = (int)v;
         break;
     }
     return OCR_OK;
+}
+
+/* Applies one option with its value (NULL for flags), as its row says. */
+static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
+    void *dst = (char *)o + d->off;
+    if (d->parse) return d->parse(d, val, o);
+    switch (d->type) {
+    case T_FLAG:
+        *(int *)dst = 1;
+        return OCR_OK;
+    case T_STR:
+        *(const char **)dst = val;
+        return OCR_OK;
+    case T_CHOICE:
+        for (int i = 0; d->choices[i]; ++i)
+            if (!strcmp(val, d->choices[i])) {
+                *(int *)dst = i;
+                return OCR_OK;
+            }
+        {
+            char msg[128];
+            int n = snprintf(msg, sizeof msg, "unknown value for --%s (", d->long_name);
+            for (int i = 0; d->choices[i] && n < (int)sizeof msg; ++i)
+                n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s", i ? " " : "", d->choices[i]);
+            if (n < (int)sizeof msg) snprintf(msg + n, sizeof msg - (size_t)n, ")");
+            return bad(msg, NULL, val);
+        }
+    default:
+        return parse_number(d, val, o);
+    }
 }
 
 /* 1 if the option with this long name was given. */
