@@ -160,6 +160,10 @@ static const option_def options[] = {
          "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
     NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
         "--grade: seconds one case may run; default 20"),
+    FLAG(0, "tune", tune,
+         "sweep reduce7's geometry on this device and cache the fastest (docs/tuning.md)"),
+    NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
+        "--tune: seconds to spend; default 60"),
     FLAG('h', "help", help, "print this help, then exit"),
     FLAG('V', "version", version, "print the version, then exit"),
 };
@@ -342,6 +346,22 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
             }
         if (o->all_devices) return bad("--grade runs on one device, not -d all", NULL, NULL);
     }
+    if (given(o, "tune-budget") && !o->tune)
+        return bad("--tune-budget applies only with --tune", NULL, NULL);
+    if (o->tune) {
+        const ocr_kernel_spec *k = ocr_kernel_find(o->kernel);
+        if (o->kernel_file || (given(o, "kernel") && (!k || k->kind != OCR_PER_GRID)))
+            return bad("--tune tunes reduce7 (the kernel with a free geometry)", NULL, NULL);
+        static const char *const fixed[] = {"local-size", "groups",  "access", "op",
+                                            "grade",      "explain", "format", "threshold"};
+        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; ++i)
+            if (given(o, fixed[i])) {
+                snprintf(msg, sizeof msg, "--%s cannot go with --tune: it is what --tune chooses",
+                         fixed[i]);
+                return bad(msg, NULL, NULL);
+            }
+        if (o->all_devices) return bad("--tune tunes one device, not -d all", NULL, NULL);
+    }
     if (o->all_devices && o->device.device >= 0)
         return bad("choose one of -d all and -d N", NULL, NULL);
     if (o->explain && o->format != OCR_FORMAT_TEXT)
@@ -377,6 +397,7 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
     o->device.device = -1;
     o->device.type = CL_DEVICE_TYPE_ALL;
     o->timeout = 20;
+    o->tune_budget = 60;
 
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *val = NULL;

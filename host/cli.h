@@ -22,7 +22,8 @@ typedef struct {
     const char *build_options;
     int access;
     int all_devices; /* --device all */
-    int list, list_kernels, explain, passes, resources, peak, grade, help, version;
+    int list, list_kernels, explain, passes, resources, peak, grade, tune, help, version;
+    unsigned tune_budget; /* --tune: seconds */
     unsigned timeout; /* --grade: seconds a case may run */
     uint64_t given; /* bit i: options[i] appeared on the command line */
 } cli_options;

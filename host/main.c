@@ -1,8 +1,10 @@
+#define _POSIX_C_SOURCE 200809L
 /* main.c - oclReduction: a thin command-line shell over the ocr library. */
 #include "cli.h"
 #include "grade.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +83,23 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     snprintf(sum->device, sizeof sum->device, "%s", ocr_device_get_info(dev)->name);
     /* --resources on NVIDIA: the build log of -cl-nv-verbose holds the registers. */
     ocr_build_request brq = *rq;
+    /* reduce7 with no geometry of the user's: the tuned one, if this device,
+     * driver and type have a cache entry for today's kernel source. */
+    char tuning[1200] = "";
+    if (rq->spec.kind == OCR_PER_GRID && !rq->kernel_file && !o->local_size && !o->groups &&
+        !o->access) {
+        ocr_tuning tu;
+        char note[1200];
+        if (ocr_tune_lookup(dev, o->type, rq->kernel_dir, &tu, note, sizeof note)) {
+            brq.local_size = tu.local_size, brq.groups = tu.groups;
+            brq.unroll = tu.unroll, brq.access = tu.access;
+            snprintf(tuning, sizeof tuning, "tuned for this device (%s)", tu.source);
+        } else {
+            if (note[0]) fprintf(stderr, "oclReduction: note: %s\n", note);
+            snprintf(tuning, sizeof tuning,
+                     "built-in defaults (--tune tunes them for this device)");
+        }
+    }
     char opts[600];
     if (o->resources && ocr_device_has_extension(dev, "cl_nv_device_attribute_query")) {
         snprintf(opts, sizeof opts, "%s%s-cl-nv-verbose",
@@ -117,8 +136,16 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     }
     st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
-        ocr_report_info ri = {rq->spec.name,    o->type,    o->op, o->seed,  o->data,
-                              o->build_options, csv_header, 1,     o->passes};
+        ocr_report_info ri = {.kernel_name = rq->spec.name,
+                              .type = o->type,
+                              .op = o->op,
+                              .seed = o->seed,
+                              .data = o->data,
+                              .build_options = o->build_options,
+                              .csv_header = csv_header,
+                              .json_runs = 1,
+                              .passes = o->passes,
+                              .tuning = tuning[0] ? tuning : NULL};
         ocr_report(stdout, o->format, dev, k, &ri, &res);
         double copy = 0;
         if (o->peak && st != OCR_RUNTIME) {
@@ -201,6 +228,33 @@ static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
     return st;
 }
 
+/* --tune: sweep reduce7 on one device and keep the winner in the cache. */
+static ocr_status tune(const cli_options *o) {
+    ocr_device *dev = NULL;
+    ocr_tuning best;
+    char path[1024];
+    ocr_status st = ocr_device_open(&o->device, &dev);
+    if (st != OCR_OK) return st;
+    const ocr_device_info *in = ocr_device_get_info(dev);
+    double t0 = (double)ocr_now_ns() / 1e9;
+    st = ocr_tune_run(dev, o->type, o->size, o->tune_budget, o->kernel_dir, &best,
+                      isatty(2) ? stderr : NULL);
+    if (st == OCR_OK) st = ocr_tune_store(dev, o->type, o->kernel_dir, &best);
+    if (st == OCR_OK) {
+        ocr_tune_cache_path(path, sizeof path);
+        printf("Tuned reduce7 for %s (driver %s), %s, %llu elements:\n"
+               "  work-group size %zu, %zu groups, unroll %u, %s access: %.4f ms\n"
+               "  (%u of %u configurations timed in %.0f s; budget %u s)\n"
+               "Stored in %s; runs of reduce7 on this device now use it.\n",
+               in->name, in->driver, ocr_type_name(o->type), (unsigned long long)o->size,
+               best.local_size, best.groups, best.unroll, best.access == 2 ? "blocked" : "strided",
+               best.kernel_ms, best.tried, best.total, (double)ocr_now_ns() / 1e9 - t0,
+               o->tune_budget, path);
+    }
+    ocr_device_close(dev);
+    return st;
+}
+
 static ocr_status run_main(int argc, char **argv) {
     cli_options o;
     ocr_build_request rq;
@@ -221,6 +275,7 @@ static ocr_status run_main(int argc, char **argv) {
     }
     if (o.list) return ocr_device_list(stdout);
     if (o.grade) return cli_grade(&o);
+    if (o.tune) return tune(&o);
     if ((st = make_request(&o, &rq)) != OCR_OK) return st;
     if (o.all_devices) return run_all(&o, &rq);
     summary sum;

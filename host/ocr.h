@@ -127,6 +127,7 @@ typedef struct {
     size_t groups;             /* PER_GRID: groups per launch, 0: from the device */
     int access;                /* PER_GRID: 0 auto (blocked on CPUs), 1 strided, 2 blocked */
     const char *extra_options; /* appended to the build options, or NULL */
+    unsigned unroll;           /* PER_GRID: loads in flight per work-item, 0: the default (8) */
 } ocr_build_request;
 
 typedef struct ocr_kernel ocr_kernel;
@@ -356,6 +357,7 @@ typedef struct {
     int csv_header;            /* CSV: print the header line first */
     int json_runs;             /* JSON: include the runs[] array (every run's parts and value) */
     int passes;                /* text: add the per-launch table */
+    const char *tuning;        /* reduce7: where its geometry came from, or NULL */
 } ocr_report_info;
 
 /* text: the tutorial's shape (kernel, size, device, PASSED or FAILED, memory IO,
@@ -365,6 +367,35 @@ void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel
                 const ocr_report_info *info, const ocr_result *r);
 /* The CSV header line alone (for several rows under one header). */
 void ocr_report_csv_header(FILE *f);
+
+/* ---- tuning ------------------------------------------------------------- */
+
+/* reduce7's geometry for one device and type, as --tune found best. */
+typedef struct {
+    size_t local_size, groups; /* work-items per group, groups per launch */
+    unsigned unroll;           /* loads in flight per work-item */
+    int access;                /* 1 strided, 2 blocked */
+    double kernel_ms;          /* its median kernel time when tuned */
+    char source[1024];         /* the cache file it came from (lookups) */
+    unsigned tried, total;     /* configurations timed, and in the space (ocr_tune_run) */
+} ocr_tuning;
+
+/* Sweeps reduce7's geometry for (device, type) on n elements of int/float
+ * sum data within about budget_s seconds (the defaults first), and returns
+ * the fastest by median kernel time of 5 runs. Progress lines go to `progress`
+ * (NULL: none). docs/tuning.md says what is swept and why. */
+ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
+                        const char *kernel_dir, ocr_tuning *best, FILE *progress);
+/* The per-user cache: $XDG_CACHE_HOME/oclreduction/tune.tsv (else
+ * ~/.cache/...), one entry per device, driver, type and kernel source hash. */
+void ocr_tune_cache_path(char *buf, size_t len);
+ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
+                          const ocr_tuning *tu);
+/* 1 and *out if the cache holds an entry for this device, driver, type and
+ * today's reduce7.cl; else 0, with a note when an entry was there but ignored
+ * (corrupt, or tuned for another version of the kernel). */
+int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, ocr_tuning *out,
+                    char *note, size_t note_len);
 
 /* ---- peak --------------------------------------------------------------- */
 

@@ -58,6 +58,9 @@ uint64_t ocr_best_depth(uint64_t n, unsigned threads);
 /* The index of s in names[0..n), or -1: every name-to-enum lookup. */
 int ocr_name_index(const char *s, const char *const *names, int n);
 
+/* ocr_find_kernel_file saying nothing at all (no message, no warning): a probe. */
+char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);
+
 /* Reads a whole file; NULL and a message on failure. */
 char *ocr_read_file(const char *path, size_t *len);
 

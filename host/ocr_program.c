@@ -154,14 +154,14 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
         }
         err[i] = i == env_at && env_err ? env_err : unreadable(p);
         if (!err[i]) {
-            if (env_err) warn_env_dir(env, env_err, dirs[i]);
+            if (env_err && quiet != 2) warn_env_dir(env, env_err, dirs[i]);
             return p;
         }
         free(p);
         denied |= err[i] != ENOENT && err[i] != ENOTDIR;
     }
-    if (quiet) {
-        if (env_err) warn_env_dir(env, env_err, NULL);
+    if (quiet) { /* 2: not a word (a probe, like the tuning cache's) */
+        if (env_err && quiet == 1) warn_env_dir(env, env_err, NULL);
         return NULL;
     }
     /* "Not found" only when nothing was there: a file or directory without
@@ -178,6 +178,10 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
 
 char *ocr_find_kernel_file(const char *file, const char *explicit_dir) {
     return find_file(file, explicit_dir, 0);
+}
+
+char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir) {
+    return find_file(file, explicit_dir, 2);
 }
 
 /* --- include expansion --------------------------------------------------- */
@@ -437,7 +441,8 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
                       sp->block, sp->block * sp->loads_per_slot);
     if (sp->kind == OCR_PER_GRID) {
         n += snprintf(opts + n, sizeof opts - (size_t)n,
-                      " -D VEC=%zu -D UNROLL=%d -D OCR_BLOCKED=%d", vec, REDUCE7_UNROLL, blocked);
+                      " -D VEC=%zu -D UNROLL=%u -D OCR_BLOCKED=%d", vec,
+                      rq->unroll ? rq->unroll : REDUCE7_UNROLL, blocked);
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
     if (rq->kernel_file) n += snprintf(opts + n, sizeof opts - (size_t)n, " -cl-kernel-arg-info");
@@ -756,7 +761,8 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     } else if (sp->kind == OCR_PER_GROUP) {
         k->geom.elems_per_group = sp->block * sp->loads_per_slot;
     } else {
-        k->geom.elems_per_group = vec * REDUCE7_UNROLL; /* per work-item and iteration */
+        /* per work-item and iteration */
+        k->geom.elems_per_group = vec * (rq->unroll ? rq->unroll : REDUCE7_UNROLL);
         /* About 1024 resident work-items per GPU compute unit measured best on
          * an H100 (docs/benchmarks.md); a CPU core takes a few groups. */
         size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? 1024 / local : 4;

@@ -112,6 +112,7 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             p->npasses, k->geom.local_size, p->leftover, p->leftover == 1 ? "" : "s", p->m,
             ocr_host_mem_name(r->host_mem));
     if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
+    if (ri->tuning) fprintf(f, "Tuning: %s\n", ri->tuning);
     fprintf(f, "Result: %s (reference %s", ocr_value_str(ri->type, r->result, got, sizeof got),
             ocr_value_str(ri->type, r->expected, want, sizeof want));
     if (r->exact)
@@ -265,6 +266,7 @@ static void fields(table *t, const ocr_device_info *in, const ocr_kernel *k,
     MSF("min_wall_ms", CSV, r->min.wall_ns);
     STR("build_options", BOTH, k->options);
     STR("note", BOTH, p->npasses ? NULL : no_launch_note);
+    STR("tuning", JSON, ri->tuning);
     MSF("t_gpu_tutorial_ms", CSV, r->median.resident_ns);
     NUM("speedup_tutorial", BOTH, d->tut_speedup, "%.4f");
     NUM("bandwidth_tutorial_gbs", BOTH, d->tut_gbs, "%.3f");

@@ -1,0 +1,243 @@
+/* ocr_tune.c - per-device tuning of reduce7 (--tune) and the cache that keeps
+ * the winner: the geometry that matters is swept on the device at hand, and
+ * later runs on the same device, driver, element type and kernel source use
+ * it. Defaults tuned on one GPU are not tuned for the next. */
+#define _POSIX_C_SOURCE 200809L
+#include "ocr_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TUNE_MAGIC "oclreduction-tune-1"
+
+/* FNV-1a over the kernel's source files: an edited kernel is not the tuned one. */
+static uint64_t fnv(uint64_t h, const char *s) {
+    for (; *s; ++s)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static int source_hash(const char *kernel_dir, uint64_t *h) {
+    static const char *const files[] = {"reduce7.cl", "reduce_common.h"};
+    *h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < 2; ++i) {
+        char *path = ocr_find_kernel_file_quiet(files[i], kernel_dir);
+        FILE *f = path ? fopen(path, "rb") : NULL;
+        free(path);
+        if (!f) return -1;
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf - 1, f)) > 0) {
+            buf[n] = '\0';
+            *h = fnv(*h, buf);
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
+void ocr_tune_cache_path(char *buf, size_t len) {
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (x && *x)
+        snprintf(buf, len, "%s/oclreduction/tune.tsv", x);
+    else
+        snprintf(buf, len, "%s/.cache/oclreduction/tune.tsv", home && *home ? home : ".");
+}
+
+/* One cache line: magic, device, driver, type, source hash, then the tuning. */
+static int parse_line(char *line, char **f, int nf) {
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(line, "\t\n", &save); t && n < nf;
+         t = strtok_r(NULL, "\t\n", &save))
+        f[n++] = t;
+    return n;
+}
+
+int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, ocr_tuning *out,
+                    char *note, size_t note_len) {
+    char path[1024], line[1024];
+    uint64_t h;
+    note[0] = '\0';
+    if (source_hash(kernel_dir, &h) != 0) return 0;
+    ocr_tune_cache_path(path, sizeof path);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int found = 0, lineno = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        char *fld[12];
+        ++lineno;
+        int n = parse_line(line, fld, 12);
+        unsigned long long hash;
+        ocr_tuning tu;
+        if (n != 10 || strcmp(fld[0], TUNE_MAGIC) || sscanf(fld[4], "%llx", &hash) != 1 ||
+            sscanf(fld[5], "%zu", &tu.local_size) != 1 || sscanf(fld[6], "%zu", &tu.groups) != 1 ||
+            sscanf(fld[7], "%u", &tu.unroll) != 1 || sscanf(fld[8], "%d", &tu.access) != 1 ||
+            sscanf(fld[9], "%lf", &tu.kernel_ms) != 1 || !tu.local_size || !tu.groups ||
+            tu.unroll < 1 || tu.unroll > 16 || tu.access < 1 || tu.access > 2) {
+            snprintf(note, note_len, "ignored line %d of %s: not a tuning entry", lineno, path);
+            continue;
+        }
+        if (strcmp(fld[1], dev->info.name) || strcmp(fld[2], dev->info.driver) ||
+            strcmp(fld[3], ocr_type_name(t)))
+            continue;
+        if (hash != h) {
+            snprintf(note, note_len,
+                     "ignored the tuning in %s: reduce7.cl changed since it was tuned", path);
+            continue;
+        }
+        *out = tu;
+        found = 1;
+    }
+    fclose(f);
+    if (found) snprintf(out->source, sizeof out->source, "%s", path);
+    return found;
+}
+
+static int mkdirs(char *path) { /* mkdir -p of the file's directory */
+    for (char *p = path + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(path, 0755) != 0 && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    return 0;
+}
+
+ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
+                          const ocr_tuning *tu) {
+    char path[1024], tmp[1100], line[1024], copy[1024];
+    uint64_t h;
+    if (source_hash(kernel_dir, &h) != 0) {
+        ocr_errorf("cannot read reduce7.cl to key the tuning cache");
+        return OCR_RUNTIME;
+    }
+    ocr_tune_cache_path(path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    if (mkdirs(tmp) != 0) {
+        ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
+        return OCR_RUNTIME;
+    }
+    FILE *out = fopen(tmp, "w"), *in = fopen(path, "r");
+    if (!out) {
+        ocr_errorf("cannot write %s: %s", tmp, strerror(errno));
+        if (in) fclose(in);
+        return OCR_RUNTIME;
+    }
+    /* Keep every other valid entry; drop this key's old one and broken lines. */
+    while (in && fgets(line, sizeof line, in)) {
+        char *fld[12];
+        snprintf(copy, sizeof copy, "%s", line);
+        int n = parse_line(copy, fld, 12);
+        if (n != 10 || strcmp(fld[0], TUNE_MAGIC)) continue;
+        if (!strcmp(fld[1], dev->info.name) && !strcmp(fld[2], dev->info.driver) &&
+            !strcmp(fld[3], ocr_type_name(t)))
+            continue;
+        fputs(line, out);
+    }
+    if (in) fclose(in);
+    fprintf(out, "%s\t%s\t%s\t%s\t%llx\t%zu\t%zu\t%u\t%d\t%.6f\n", TUNE_MAGIC, dev->info.name,
+            dev->info.driver, ocr_type_name(t), (unsigned long long)h, tu->local_size, tu->groups,
+            tu->unroll, tu->access, tu->kernel_ms);
+    if (fclose(out) != 0 || rename(tmp, path) != 0) {
+        ocr_errorf("cannot write %s: %s", path, strerror(errno));
+        remove(tmp);
+        return OCR_RUNTIME;
+    }
+    return OCR_OK;
+}
+
+/* One candidate: build, run `reps` times, median kernel time (0 if it fails). */
+static double try_one(ocr_device *dev, ocr_type t, const void *data, uint64_t n, unsigned reps,
+                      const char *kernel_dir, const ocr_tuning *c) {
+    ocr_build_request rq = {0};
+    ocr_kernel *k = NULL;
+    rq.spec = *ocr_kernel_find("reduce7");
+    rq.kernel_dir = kernel_dir;
+    rq.type = t;
+    rq.op = OCR_SUM;
+    rq.local_size = c->local_size;
+    rq.groups = c->groups;
+    rq.unroll = c->unroll;
+    rq.access = c->access;
+    if (ocr_kernel_build(dev, &rq, &k) != OCR_OK) return 0;
+    ocr_run_options ro = {.repeats = reps, .cpu = OCR_CPU_NONE};
+    ocr_result r;
+    double ms = 0;
+    if (ocr_run(dev, k, data, n, t, OCR_SUM, &ro, &r) == OCR_OK)
+        ms = (double)r.median.kernels_ns / 1e6;
+    ocr_result_release(&r);
+    ocr_kernel_release(k);
+    return ms;
+}
+
+ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
+                        const char *kernel_dir, ocr_tuning *best, FILE *progress) {
+    const ocr_device_info *in = &dev->info;
+    int gpu = (in->type & CL_DEVICE_TYPE_GPU) != 0;
+    size_t es = ocr_type_size(t);
+    void *data = malloc(n * es);
+    if (!data) {
+        ocr_errorf("out of host memory");
+        return OCR_RUNTIME;
+    }
+    ocr_data_fill(data, n, t, OCR_SUM, 1, OCR_DATA_EXACT);
+    /* The space: on GPUs the work-group size, resident groups per compute
+     * unit and loads in flight, with strided (coalesced) access; on CPUs,
+     * blocked access with one work-item per group and the groups per core
+     * (UNROLL does not apply to blocked access). Built-in defaults first. */
+    static const size_t gpu_local[] = {128, 64, 256, 512, 1024};
+    static const size_t gpu_gpcu[] = {8, 4, 16, 2, 32};
+    static const unsigned gpu_unroll[] = {8, 4, 16, 2};
+    static const size_t cpu_gpcu[] = {4, 1, 2, 8, 16};
+    ocr_tuning cand[128];
+    unsigned nc = 0;
+    if (gpu) {
+        for (size_t a = 0; a < 5; ++a)
+            for (size_t b = 0; b < 5; ++b)
+                for (size_t u = 0; u < 4; ++u) {
+                    if (gpu_local[a] > in->max_wg) continue;
+                    ocr_tuning c = {.local_size = gpu_local[a],
+                                    .groups = in->compute_units * gpu_gpcu[b],
+                                    .unroll = gpu_unroll[u],
+                                    .access = 1};
+                    cand[nc++] = c;
+                }
+    } else {
+        for (size_t b = 0; b < 5; ++b) {
+            ocr_tuning c = {.local_size = 1,
+                            .groups = in->compute_units * cpu_gpcu[b],
+                            .unroll = 8,
+                            .access = 2};
+            cand[nc++] = c;
+        }
+    }
+    double t0 = (double)ocr_now_ns() / 1e9;
+    best->kernel_ms = 0;
+    unsigned tried = 0;
+    for (unsigned i = 0; i < nc; ++i) {
+        if (i > 0 && (double)ocr_now_ns() / 1e9 - t0 > budget_s) break;
+        double ms = try_one(dev, t, data, n, 5, kernel_dir, &cand[i]);
+        ++tried;
+        if (ms > 0 && (best->kernel_ms == 0 || ms < best->kernel_ms)) {
+            *best = cand[i];
+            best->kernel_ms = ms;
+        }
+        if (progress)
+            fprintf(progress,
+                    "\rtune: %u/%u  w=%zu groups=%zu unroll=%u %s: %.4f ms (best %.4f)   ", i + 1,
+                    nc, cand[i].local_size, cand[i].groups, cand[i].unroll,
+                    cand[i].access == 2 ? "blocked" : "strided", ms, best->kernel_ms);
+    }
+    if (progress) fprintf(progress, "\n");
+    free(data);
+    if (best->kernel_ms == 0) {
+        ocr_errorf("--tune: no configuration of reduce7 ran on %s", in->name);
+        return OCR_RUNTIME;
+    }
+    best->tried = tried;
+    best->total = nc;
+    return OCR_OK;
+}
