@@ -19,6 +19,15 @@
  * warp. OpenCL promises no such thing (on a CPU device the result is wrong:
  * see cl/lab/race_tail.cl), so every tail level here ends with a barrier, except
  * the last, whose only reader is the work-item that wrote it.
+ *
+ * The barrier after the prefetch (where the tutorial had only a write fence)
+ * and the barriers between busy levels are there for every -w, not for the
+ * default geometry. With 64 work-items and a 1024-value block, work-item lid
+ * writes and reads only slots congruent to lid modulo 64 until the tail, so
+ * the only barrier it needs before the tail is the last one. With -w 1024
+ * there is no busy level, and the first tail level reads slots that other
+ * work-items wrote in the prefetch. cl/lab/reduce3_no_prefetch_barrier.cl
+ * drops those barriers: clean under oclgrind at -w 64 and 128, races at -w 1024.
  */
 #include "reduce_common.h"
 
@@ -35,7 +44,7 @@ reduce3(__global const T *in, __global T *out, const ulong n) {
     for (uint i = 0; i < BLOCK; i += LOCAL_SIZE)
         lcl[i + lid] =
             OCR_COMBINE(ocr_load(in, base + i + lid, n), ocr_load(in, base + BLOCK + i + lid, n));
-    barrier(CLK_LOCAL_MEM_FENCE); /* others read what we wrote: a fence alone is not enough */
+    barrier(CLK_LOCAL_MEM_FENCE); /* needed when -w is the whole block; see the header */
 
     /* Busy levels: s is a multiple of LOCAL_SIZE, so no work-item tests anything. */
     for (uint s = BLOCK / 2; s >= LOCAL_SIZE; s >>= 1) {

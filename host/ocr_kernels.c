@@ -23,6 +23,8 @@ static const ocr_kernel_spec specs[] = {
      "grid-stride accumulation in registers with 16-byte loads, one tree per group"},
     {"race_tail", "lab/race_tail.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
      "LAB: reduce3 with the tutorial's barrier-free tail (wrong on purpose)"},
+    {"reduce3_no_prefetch_barrier", "lab/reduce3_no_prefetch_barrier.cl", OCR_PER_GROUP, 64, 1024,
+     2, 2048, "LAB: reduce3 without the prefetch barrier (right at -w 64, races at -w 1024)"},
 };
 
 #define NSPECS (sizeof specs / sizeof specs[0])

@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # labs_test.sh SRC OCR - runs every ```sh block of docs/labs/*.md on the default
-# device at small N; any command that exits non-zero fails the test.
+# device at small N and checks what it prints: the lines a student is told to
+# look at.
+#
+# Each block is followed by one or more annotations (HTML comments, invisible
+# on the rendered page), right after the closing fence:
+#   <!-- expect: REGEX -->       some line of the block's output matches REGEX
+#   <!-- expect-not: REGEX -->   no line matches REGEX
+# REGEX is a grep -E pattern, matched against stdout and stderr together. A
+# block without an `expect` fails the test: a command whose output nobody
+# checks teaches nothing we know to be true. Expectations must hold on any
+# device (a GPU or POCL) and at the test's small N.
 #
 # How the blocks run, and why:
 #  - in a scratch directory holding links to cl/, docs/ and tools/, so what the
 #    labs write (my-lab/, sweep-out/) stays out of the source tree;
 #  - `oclReduction` is a wrapper that appends `-r 2`, and `-s 64K` where the
 #    command gives no size (the default is 2^25; the labs' explicit sizes are
-#    small already), so every lab runs at small N; tools/sweep.sh gets the
-#    wrapper through OCR;
+#    small already), so every lab runs at small N; tools/sweep.sh and
+#    docs/labs/variants/run.sh get the wrapper through OCR;
 #  - package installs (`sudo apt-get ...`) and the PATH setup line are skipped:
 #    the test machine has the packages, and the wrapper is already on PATH;
 #  - each block runs under `bash -e`.
@@ -26,23 +36,50 @@ WRAP
 chmod +x "$tmp/bin/oclReduction"
 for d in cl docs tools; do ln -s "$src/$d" "$tmp/work/$d"; done
 export PATH="$tmp/bin:$PATH" OCR="$tmp/bin/oclReduction"
-blocks=0 failed=0
+blocks=0 failed=0 checks=0
 for md in "$src"/docs/labs/*.md; do
-  # Split the page's ```sh blocks into files block.1, block.2, ...
-  rm -f "$tmp"/block.*
-  awk -v dir="$tmp" '/^```sh$/ { n++; on = 1; next } /^```$/ { on = 0; next }
-                     on { print > (dir "/block." n) }' "$md"
+  # Split the page's ```sh blocks into block.N and their annotations into
+  # expect.N / expect-not.N (one regular expression a line).
+  rm -f "$tmp"/block.* "$tmp"/expect.* "$tmp"/expect-not.*
+  awk -v dir="$tmp" '
+    /^```sh$/ { n++; on = 1; after = 0; next }
+    on && /^```$/ { on = 0; after = 1; next }
+    on { print > (dir "/block." n); next }
+    after && /^<!-- expect(-not)?: .* -->$/ {
+      kind = ($0 ~ /^<!-- expect-not: /) ? "expect-not" : "expect"
+      re = $0; sub(/^<!-- expect(-not)?: /, "", re); sub(/ -->$/, "", re)
+      print re > (dir "/" kind "." n); next }
+    after && !/^$/ { after = 0 }' "$md"
   for b in "$tmp"/block.*; do
     [ -e "$b" ] || continue
+    n=${b##*.} page=$(basename "$md")
     blocks=$((blocks + 1))
     sed -i -E 's/^(sudo apt-get .*|export PATH=.*)$/: skipped: \1/' "$b"
-    if (cd "$tmp/work" && bash -e "$b") > "$tmp/out" 2>&1; then
-      echo "ok: $(basename "$md") block ${b##*.}"
+    why=""
+    if ! (cd "$tmp/work" && bash -e "$b") > "$tmp/out" 2>&1; then
+      why="a command failed"
+    elif [ ! -s "$tmp/expect.$n" ]; then
+      why="no <!-- expect: REGEX --> after the block"
+    else
+      while IFS= read -r re; do
+        checks=$((checks + 1))
+        grep -Eq -- "$re" "$tmp/out" || why="${why}no line matches /$re/; "
+      done < "$tmp/expect.$n"
+      if [ -e "$tmp/expect-not.$n" ]; then
+        while IFS= read -r re; do
+          checks=$((checks + 1))
+          grep -Eq -- "$re" "$tmp/out" && why="${why}a line matches /$re/; "
+        done < "$tmp/expect-not.$n"
+      fi
+    fi
+    if [ -z "$why" ]; then
+      echo "ok: $page block $n"
     else
       failed=$((failed + 1))
-      echo "FAIL: $(basename "$md") block ${b##*.}:"; sed 's/^/    /' "$b"; tail -20 "$tmp/out"
+      echo "FAIL: $page block $n: $why"; sed 's/^/    /' "$b"; echo "  output (last 30 lines):"
+      tail -30 "$tmp/out" | sed 's/^/    /'
     fi
   done
 done
-echo "$((blocks - failed)) passed, $failed failed"
+echo "$((blocks - failed)) blocks passed, $failed failed ($checks output checks)"
 [ "$failed" = 0 ] && [ "$blocks" -gt 0 ]

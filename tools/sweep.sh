@@ -15,18 +15,37 @@
 # tutorial), OUT/bandwidth.png (GB/s against N, log x axis, a line per kernel
 # and type) and OUT/breakdown.png (H2D / kernels / D2H / CPU per kernel at 2^n).
 # OCR selects the binary (default build/oclReduction).
+# With --kernel-file among the extra options, the sweep runs that one kernel
+# (-k does not apply, and no -n is passed: oclReduction refuses -n with it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 OCR=${OCR:-$here/../build/oclReduction}
-kernels="0 1 2 3 4 5 6 7" sizes="10 26" types="int" table_n=25 reps=5 out=sweep-out
+kernels="0 1 2 3 4 5 6 7" sizes="10 26" types="int" table_n=25 reps=5 out=sweep-out k_given=0
 while getopts "k:s:t:n:r:o:" opt; do
   case $opt in
-    k) kernels=$OPTARG ;; s) sizes=$OPTARG ;; t) types=$OPTARG ;;
+    k) kernels=$OPTARG k_given=1 ;; s) sizes=$OPTARG ;; t) types=$OPTARG ;;
     n) table_n=$OPTARG ;; r) reps=$OPTARG ;; o) out=$OPTARG ;;
     *) sed -n '2,20p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
+# A --kernel-file run: one kernel, named by --kernel-name, selected without -n.
+user_file=0 user_name=""
+args=("$@")
+for ((j = 0; j < ${#args[@]}; j++)); do
+  case ${args[j]} in
+    --kernel-file | --kernel-file=*) user_file=1 ;;
+    --kernel-name) user_name=${args[j + 1]:-} ;;
+    --kernel-name=*) user_name=${args[j]#*=} ;;
+  esac
+done
+if [ "$user_file" = 1 ]; then
+  if [ "$k_given" = 1 ]; then
+    echo "sweep: -k picks built-in kernels; it cannot go with --kernel-file" >&2
+    exit 2
+  fi
+  kernels=${user_name:-user}
+fi
 read -r lo hi <<<"$sizes"; hi=${hi:-$lo}
 if [ "$table_n" -lt "$lo" ] || [ "$table_n" -gt "$hi" ]; then table_n=$hi; fi
 mkdir -p "$out"
@@ -40,7 +59,9 @@ for t in $types; do
       i=$((i + 1))
       printf '\r[%d/%d] kernel %s, %s, N = 2^%d   ' "$i" "$total" "$k" "$t" "$s" >&2
       rc=0
-      rows=$("$OCR" -n "$k" --type "$t" -s $((1 << s)) -r "$reps" --format csv "$@") || rc=$?
+      kopt=(-n "$k")
+      [ "$user_file" = 0 ] || kopt=()
+      rows=$("$OCR" ${kopt[@]+"${kopt[@]}"} --type "$t" -s $((1 << s)) -r "$reps" --format csv "$@") || rc=$?
       if [ "$rc" != 0 ]; then
         printf '\nsweep: kernel %s %s 2^%d failed (exit %d)\n%s\n' "$k" "$t" "$s" "$rc" "$rows" >&2
         exit 1

@@ -1,0 +1,54 @@
+/*
+ * sg_shuffle - the tree inside a sub-group by shuffles, as the slides'
+ * warp_reduce_sum does with __shfl_down_sync (deck 004).
+ *
+ * What changed from sg_reduce: the sub-group's tree is written out. At each
+ * step, sub_group_shuffle_down(x, d) hands every work-item the value of the
+ * work-item d places further on in its sub-group, register to register: no
+ * local memory, no barrier, and any operator (OCR_COMBINE), not only add,
+ * min and max. After log2(sub-group size) steps the first work-item holds the
+ * sub-group's value; the sub-groups then meet in local memory as in sg_reduce.
+ *
+ * What it needs: cl_khr_subgroup_shuffle_relative (sub_group_shuffle_down) on
+ * top of sub-groups. Elsewhere the guard stops the build with OCR_UNSUPPORTED.
+ *
+ * What it costs: nothing in OpenCL says the sub-group size is 32 or a power
+ * of two, so the distances start at the next power of two and every step
+ * checks that the partner exists: a shuffle from past the end of the
+ * sub-group is undefined.
+ */
+#if !defined(cl_khr_subgroups) && !defined(__opencl_c_subgroups)
+#error "OCR_UNSUPPORTED: sub-groups need cl_khr_subgroups, or OpenCL C 3.0 with __opencl_c_subgroups"
+#endif
+#ifndef cl_khr_subgroup_shuffle_relative
+#error "OCR_UNSUPPORTED: sub_group_shuffle_down needs cl_khr_subgroup_shuffle_relative"
+#endif
+#ifdef cl_khr_subgroups
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle_relative : enable
+#include "variant_common.h"
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
+sg_shuffle(__global const T *in, __global T *out, const ulong n) {
+    __local T part[LOCAL_SIZE];
+    T x = ocr_thread_partial(in, n);
+    const uint size = get_sub_group_size(), lane = get_sub_group_local_id();
+    uint p = 1;
+    while (p < size)
+        p <<= 1;
+    for (uint d = p / 2; d > 0; d >>= 1) { /* the same d for the whole sub-group */
+        const T other = sub_group_shuffle_down(x, d);
+        if (lane + d < size)
+            x = OCR_COMBINE(x, other);
+    }
+    if (lane == 0)
+        part[get_sub_group_id()] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        T r = part[0];
+        for (uint i = 1; i < get_num_sub_groups(); ++i)
+            r = OCR_COMBINE(r, part[i]);
+        out[get_group_id(0)] = r;
+    }
+}
