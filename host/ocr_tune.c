@@ -217,8 +217,21 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
     double t0 = (double)ocr_now_ns() / 1e9;
     best->kernel_ms = 0;
     unsigned tried = 0;
+    size_t max_local = 0; /* what the compiled default allows (registers): larger is skipped */
+    {
+        ocr_build_request rq = {0};
+        ocr_kernel *k = NULL;
+        rq.spec = *ocr_kernel_find("reduce7");
+        rq.kernel_dir = kernel_dir;
+        rq.type = t;
+        rq.op = OCR_SUM;
+        if (ocr_kernel_build(dev, &rq, &k) == OCR_OK)
+            max_local = ocr_kernel_get_resources(k)->work_group_size;
+        ocr_kernel_release(k);
+    }
     for (unsigned i = 0; i < nc; ++i) {
         if (i > 0 && (double)ocr_now_ns() / 1e9 - t0 > budget_s) break;
+        if (max_local && cand[i].local_size > max_local) continue;
         double ms = try_one(dev, t, data, n, 5, kernel_dir, &cand[i]);
         ++tried;
         if (ms > 0 && (best->kernel_ms == 0 || ms < best->kernel_ms)) {
