@@ -11,9 +11,11 @@
  * add into, so the atomic stays inside the group.
  *
  * What it needs: 32-bit integer atomics on local memory, core since OpenCL
- * 1.1, so it builds everywhere. For float there is no atomic add before OpenCL
- * 3.0's optional features, so a float sum loops on atomic_cmpxchg over the
- * value's bits until no other work-item got in between.
+ * 1.1, so it builds everywhere (long and ulong only where the compiler also
+ * offers 64-bit atomic_add and friends: NVIDIA's does, POCL 3.1's does not).
+ * For float there is no atomic add before OpenCL 3.0's optional features, so a
+ * float sum loops on atomic_cmpxchg over the value's bits until no other
+ * work-item got in between.
  *
  * What it costs: the atomics to one address are carried out one after
  * another, so the group's combination takes LOCAL_SIZE steps instead of

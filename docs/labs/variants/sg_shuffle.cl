@@ -9,8 +9,10 @@
  * min and max. After log2(sub-group size) steps the first work-item holds the
  * sub-group's value; the sub-groups then meet in local memory as in sg_reduce.
  *
- * What it needs: cl_khr_subgroup_shuffle_relative (sub_group_shuffle_down) on
- * top of sub-groups. Elsewhere the guard stops the build with OCR_UNSUPPORTED.
+ * What it needs: sub-groups, and shuffles: cl_khr_subgroup_shuffle_relative
+ * (sub_group_shuffle_down), or else cl_khr_subgroup_shuffle, whose
+ * sub_group_shuffle(x, lane + d) reads the same value by index (POCL 5.0 has
+ * only this one). Elsewhere the guard stops the build with OCR_UNSUPPORTED.
  *
  * What it costs: nothing in OpenCL says the sub-group size is 32 or a power
  * of two, so the distances start at the next power of two and every step
@@ -20,14 +22,24 @@
 #if !defined(cl_khr_subgroups) && !defined(__opencl_c_subgroups)
 #error "OCR_UNSUPPORTED: sub-groups need cl_khr_subgroups, or OpenCL C 3.0 with __opencl_c_subgroups"
 #endif
-#ifndef cl_khr_subgroup_shuffle_relative
-#error "OCR_UNSUPPORTED: sub_group_shuffle_down needs cl_khr_subgroup_shuffle_relative"
+#if !defined(cl_khr_subgroup_shuffle_relative) && !defined(cl_khr_subgroup_shuffle)
+#error "OCR_UNSUPPORTED: sub-group shuffles need cl_khr_subgroup_shuffle_relative or cl_khr_subgroup_shuffle"
 #endif
 #ifdef cl_khr_subgroups
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
-#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle_relative : enable
 #include "variant_common.h"
+
+/* The value of the work-item d places further on; undefined past the end of
+ * the sub-group (the index form is clamped so that it stays in range, and the
+ * caller ignores the value). */
+#ifdef cl_khr_subgroup_shuffle_relative
+#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle_relative : enable
+#define SHUFFLE_DOWN(x, d, lane, size) sub_group_shuffle_down((x), (d))
+#else
+#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable
+#define SHUFFLE_DOWN(x, d, lane, size) sub_group_shuffle((x), min((lane) + (d), (size) - 1))
+#endif
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 sg_shuffle(__global const T *in, __global T *out, const ulong n) {
@@ -38,7 +50,7 @@ sg_shuffle(__global const T *in, __global T *out, const ulong n) {
     while (p < size)
         p <<= 1;
     for (uint d = p / 2; d > 0; d >>= 1) { /* the same d for the whole sub-group */
-        const T other = sub_group_shuffle_down(x, d);
+        const T other = SHUFFLE_DOWN(x, d, lane, size);
         if (lane + d < size)
             x = OCR_COMBINE(x, other);
     }
