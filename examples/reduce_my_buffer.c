@@ -3,8 +3,8 @@
  * buffer, and reduces the buffer with the oclreduction library.
  *
  * For every type and operator: fill a buffer with seeded data, create a
- * reducer once, reduce the whole buffer (blocking), a part of it at an
- * aligned offset, and the whole again without blocking (the result left in
+ * reducer once, reduce the whole buffer (blocking), a part of it from an
+ * offset, and the whole again without blocking (the result left in
  * a buffer of ours, behind an event), and compare each value with the plain
  * CPU loop. The default data are exact in any order, so the comparison is
  * bit for bit, floats included. One line per case; exit status 0 when all
@@ -61,9 +61,6 @@ int main(int argc, char **argv) {
     CHECK(err);
     cl_command_queue q = clCreateCommandQueue(ctx, device, 0, &err);
     CHECK(err);
-    cl_uint align_bits;
-    CHECK(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                          NULL));
     cl_device_fp_config fp64 = 0;
     CHECK(clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
     printf("oclreduction %s\n", ocr_version());
@@ -105,9 +102,9 @@ int main(int argc, char **argv) {
                 want = ocr_reduce_naive(host, n, (ocr_type)t, (ocr_op)o);
                 failed += !report((ocr_type)t, (ocr_op)o, "whole", n, got, want);
 
-                /* A part: from the first aligned offset past the start. */
-                uint64_t off = align_bits / 8 / es;
-                if (off && off < n) {
+                /* A part: from the third element on (any offset works). */
+                uint64_t off = 2;
+                if (off < n) {
                     if (ocr_reducer_reduce(r, q, buf, off, n - off, &got) != OCR_OK) {
                         fprintf(stderr, "reduce_my_buffer: %s\n", ocr_reducer_last_error(r));
                         return 3;

@@ -17,8 +17,9 @@ struct ocr_reducer {
     size_t es;    /* element size */
     size_t align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer offsets */
     ocr_kernel *k;
-    cl_mem scratch[2]; /* the passes' outputs, ping-pong; the last pass writes the result */
-    uint64_t scratch_n[2];
+    cl_mem scratch[3]; /* [0], [1]: the passes' outputs, ping-pong (the last pass writes the
+                          result); [2]: partials and head of an unaligned offset */
+    uint64_t scratch_n[3];
     cl_mem result; /* one element, for the blocking call */
     cl_event last; /* the previous call's last command: the next call waits for it */
     char *err;     /* the last call's message, NULL after a success */
@@ -141,7 +142,7 @@ void ocr_reducer_release(ocr_reducer *r) {
     if (!r) return;
     if (r->last) clReleaseEvent(r->last);
     if (r->result) clReleaseMemObject(r->result);
-    for (int i = 1; i >= 0; --i)
+    for (int i = 2; i >= 0; --i)
         if (r->scratch[i]) clReleaseMemObject(r->scratch[i]);
     ocr_kernel_release(r->k);
     if (r->device) clReleaseDevice(r->device);
@@ -216,14 +217,6 @@ static ocr_status check_args(const ocr_reducer *r, cl_command_queue q, cl_mem bu
                    (unsigned long long)have, ocr_type_name(r->type));
         return OCR_USAGE;
     }
-    if (offset * r->es % r->align) {
-        ocr_errorf("offset %llu (%llu bytes) is not a multiple of the device's base address "
-                   "alignment, %zu bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN): use an offset that "
-                   "is a multiple of %zu elements",
-                   (unsigned long long)offset, (unsigned long long)(offset * r->es), r->align,
-                   r->align / r->es ? r->align / r->es : 1);
-        return OCR_USAGE;
-    }
     if (rsize < r->es) {
         ocr_errorf("the result buffer holds %zu bytes; one %s needs %zu", rsize,
                    ocr_type_name(r->type), r->es);
@@ -248,71 +241,164 @@ fail:
     return st;
 }
 
-static ocr_status reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
-                               uint64_t n, cl_mem result_buf, cl_uint num_wait,
-                               const cl_event *wait, cl_event *done) {
+/* The commands of one call, each waiting for the one before; the first for
+ * the call's wait list. */
+typedef struct {
+    cl_event prev; /* the last command enqueued, or NULL */
+    cl_uint nw;
+    const cl_event *wl;
+} chain;
+
+static cl_uint chain_n(const chain *c) {
+    return c->prev ? 1 : c->nw;
+}
+static const cl_event *chain_wait(const chain *c) {
+    return c->prev ? &c->prev : c->nw ? c->wl : NULL;
+}
+static void chain_push(chain *c, cl_event ev) {
+    if (c->prev) clReleaseEvent(c->prev);
+    c->prev = ev;
+}
+
+/* count elements from src[from] to dst[to]. */
+static ocr_status copy(const ocr_reducer *r, cl_command_queue q, chain *c, cl_mem src,
+                       uint64_t from, cl_mem dst, uint64_t to, uint64_t count) {
     ocr_status st = OCR_OK;
-    cl_int err;
-    cl_mem in = NULL;
-    cl_event prev = NULL, *wl = NULL;
-    ocr_plan plan;
-    if ((st = check_args(r, q, buf, offset, n, result_buf, num_wait, wait)) != OCR_OK) return st;
-    if (ocr_plan_make(&r->k->geom, n, 1, &plan) != OCR_OK) {
+    cl_event ev = NULL;
+    OCR_CL(clEnqueueCopyBuffer(q, src, dst, (size_t)(from * r->es), (size_t)(to * r->es),
+                               (size_t)(count * r->es), chain_n(c), chain_wait(c), &ev));
+    chain_push(c, ev);
+fail:
+    return st;
+}
+
+/* One launch of the kernel over src into dst. */
+static ocr_status launch(ocr_reducer *r, cl_command_queue q, chain *c, const ocr_pass *s,
+                         cl_mem src, cl_mem dst) {
+    ocr_status st = OCR_OK;
+    cl_event ev = NULL;
+    cl_ulong n_in = s->n_in;
+    size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
+    OCR_CL(clSetKernelArg(r->k->kernel, 0, sizeof src, &src));
+    OCR_CL(clSetKernelArg(r->k->kernel, 1, sizeof dst, &dst));
+    OCR_CL(clSetKernelArg(r->k->kernel, 2, sizeof n_in, &n_in));
+    OCR_CL(clEnqueueNDRangeKernel(q, r->k->kernel, 1, NULL, &global, &local, chain_n(c),
+                                  chain_wait(c), &ev));
+    chain_push(c, ev);
+fail:
+    return st;
+}
+
+/* The plan for n values, down to one, with its scratch buffers. */
+static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
+    ocr_status st;
+    if (ocr_plan_make(&r->k->geom, n, 1, p) != OCR_OK) {
         ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
         return OCR_USAGE;
     }
     /* Pass i writes scratch[i % 2], except the last, which writes the result. */
-    for (unsigned i = 0; i + 1 < plan.npasses; ++i)
-        if ((st = grow(r, (int)(i % 2), plan.pass[i].n_out)) != OCR_OK) return st;
+    for (unsigned i = 0; i + 1 < p->npasses; ++i)
+        if ((st = grow(r, (int)(i % 2), p->pass[i].n_out)) != OCR_OK) return st;
+    return OCR_OK;
+}
+
+/* Every pass of p over `in` (p->n values from its start) into result[0]. */
+static ocr_status run_plan(ocr_reducer *r, cl_command_queue q, chain *c, const ocr_plan *p,
+                           cl_mem in, cl_mem result) {
+    ocr_status st = OCR_OK;
+    if (p->npasses == 0) return copy(r, q, c, in, 0, result, 0, 1); /* one value: itself */
+    for (unsigned i = 0; i < p->npasses && st == OCR_OK; ++i)
+        st = launch(r, q, c, &p->pass[i], i == 0 ? in : r->scratch[(i - 1) % 2],
+                    i + 1 == p->npasses ? result : r->scratch[i % 2]);
+    return st;
+}
+
+/* elements [offset, offset + n) of buf as a buffer of their own (offset aligned). */
+static ocr_status sub_buffer(const ocr_reducer *r, cl_mem buf, uint64_t offset, uint64_t n,
+                             cl_mem *out) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    if (offset == 0) {
+        OCR_CL(clRetainMemObject(buf));
+        *out = buf;
+        return OCR_OK;
+    }
+    cl_buffer_region reg = {(size_t)(offset * r->es), (size_t)(n * r->es)};
+    *out = clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    OCR_CHECK(err, "clCreateSubBuffer");
+fail:
+    return st;
+}
+
+/*
+ * The kernel reads its input through a sub-buffer, whose start must be
+ * aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (the 16-byte loads need it too).
+ * From an unaligned offset, the head up to the next aligned element is copied
+ * into scratch[2] after the first pass's partials over the aligned rest, and
+ * the passes go on from there: one copy of fewer than align / es elements,
+ * and the first pass reads the caller's buffer in place.
+ */
+static ocr_status reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                               uint64_t n, cl_mem result_buf, cl_uint num_wait,
+                               const cl_event *wait, cl_event *done) {
+    ocr_status st = OCR_OK;
+    cl_mem in = NULL;
+    cl_event *wl = NULL;
+    ocr_plan plan, first;
+    if ((st = check_args(r, q, buf, offset, n, result_buf, num_wait, wait)) != OCR_OK) return st;
 
     /* The first command waits for the caller's events and for the previous
      * call (which used the same scratch, maybe on another queue). */
-    cl_uint nw = num_wait + (r->last != NULL);
-    if (nw && !(wl = malloc(nw * sizeof *wl))) {
+    chain c = {NULL, num_wait + (r->last != NULL), NULL};
+    if (c.nw && !(wl = malloc(c.nw * sizeof *wl))) {
         ocr_errorf("out of host memory");
         return OCR_RUNTIME;
     }
     if (num_wait) memcpy(wl, wait, num_wait * sizeof *wl);
     if (r->last) wl[num_wait] = r->last;
+    c.wl = wl;
 
-    if (plan.npasses == 0) { /* n == 1: the value is the element */
-        OCR_CL(clEnqueueCopyBuffer(q, buf, result_buf, offset * r->es, 0, r->es, nw, wl, &prev));
-        goto done;
+    /* OpenCL makes the alignment at least the largest built-in type (128
+     * bytes): a whole number of elements. */
+    uint64_t align = r->align > r->es ? r->align / r->es : 1;
+    uint64_t head = (align - offset % align) % align;
+    if (head == 0) { /* aligned: the passes read buf in place */
+        if ((st = plan_for(r, n, &plan)) != OCR_OK) goto fail;
+        if (plan.npasses == 0) {
+            st = copy(r, q, &c, buf, offset, result_buf, 0, 1);
+            goto fail;
+        }
+        if ((st = sub_buffer(r, buf, offset, n, &in)) != OCR_OK) goto fail;
+        st = run_plan(r, q, &c, &plan, in, result_buf);
+        goto fail;
     }
-    if (offset) {
-        cl_buffer_region reg = {offset * r->es, (size_t)n * r->es};
-        in = clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
-        OCR_CHECK(err, "clCreateSubBuffer");
-    } else {
-        OCR_CL(clRetainMemObject(buf));
-        in = buf;
+    if (head > n) head = n;
+    uint64_t rest = n - head, partials = rest;
+    if (rest >= 2) {
+        if ((st = plan_for(r, rest, &first)) != OCR_OK) goto fail;
+        partials = first.pass[0].n_out;
     }
-    for (unsigned i = 0; i < plan.npasses; ++i) {
-        const ocr_pass *s = &plan.pass[i];
-        cl_mem src = i == 0 ? in : r->scratch[(i - 1) % 2];
-        cl_mem dst = i + 1 == plan.npasses ? result_buf : r->scratch[i % 2];
-        cl_ulong n_in = s->n_in;
-        size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-        cl_event ev = NULL;
-        OCR_CL(clSetKernelArg(r->k->kernel, 0, sizeof src, &src));
-        OCR_CL(clSetKernelArg(r->k->kernel, 1, sizeof dst, &dst));
-        OCR_CL(clSetKernelArg(r->k->kernel, 2, sizeof n_in, &n_in));
-        /* Each pass waits for the one before: right on out-of-order queues too. */
-        OCR_CL(clEnqueueNDRangeKernel(q, r->k->kernel, 1, NULL, &global, &local, i ? 1 : nw,
-                                      i ? &prev : wl, &ev));
-        if (prev) clReleaseEvent(prev);
-        prev = ev;
+    if ((st = grow(r, 2, partials + head)) != OCR_OK) goto fail;
+    if (rest >= 2) {
+        if ((st = sub_buffer(r, buf, offset + head, rest, &in)) != OCR_OK ||
+            (st = launch(r, q, &c, &first.pass[0], in, r->scratch[2])) != OCR_OK)
+            goto fail;
+    } else if (rest == 1 && (st = copy(r, q, &c, buf, offset + head, r->scratch[2], 0, 1))) {
+        goto fail;
     }
-done:
-    if (done) {
-        OCR_CL(clRetainEvent(prev));
-        *done = prev;
-    }
+    if ((st = copy(r, q, &c, buf, offset, r->scratch[2], partials, head)) != OCR_OK ||
+        (st = plan_for(r, partials + head, &plan)) != OCR_OK)
+        goto fail;
+    st = run_plan(r, q, &c, &plan, r->scratch[2], result_buf);
 fail:
     /* Whatever was enqueued last is what the next call must wait for. */
-    if (prev) {
+    if (c.prev) {
+        if (st == OCR_OK && done) {
+            clRetainEvent(c.prev);
+            *done = c.prev;
+        }
         if (r->last) clReleaseEvent(r->last);
-        r->last = prev;
+        r->last = c.prev;
     }
     if (in) clReleaseMemObject(in); /* enqueued commands keep it alive */
     free(wl);

@@ -57,9 +57,10 @@ ocr_status ocr_reducer_create(cl_context context, cl_device_id device, ocr_type 
  *   n >= 1, and offset + n must lie within buf: a reduction over more than
  *     one buffer (n beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE) is not supported and
  *     is refused with OCR_USAGE.
- *   offset * element size must be a multiple of the device's
- *     CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bytes: the value / 8), since the kernel
- *     reads a sub-buffer with 16-byte loads; offset 0 always works.
+ *   Any offset works. The kernel reads a sub-buffer, which must start at a
+ *     multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN: from other offsets the few
+ *     elements before the next such multiple are copied to scratch first (one
+ *     more copy and launch).
  *   queue must belong to the reducer's context and device.
  * The value is combined in the kernel's order (a tree): integer results and
  * min/max are exact; float sums and products may differ from a sequential
@@ -68,7 +69,8 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf
                               uint64_t n, ocr_value *result);
 
 /* The same without blocking: the whole reduction runs on the device and
- * writes the one value to element 0 of result_buf (at least one element).
+ * writes the one value to element 0 of result_buf (at least one element;
+ * it must not overlap the elements reduced).
  * The first command waits for wait[0..num_wait); *done (if done is not NULL)
  * is an event that completes when the value is written: release it. Nothing
  * is waited for on the host; OCR_OK means enqueued. */

@@ -83,8 +83,11 @@ def test_offset_async_and_wait_list(queue):
     with oclreduction.Reducer(ctx, np.int32, "sum") as r:
         align = queue.device.mem_base_addr_align // 8 // 4
         assert r.reduce(queue, a, offset=align) == host[align:].sum(dtype=np.int32)
-        # A sliced array (its offset inside the buffer) works the same way.
-        assert r.reduce(queue, a[align:]) == host[align:].sum(dtype=np.int32)
+        # A sliced array (its offset inside the buffer) works the same way,
+        # at any offset.
+        for k in (align, 1, 3, align + 5):
+            assert r.reduce(queue, a[k:]) == host[k:].sum(dtype=np.int32), k
+            assert r.reduce(queue, a[k:k + 7]) == host[k:k + 7].sum(dtype=np.int32), k
         # The async call waits for its wait list: the data arrive after it was enqueued.
         gate = cl.UserEvent(ctx)
         out = cla.zeros(queue, 1, np.int32)
