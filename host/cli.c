@@ -188,6 +188,16 @@ void cli_help(FILE *f) {
                "Exit status: 0 PASSED, 1 wrong result, 2 usage error, 3 OpenCL/runtime error.\n");
 }
 
+ocr_status cli_check_kernel_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "oclReduction: cannot open kernel file %s: %s\n", path, strerror(errno));
+        return OCR_RUNTIME;
+    }
+    fclose(f);
+    return OCR_OK;
+}
+
 int cli_parse_size(const char *s, uint64_t max, uint64_t *out) {
     uint64_t v = 0;
     const char *p = s;

@@ -32,6 +32,10 @@ typedef struct {
 ocr_status cli_parse(int argc, char **argv, cli_options *o);
 void cli_help(FILE *f);
 
+/* OCR_OK if the --kernel-file can be opened; else one message and
+ * OCR_RUNTIME, before any OpenCL start-up (whatever platform could load). */
+ocr_status cli_check_kernel_file(const char *path);
+
 /* Parses a non-negative integer with an optional K, M or G suffix (powers of
  * 1024). Rejects signs, junk, empty strings and values above max. 0 on success. */
 int cli_parse_size(const char *s, uint64_t max, uint64_t *out);

@@ -419,13 +419,7 @@ ocr_status cli_grade(const cli_options *o) {
         return OCR_RUNTIME;
     }
     g.self[sl] = '\0';
-    FILE *kf = fopen(o->kernel_file, "rb");
-    if (!kf) {
-        fprintf(stderr, "oclReduction: cannot open kernel file %s: %s\n", o->kernel_file,
-                strerror(errno));
-        return OCR_RUNTIME;
-    }
-    fclose(kf);
+    if (cli_check_kernel_file(o->kernel_file) != OCR_OK) return OCR_RUNTIME;
     char tmpdir[] = "/tmp/ocr-grade-XXXXXX", errlog[64];
     if (!mkdtemp(tmpdir)) {
         fprintf(stderr, "oclReduction: cannot make a temporary directory: %s\n", strerror(errno));

@@ -38,15 +38,7 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
                              "user kernel"};
         rq->spec = s;
         rq->kernel_file = o->kernel_file;
-        /* A file that cannot be opened fails before any OpenCL start-up (and
-         * whatever platform the user could or could not load). */
-        FILE *f = fopen(o->kernel_file, "rb");
-        if (!f) {
-            fprintf(stderr, "oclReduction: cannot open kernel file %s: %s\n", o->kernel_file,
-                    strerror(errno));
-            return OCR_RUNTIME;
-        }
-        fclose(f);
+        if (cli_check_kernel_file(o->kernel_file) != OCR_OK) return OCR_RUNTIME;
     } else {
         const ocr_kernel_spec *s = ocr_kernel_find(o->kernel);
         if (!s) {

@@ -418,4 +418,7 @@ const char *ocr_cl_error_name(cl_int err);
 #ifdef __cplusplus
 }
 #endif
+
+/* Reducing a caller's buffer in the caller's context: ocr_reducer_*. */
+#include "ocr_reducer.h"
 #endif

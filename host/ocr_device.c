@@ -283,6 +283,17 @@ fail:
     return st;
 }
 
+ocr_status ocr_device_wrap(cl_context ctx, cl_device_id d, ocr_device *dev) {
+    ocr_status st = OCR_OK;
+    memset(dev, 0, sizeof *dev);
+    OCR_CL(clGetDeviceInfo(d, CL_DEVICE_PLATFORM, sizeof dev->platform, &dev->platform, NULL));
+    if ((st = query_info(dev->platform, d, &dev->info)) != OCR_OK) goto fail;
+    dev->device = d;
+    dev->context = ctx;
+fail:
+    return st;
+}
+
 void ocr_device_close(ocr_device *dev) {
     if (!dev) return;
     if (dev->queue) clReleaseCommandQueue(dev->queue);

@@ -2,6 +2,7 @@
 #include "ocr_internal.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *ocr_cl_error_name(cl_int err) {
@@ -46,12 +47,89 @@ const char *ocr_cl_error_name(cl_int err) {
     }
 }
 
+/*
+ * Where messages go. Normally stderr; while a thread captures (the reducer,
+ * host/ocr_reducer.c, which must print nothing), that thread's messages are
+ * appended to its capture buffer instead, without the program's prefix.
+ * Thread-local, so one thread's capture does not swallow another's messages.
+ */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int active;
+} capture_buf;
+
+static _Thread_local capture_buf capture;
+
+static void capture_vadd(const char *fmt, va_list ap) {
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0) return;
+    if (capture.len + (size_t)n + 1 > capture.cap) {
+        size_t cap = (capture.len + (size_t)n + 1) * 2;
+        char *p = realloc(capture.s, cap);
+        if (!p) return; /* the message is lost, not the status */
+        capture.s = p, capture.cap = cap;
+    }
+    vsnprintf(capture.s + capture.len, (size_t)n + 1, fmt, ap);
+    capture.len += (size_t)n;
+}
+
+static void capture_add(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    capture_vadd(fmt, ap);
+    va_end(ap);
+}
+
+int ocr_capture_begin(void) {
+    int was = capture.active;
+    if (!was) {
+        capture.len = 0;
+        if (capture.s) capture.s[0] = '\0';
+    }
+    capture.active = 1;
+    return was;
+}
+
+char *ocr_capture_end(int was_active) {
+    char *text = NULL;
+    if (was_active) return NULL; /* an outer capture keeps collecting */
+    capture.active = 0;
+    if (capture.s && capture.len) {
+        while (capture.len && capture.s[capture.len - 1] == '\n')
+            capture.s[--capture.len] = '\0';
+        text = capture.s;
+    } else {
+        free(capture.s);
+    }
+    capture.s = NULL, capture.len = capture.cap = 0;
+    return text;
+}
+
+void ocr_errprintf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (capture.active)
+        capture_vadd(fmt, ap);
+    else
+        vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
 void ocr_errorf(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("oclReduction: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (capture.active) {
+        capture_vadd(fmt, ap);
+        capture_add("\n");
+    } else {
+        fputs("oclReduction: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
     va_end(ap);
 }
 

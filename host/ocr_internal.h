@@ -28,6 +28,22 @@ void ocr_errorf(const char *fmt, ...)
 #endif
     ;
 
+/* Like ocr_errorf, without the prefix and the newline: the further lines of a
+ * message (search lists, build logs). Every library message goes through
+ * these two, never to stderr directly, so the capture below sees them all. */
+void ocr_errprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Capture: until the matching end, this thread's messages are collected
+ * instead of printed. begin returns a token for end (captures nest: an inner
+ * one leaves the collecting to the outer). end returns the collected text,
+ * malloc'd, trailing newlines dropped, or NULL if there was none. */
+int ocr_capture_begin(void);
+char *ocr_capture_end(int token);
+
 struct ocr_device {
     cl_platform_id platform;
     cl_device_id device;
@@ -47,6 +63,26 @@ struct ocr_kernel {
     char *path;
     char *options;
 };
+
+/* The kernel sources of cl/, compiled into the library (generated at build
+ * time by cmake/embed_kernels.cmake): name relative to cl/, text, length. */
+typedef struct {
+    const char *name;
+    const char *text;
+    size_t len;
+} ocr_embedded_file;
+extern const ocr_embedded_file ocr_embedded_files[];
+extern const size_t ocr_embedded_count;
+
+/* An ocr_device over a caller's context and device: the info queried, the
+ * context borrowed (not retained), no queue. Released by the caller's free,
+ * never by ocr_device_close. */
+ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
+
+/* ocr_kernel_build from the embedded sources instead of files (embedded != 0;
+ * req->kernel_dir and kernel_file are then ignored). */
+ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
+                               ocr_kernel **out);
 
 /* OpenCL C text of the identity, and the unsigned twin type (NULL for floats). */
 const char *ocr_identity_source(ocr_type t, ocr_op o);

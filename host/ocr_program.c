@@ -95,8 +95,8 @@ static void warn_env_dir(const char *env, int err, const char *used) {
     static int warned;
     if (warned) return;
     warned = 1;
-    fprintf(stderr, "oclReduction: warning: OCLREDUCTION_KERNEL_DIR=%s %s; %s%s\n", env,
-            dir_problem(err), used ? "using " : "ignoring it", used ? used : "");
+    ocr_errorf("warning: OCLREDUCTION_KERNEL_DIR=%s %s; %s%s", env, dir_problem(err),
+               used ? "using " : "ignoring it", used ? used : "");
 }
 
 /* The directory holding this executable, or "" where it cannot be known. */
@@ -168,11 +168,11 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
      * read permission says so. */
     ocr_errorf("kernel file %s %s. Searched:", file, denied ? "cannot be read" : "not found");
     for (int i = 0; i < nd; ++i)
-        fprintf(stderr, "  %s/%s  (%s): %s%s\n", dirs[i], file, why[i],
-                i == env_at && env_err ? "the directory " : "",
-                i == env_at && env_err ? dir_problem(env_err) : strerror(err[i]));
+        ocr_errprintf("  %s/%s  (%s): %s%s\n", dirs[i], file, why[i],
+                      i == env_at && env_err ? "the directory " : "",
+                      i == env_at && env_err ? dir_problem(env_err) : strerror(err[i]));
     if (!explicit_dir)
-        fprintf(stderr, "Point --kernel-dir or OCLREDUCTION_KERNEL_DIR at the cl/ directory.\n");
+        ocr_errprintf("Point --kernel-dir or OCLREDUCTION_KERNEL_DIR at the cl/ directory.\n");
     return NULL;
 }
 
@@ -246,8 +246,52 @@ typedef struct {
     strbuf out;
     char *const *dirs; /* where includes are searched after the including file's directory */
     int ndirs;
-    int mirror; /* oclgrind: mirror the top file's lines first (see mirror_lines) */
+    int mirror;   /* oclgrind: mirror the top file's lines first (see mirror_lines) */
+    int embedded; /* read the sources compiled into the library, not files */
 } expansion;
+
+/* Embedded sources are named EMBEDDED "/" their path relative to cl/, so
+ * build logs say where a line came from and includes resolve as for files. */
+#define EMBEDDED "<embedded>"
+
+static const ocr_embedded_file *embedded_find(const char *path) {
+    size_t pl = strlen(EMBEDDED);
+    if (strncmp(path, EMBEDDED "/", pl + 1) != 0) return NULL;
+    for (size_t i = 0; i < ocr_embedded_count; ++i)
+        if (!strcmp(ocr_embedded_files[i].name, path + pl + 1)) return &ocr_embedded_files[i];
+    return NULL;
+}
+
+/* A malloc'd copy of an embedded source, as ocr_read_file gives a file. */
+static char *embedded_read(const char *path, size_t *len) {
+    const ocr_embedded_file *f = embedded_find(path);
+    char *s = f ? malloc(f->len + 1) : NULL;
+    if (!f)
+        ocr_errorf("no embedded kernel source %s", path);
+    else if (!s)
+        ocr_errorf("out of host memory while reading %s", path);
+    if (!s) return NULL;
+    memcpy(s, f->text, f->len + 1);
+    *len = f->len;
+    return s;
+}
+
+/* An embedded include: beside the including source, then at the top of cl/. */
+static char *embedded_include(const char *dir, const char *name, const char *from, int lineno) {
+    char *p = join(dir, name);
+    if (p && !embedded_find(p)) {
+        free(p);
+        p = join(EMBEDDED, name);
+        if (p && !embedded_find(p)) {
+            ocr_errorf("%s:%d: cannot find included file \"%s\" among the embedded sources", from,
+                       lineno, name);
+            free(p);
+            return NULL;
+        }
+    }
+    if (!p) ocr_errorf("out of host memory while reading %s", from);
+    return p;
+}
 
 /* Finds an included file beside the including one, then in each of dirs.
  * NULL with one message if it is in none of them or cannot be read. */
@@ -328,7 +372,7 @@ static int expand(expansion *ex, const char *path, int depth) {
         ocr_errorf("includes nested too deeply at %s", path);
         return 0;
     }
-    if (!(src = ocr_read_file(path, &len))) return 0;
+    if (!(src = ex->embedded ? embedded_read(path, &len) : ocr_read_file(path, &len))) return 0;
     const char *end = src + len, *slash = strrchr(path, '/');
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
@@ -351,7 +395,8 @@ static int expand(expansion *ex, const char *path, int depth) {
         }
         memcpy(nm, name, nlen);
         nm[nlen] = '\0';
-        char *inc = find_include(ex, dir, nm, path, lineno);
+        char *inc = ex->embedded ? embedded_include(dir, nm, path, lineno)
+                                 : find_include(ex, dir, nm, path, lineno);
         if (!inc || !expand(ex, inc, depth + 1)) {
             free(inc);
             free(src);
@@ -399,11 +444,10 @@ static char *build_log(cl_program prog, cl_device_id dev) {
 static void print_build_failure(cl_program prog, cl_device_id dev, const char *path,
                                 const char *options) {
     char *log = build_log(prog, dev);
-    fprintf(stderr,
-            "oclReduction: building %s failed\n"
-            "  build options: %s\n"
-            "  build log:\n%s\n",
-            path, options, log && log[0] ? log : "  (the compiler left no log)");
+    ocr_errorf("building %s failed", path);
+    ocr_errprintf("  build options: %s\n"
+                  "  build log:\n%s\n",
+                  options, log && log[0] ? log : "  (the compiler left no log)");
     free(log);
 }
 
@@ -412,12 +456,11 @@ static void print_build_failure(cl_program prog, cl_device_id dev, const char *p
 static void print_bad_options(cl_program prog, const ocr_device *dev, const char *path,
                               const char *options, const char *extra) {
     char *log = build_log(prog, dev->device);
-    fprintf(stderr,
-            "oclReduction: %s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)\n"
-            "  build options: %s\n",
-            dev->info.name, path, options);
-    if (extra && *extra) fprintf(stderr, "  of which added with --build-options: %s\n", extra);
-    if (log && log[0]) fprintf(stderr, "  the compiler says: %s\n", log);
+    ocr_errorf("%s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)", dev->info.name,
+               path);
+    ocr_errprintf("  build options: %s\n", options);
+    if (extra && *extra) ocr_errprintf("  of which added with --build-options: %s\n", extra);
+    if (log && log[0]) ocr_errprintf("  the compiler says: %s\n", log);
     free(log);
 }
 
@@ -490,11 +533,10 @@ fail:
 /* One message for a kernel file whose arguments do not fit the harness. */
 static ocr_status bad_signature(const ocr_kernel *k, const char *name, const char *what,
                                 const ocr_build_request *rq) {
-    fprintf(stderr,
-            "oclReduction: %s: kernel '%s' does not fit the harness: %s.\n"
-            "  Its signature must be " SIGNATURE "\n"
-            "  (T is the element type, %s here; see docs/labs/starter.cl)\n",
-            k->path, name, what, name, ocr_type_name(rq->type));
+    ocr_errorf("%s: kernel '%s' does not fit the harness: %s.", k->path, name, what);
+    ocr_errprintf("  Its signature must be " SIGNATURE "\n"
+                  "  (T is the element type, %s here; see docs/labs/starter.cl)\n",
+                  name, ocr_type_name(rq->type));
     return OCR_RUNTIME;
 }
 
@@ -616,13 +658,18 @@ fail:
 }
 
 ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_kernel **out) {
+    return ocr_kernel_build_ex(dev, rq, 0, out);
+}
+
+ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int embedded,
+                               ocr_kernel **out) {
     ocr_status st = OCR_OK;
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
-    expansion ex = {{NULL, 0, 0}, NULL, 0, 0};
+    expansion ex = {{NULL, 0, 0}, NULL, 0, 0, embedded};
     char *inc_dirs[2] = {NULL, NULL};
     int n_inc = 0;
-    const int user = rq->kernel_file != NULL; /* a kernel under test: nothing known before */
+    const int user = !embedded && rq->kernel_file; /* a kernel under test: nothing known before */
     ocr_kernel *k = calloc(1, sizeof *k);
     *out = NULL;
     if (!k) {
@@ -643,7 +690,10 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
      * kernel directory (for lab/), then from the standard kernel directory, so
      * a student's kernel or a --kernel-dir of a few files can use
      * reduce_common.h without a copy. */
-    if (user) {
+    if (embedded) {
+        k->path = malloc(strlen(EMBEDDED) + strlen(sp->file) + 2);
+        if (k->path) sprintf(k->path, "%s/%s", EMBEDDED, sp->file);
+    } else if (user) {
         k->path = strdup(rq->kernel_file);
     } else {
         k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
@@ -654,7 +704,7 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
         inc_dirs[n_inc] = strdup(k->path);
         if (inc_dirs[n_inc]) inc_dirs[n_inc++][strlen(k->path) - strlen(sp->file) - 1] = '\0';
     }
-    char *common = find_file("reduce_common.h", NULL, 1);
+    char *common = embedded ? NULL : find_file("reduce_common.h", NULL, 1);
     if (common) {
         *strrchr(common, '/') = '\0';
         inc_dirs[n_inc++] = common;

@@ -149,19 +149,28 @@ ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_
     return OCR_OK;
 }
 
-/* One candidate: build, run `reps` times, median kernel time (0 if it fails). */
-static double try_one(ocr_device *dev, ocr_type t, const void *data, uint64_t n, unsigned reps,
-                      const char *kernel_dir, const ocr_tuning *c) {
+/* reduce7's build request for (type, sum) with the candidate's geometry (NULL:
+ * the built-in defaults). */
+static ocr_build_request r7_request(ocr_type t, const char *kernel_dir, const ocr_tuning *c) {
     ocr_build_request rq = {0};
-    ocr_kernel *k = NULL;
     rq.spec = *ocr_kernel_find("reduce7");
     rq.kernel_dir = kernel_dir;
     rq.type = t;
     rq.op = OCR_SUM;
-    rq.local_size = c->local_size;
-    rq.groups = c->groups;
-    rq.unroll = c->unroll;
-    rq.access = c->access;
+    if (c) {
+        rq.local_size = c->local_size;
+        rq.groups = c->groups;
+        rq.unroll = c->unroll;
+        rq.access = c->access;
+    }
+    return rq;
+}
+
+/* One candidate: build, run `reps` times, median kernel time (0 if it fails). */
+static double try_one(ocr_device *dev, ocr_type t, const void *data, uint64_t n, unsigned reps,
+                      const char *kernel_dir, const ocr_tuning *c) {
+    ocr_build_request rq = r7_request(t, kernel_dir, c);
+    ocr_kernel *k = NULL;
     if (ocr_kernel_build(dev, &rq, &k) != OCR_OK) return 0;
     ocr_run_options ro = {.repeats = reps, .cpu = OCR_CPU_NONE};
     ocr_result r;
@@ -217,8 +226,17 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
     double t0 = (double)ocr_now_ns() / 1e9;
     best->kernel_ms = 0;
     unsigned tried = 0;
+    size_t max_local = 0; /* what the compiled default allows (registers): larger is skipped */
+    {
+        ocr_build_request rq = r7_request(t, kernel_dir, NULL);
+        ocr_kernel *k = NULL;
+        if (ocr_kernel_build(dev, &rq, &k) == OCR_OK)
+            max_local = ocr_kernel_get_resources(k)->work_group_size;
+        ocr_kernel_release(k);
+    }
     for (unsigned i = 0; i < nc; ++i) {
         if (i > 0 && (double)ocr_now_ns() / 1e9 - t0 > budget_s) break;
+        if (max_local && cand[i].local_size > max_local) continue;
         double ms = try_one(dev, t, data, n, 5, kernel_dir, &cand[i]);
         ++tried;
         if (ms > 0 && (best->kernel_ms == 0 || ms < best->kernel_ms)) {

@@ -1,0 +1,96 @@
+/*
+ * ocr_reducer.h - reduce a buffer the caller owns, on the caller's queue.
+ *
+ * For an OpenCL application that already has a context, a queue and a cl_mem:
+ * create one reducer per (context, device, type, operator), then reduce any
+ * part of any buffer of that context as often as needed. The reducer builds
+ * reduce7 (the fastest kernel of the ladder) once, from the kernel sources
+ * compiled into the library (no files needed), and keeps its scratch buffers
+ * between calls (grown when a larger n needs more).
+ *
+ * Errors: every call returns an ocr_status (OCR_USAGE for bad arguments,
+ * OCR_RUNTIME for OpenCL failures) and prints nothing; the message is kept
+ * for ocr_reducer_last_error.
+ *
+ * Ownership: the reducer retains the context and the device and releases
+ * them in ocr_reducer_release; buffers, queues and events passed in stay the
+ * caller's; an event returned through `done` is the caller's to release.
+ *
+ * Threads: a reducer is not locked; use each from one thread at a time (or
+ * one reducer per thread). Calls may use different queues of the context:
+ * each call's commands wait for the previous call's (scratch is shared), and
+ * the passes of a call wait for each other, so out-of-order queues work too.
+ */
+#ifndef OCR_REDUCER_H
+#define OCR_REDUCER_H
+
+#include "ocr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library's version ("MAJOR.MINOR.PATCH"), as compiled into it. */
+const char *ocr_version(void);
+
+typedef struct ocr_reducer ocr_reducer;
+
+/* Optional settings; a NULL pointer, or a zeroed struct, takes every default. */
+typedef struct {
+    const char *kernel_dir;    /* read reduce7.cl and reduce_common.h from this directory
+                                  instead of the embedded copies (for editing kernels) */
+    size_t local_size;         /* work-group size, 0: chosen for the device */
+    size_t groups;             /* groups of the first pass, 0: chosen for the device */
+    const char *build_options; /* appended to the kernel's build options, or NULL */
+} ocr_reducer_options;
+
+/* Builds the kernel for (type, op) on `device`, which must belong to
+ * `context`. OCR_USAGE for a bitwise operator on a floating-point type;
+ * OCR_RUNTIME when the device cannot run it (double without cl_khr_fp64, a
+ * failed build). On failure *out is NULL and ocr_reducer_last_error(NULL)
+ * says why. */
+ocr_status ocr_reducer_create(cl_context context, cl_device_id device, ocr_type type, ocr_op op,
+                              const ocr_reducer_options *opt, ocr_reducer **out);
+
+/* Reduces elements [offset, offset + n) of `buf` (elements of the reducer's
+ * type) and returns the value in *result; blocks until it is known.
+ *   n >= 1, and offset + n must lie within buf: a reduction over more than
+ *     one buffer (n beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE) is not supported and
+ *     is refused with OCR_USAGE.
+ *   Any offset works. The kernel reads a sub-buffer, which must start at a
+ *     multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN: from other offsets the few
+ *     elements before the next such multiple are copied to scratch first (one
+ *     more copy and launch).
+ *   queue must belong to the reducer's context and device.
+ * The value is combined in the kernel's order (a tree): integer results and
+ * min/max are exact; float sums and products may differ from a sequential
+ * loop by rounding. */
+ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf, size_t offset,
+                              uint64_t n, ocr_value *result);
+
+/* The same without blocking: the whole reduction runs on the device and
+ * writes the one value to element 0 of result_buf (at least one element;
+ * it must not overlap the elements reduced).
+ * The first command waits for wait[0..num_wait); *done (if done is not NULL)
+ * is an event that completes when the value is written: release it. Nothing
+ * is waited for on the host; OCR_OK means enqueued. */
+ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                    size_t offset, uint64_t n, cl_mem result_buf, cl_uint num_wait,
+                                    const cl_event *wait, cl_event *done);
+
+/* The message of the last failed call on r ("" if none has failed), valid
+ * until the next call on r. With r == NULL: the calling thread's last failed
+ * ocr_reducer_create. */
+const char *ocr_reducer_last_error(const ocr_reducer *r);
+
+/* The kernel's geometry: work-group size and groups of the first pass. */
+const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r);
+
+/* Releases the kernel, the scratch buffers and the retained context and
+ * device. Commands already enqueued still complete. NULL is a no-op. */
+void ocr_reducer_release(ocr_reducer *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
