@@ -1,19 +1,23 @@
 /*
  * reduce4 - reduce3 with every loop unrolled.
  *
- * What changed from reduce3: the geometry is fixed at build time (the host
- * passes LOCAL_SIZE and BLOCK as -D options), so each level of the tree is
- * written out as its own step below and every loop has a constant trip count.
- * The compiler keeps only the steps this geometry needs and unrolls the copy
- * loop; no loop counters, no loop branches, no `s >>= 1` at run time.
+ * What changed from reduce3: each level of the tree is written out as its own
+ * step, so its barriers sit in straight-line code rather than in a loop. The
+ * geometry was already fixed at build time in reduce2 and reduce3 (-D
+ * LOCAL_SIZE and BLOCK, reqd_work_group_size), so their loops already had
+ * constant trip counts the compiler could unroll: the tutorial's ~10% gain
+ * came from a reduce3 that stepped by get_local_size(0) at run time, and it
+ * cannot reappear here. On the H100 and H200 reduce4 ties reduce3 within 1%;
+ * on POCL, where each barrier splits the kernel into loops over the group,
+ * straight-line levels save 6-35% (docs/labs/lab4-unroll.md).
  *
- * Why it is faster: fewer instructions per useful add. The gain is small
- * (the tutorial measured about 10%) because the kernel is bound by memory.
+ * Why it can be faster at all: fewer instructions per useful add, in a kernel
+ * bound by memory.
  *
- * What it still costs: 64 work-items per group is few. A compute unit can host
- * only so many groups, each needing BLOCK values of local memory, so few
- * work-items are resident to hide memory latency (reduce5 and reduce6 fix
- * this). As in reduce3, each tail level ends with a barrier: portable OpenCL
+ * What it still costs: 64 work-items per group. On the tutorial's GTX 260 that
+ * held few work-items per compute unit; on an H100 or H200, 32 groups of 64
+ * already fill a multiprocessor (docs/measurements/extras-h100.txt: 100%
+ * estimated occupancy, limited by work-items). As in reduce3, each tail level ends with a barrier: portable OpenCL
  * has no lock-step warps, and the spec allows no fewer.
  *
  * reduce5.cl and reduce6.cl include this file with another KERNEL_NAME.

@@ -13,7 +13,7 @@
 static void list_kernels(void) {
     const ocr_kernel_spec *s;
     for (size_t i = 0; (s = ocr_kernel_at(i)) != NULL; ++i)
-        printf("%-10s %-18s %s\n", s->name, s->file, s->summary);
+        printf("%-27s %-35s %s\n", s->name, s->file, s->summary);
 }
 
 /* One row of the --device all comparison table. */

@@ -14,7 +14,7 @@ static const ocr_kernel_spec specs[] = {
      "a 1024-value block per work-group in local memory, 64 work-items"},
     {"reduce3", "reduce3.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
      "two loads per slot, no test while all are busy, short tail"},
-    {"reduce4", "reduce4.cl", OCR_PER_GROUP, 64, 1024, 2, 2048, "reduce3 with every loop unrolled"},
+    {"reduce4", "reduce4.cl", OCR_PER_GROUP, 64, 1024, 2, 2048, "reduce3 with every tree level written out"},
     {"reduce5", "reduce5.cl", OCR_PER_GROUP, 128, 1024, 2, 2048,
      "reduce4 with 128 work-items per group"},
     {"reduce6", "reduce6.cl", OCR_PER_GROUP, 128, 512, 2, 1024,
