@@ -350,14 +350,16 @@ static void race_case(grader *g, const char *oclgrind, ocr_type t, grade_case *c
         _exit(127);
     }
     int status = 0;
-    double deadline = now_s() + 8.0 * o->timeout; /* oclgrind simulates: far slower */
+    /* oclgrind simulates, far slower: 8 times the case limit, or just the
+     * limit after a time-out (the kernel may well hang here too). */
+    unsigned limit = g->timed_out ? o->timeout : 8 * o->timeout;
+    double deadline = now_s() + limit;
     while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0) {
         if (now_s() > deadline) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             c->verdict = V_TIMEOUT;
-            snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s",
-                     8 * o->timeout);
+            snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s", limit);
             return;
         }
         struct timespec ts = {0, 20000000};
@@ -446,9 +448,13 @@ ocr_status cli_grade(const cli_options *o) {
     char oclgrind[PATH_MAX];
     int have_oclgrind = find_oclgrind(oclgrind, sizeof oclgrind);
     memset(race, 0, sizeof race);
-    for (unsigned r = 0; r < NRACE && !g.env_broken; ++r) {
+    /* After a time-out, one race check still runs, with the case limit: an
+     * out-of-bounds write can hang or crash the run, and oclgrind names it. */
+    unsigned nrace = g.timed_out ? 1 : NRACE;
+    for (unsigned r = 0; r < NRACE; ++r)
         race[r].verdict = V_SKIPPED;
-        if (have_oclgrind && !g.timed_out) {
+    for (unsigned r = 0; r < nrace && !g.env_broken; ++r) {
+        if (have_oclgrind) {
             if (progress)
                 fprintf(stderr, "\rgrading: race check %s under oclgrind   ",
                         ocr_type_name(race_types[r]));
@@ -480,9 +486,10 @@ ocr_status cli_grade(const cli_options *o) {
         else if (race[r].verdict != V_SKIPPED && race_bad < 0)
             race_bad = (int)r;
     }
-    /* The verdict: the gravest failure (a kernel that does not build, crashes,
-     * hangs or races is reported as such even where some value was also wrong). */
-    static const int gravity[] = {V_BUILD_ERROR, V_CRASH, V_TIMEOUT, V_RACE, V_WRONG};
+    /* The verdict: the gravest failure. A race or an out-of-bounds access
+     * (oclgrind's RACE) comes before the crash, hang or wrong value it causes,
+     * which vary from run to run; a kernel that does not build comes first. */
+    static const int gravity[] = {V_BUILD_ERROR, V_RACE, V_CRASH, V_TIMEOUT, V_WRONG};
     int verdict = V_PASS;
     for (unsigned k = 0; k < 5 && verdict == V_PASS; ++k) {
         for (unsigned i = 0; i < NCASES; ++i)
