@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,8 +190,12 @@ static void run_group(grader *g, unsigned gi, unsigned first, unsigned end, cons
             return;
         }
         fflush(NULL);
-        pid_t pid = fork();
+        pid_t parent = getpid(), pid = fork();
         if (pid == 0) {
+            /* If the grader dies (killed, not interrupted with its group), the
+             * child must not hang on alone: it dies with it. */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent) _exit(3);
             close(p[0]);
             int e = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
             if (e >= 0) dup2(e, 2);
@@ -340,8 +345,10 @@ static void race_case(grader *g, const char *oclgrind, ocr_type t, grade_case *c
     if (o->build_options) argv[a++] = "--build-options", argv[a++] = o->build_options;
     argv[a] = NULL;
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* oclgrind goes with the grader, too */
+        if (getppid() != parent) _exit(3);
         int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600),
             nul = open("/dev/null", O_WRONLY);
         if (fd >= 0) dup2(fd, 2);
