@@ -5,7 +5,8 @@ A lab page marks a table of measured T kernels with
     <!-- measured: reduce3 reduce4 -->
     ... (generated) ...
     <!-- end measured -->
-and this script fills it from the committed CSV files of docs/measurements/,
+(or, for one kernel's times in the tutorial's and our definitions, one row a
+device, <!-- measured-e2e: reduce7 -->) and this script fills it from the committed CSV files of docs/measurements/,
 so a page cannot quote a number that the files do not hold. Without --write
 it checks that every marked table is what the files give (exit 1 and a diff
 if not); with --write it rewrites the tables in place.
@@ -34,7 +35,7 @@ CAPTION = (
     "cells \"H100 machine / H200 machine\" (`ladder-pocl-16core-*.csv`, "
     "`ladder-pocl-2core-*.csv`)."
 )
-BEGIN = re.compile(r"^<!-- measured: ([A-Za-z0-9_ ]+) -->$")
+BEGIN = re.compile(r"^<!-- measured(-e2e)?: ([A-Za-z0-9_ ]+) -->$")
 END = "<!-- end measured -->"
 
 
@@ -71,6 +72,30 @@ def table(kernels, data):
     return out
 
 
+# A "measured-e2e" table: one kernel, one row per device, the tutorial's
+# T gpu and speedup (upload excluded) beside ours (upload included).
+E2E = [("T gpu (tutorial: no upload), ms", "t_gpu_tutorial_ms"),
+       ("T total (ours: upload included), ms", "t_gpu_ms"),
+       ("Speedup (tutorial)", "speedup_tutorial"),
+       ("Speedup end to end", "speedup")]
+
+
+def table_e2e(kernels, data):
+    if len(kernels) != 1:
+        sys.exit("labs_tables: a measured-e2e table takes one kernel")
+    k = kernels[0]
+    out = ["| device | " + " | ".join(h for h, _ in E2E) + " |",
+           "|---|" + "---:|" * len(E2E)]
+    for head, files in COLUMNS:
+        rows = [data[f].get(k) for f in files]
+        if any(r is None or r["passed"] != "1" for r in rows):
+            sys.exit(f"labs_tables: no passing row for {k} in {files}")
+        cells = [" / ".join(fmt(r[col]) for r in rows) for _, col in E2E]
+        out.append(f"| {head} | " + " | ".join(cells) + " |")
+    out += ["", CAPTION.replace("T kernels in ms (median)", f"{k}, medians")]
+    return out
+
+
 def fill(lines, data):
     res, i = [], 0
     while i < len(lines):
@@ -84,7 +109,7 @@ def fill(lines, data):
             j += 1
         if j == len(lines):
             sys.exit("labs_tables: a measured table has no end marker")
-        res += table(m.group(1).split(), data)
+        res += (table_e2e if m.group(1) else table)(m.group(2).split(), data)
         res.append(END)
         i = j + 1
     return res
