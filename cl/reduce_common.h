@@ -78,6 +78,22 @@ typedef OCR_UT UT;
 #error "unknown OCR_OP, or a bitwise operator on a floating-point type"
 #endif
 
+/* OCR_COMBINE_N(a, b, N): the operator on N-wide vectors (N = 2, 4, 8, 16), lane
+ * by lane; the same arithmetic as OCR_COMBINE (integer sums and products wrap
+ * in the unsigned vector type), for kernels that accumulate whole vectors. */
+#if !OCR_IS_FLOAT && (OCR_OP == OCR_OP_SUM || OCR_OP == OCR_OP_PROD)
+#if OCR_OP == OCR_OP_SUM
+#define OCR_VOP_ +
+#else
+#define OCR_VOP_ *
+#endif
+#define OCR_COMBINE_N(a, b, N)                                                                     \
+    OCR_CAT(as_, OCR_CAT(OCR_T, N))                                                                \
+    (OCR_CAT(as_, OCR_CAT(OCR_UT, N))(a) OCR_VOP_ OCR_CAT(as_, OCR_CAT(OCR_UT, N))(b))
+#else
+#define OCR_COMBINE_N(a, b, N) OCR_COMBINE(a, b)
+#endif
+
 /* Reads past the end contribute the identity, so any n works, not only
  * multiples of the block: the last work-group simply sees padding. */
 static inline T ocr_load(__global const T *in, ulong i, ulong n) {
