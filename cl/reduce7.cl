@@ -20,6 +20,19 @@
  * On a CPU device (POCL) the same idea needs the other access pattern: see
  * OCR_BLOCKED below.
  *
+ * Finishing in one launch (reduce7_finish, when the host defines OCR_FINISH):
+ * with M = 1 the few thousand partial values used to need a second launch,
+ * which costs about as much as a whole pass's worth of bandwidth at 2^25. The
+ * last group to finish now reduces them itself: each group publishes its
+ * partial, then takes a ticket from an atomic counter; the group that draws
+ * the last ticket knows every partial is written, reads them all, and writes
+ * the answer. That needs the other groups' writes to be visible to it, which
+ * OpenCL 1.2 does not promise between work-groups: OCR_FINISH=1 uses OpenCL
+ * 2.0/3.0 acquire-release atomics at device scope (the host asks the device
+ * whether it has them), OCR_FINISH=2 is for NVIDIA's OpenCL 1.2, whose global
+ * mem_fence is device-wide (as CUDA's __threadfence); other devices keep two
+ * launches.
+ *
  * What it still costs: the number of groups is a guess from the device's
  * compute-unit count (OpenCL does not report resident work-items per unit),
  * and the tree still needs a barrier per level, since portable OpenCL 1.2 has
@@ -53,10 +66,22 @@ typedef OCR_CAT(OCR_T, VEC) TV;
 #error "VEC must be 2 or 4 (16-byte loads)"
 #endif
 
-__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-reduce7(__global const T *restrict in, __global T *restrict out, const ulong n) {
-    __local T lcl[LOCAL_SIZE];
-    const uint lid = get_local_id(0);
+/* One tree over the group's LOCAL_SIZE values; work-item 0 returns the result. */
+static T group_tree(__local T *lcl, T x, uint lid) {
+    lcl[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            lcl[lid] = x = OCR_COMBINE(x, lcl[lid + s]);
+        if (s > 1)
+            barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return x;
+}
+
+/* This work-item's share of the input, combined (the streaming phase). */
+/* (No restrict here: inlined, it becomes an LLVM intrinsic oclgrind lacks.) */
+static T stream(__global const T *in, const ulong n) {
     const ulong stride = get_global_size(0);
 #if OCR_BLOCKED
     /* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
@@ -115,16 +140,62 @@ reduce7(__global const T *restrict in, __global T *restrict out, const ulong n) 
     for (ulong t = nv * VEC + get_global_id(0); t < n; t += stride)
         x = OCR_COMBINE(x, in[t]);
 #endif
+    return x;
+}
 
-    /* One tree per group. */
-    lcl[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            lcl[lid] = x = OCR_COMBINE(x, lcl[lid + s]);
-        if (s > 1)
-            barrier(CLK_LOCAL_MEM_FENCE);
-    }
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
+reduce7(__global const T *restrict in, __global T *restrict out, const ulong n) {
+    __local T lcl[LOCAL_SIZE];
+    const uint lid = get_local_id(0);
+    T x = group_tree(lcl, stream(in, n), lid);
     if (lid == 0)
         out[get_group_id(0)] = x;
 }
+
+#if defined(OCR_FINISH) && OCR_FINISH
+/* reduce7 and the last group's finish: out[0] receives the reduction of all n
+ * values. The host sets `ticket` (one uint, zero before the first launch; the
+ * last group resets it) and `partial` (one value per group) once per built
+ * kernel, so launches of one kernel object must not overlap. */
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
+reduce7_finish(__global const T *restrict in, __global T *restrict out, const ulong n,
+#if OCR_FINISH == 1
+               volatile __global atomic_uint *ticket,
+#else
+               volatile __global uint *ticket,
+#endif
+               volatile __global T *partial) {
+    __local T lcl[LOCAL_SIZE];
+    __local uint last;
+    const uint lid = get_local_id(0);
+    const uint groups = get_num_groups(0);
+    T x = group_tree(lcl, stream(in, n), lid);
+    if (lid == 0) {
+        partial[get_group_id(0)] = x;
+#if OCR_FINISH == 1
+        /* release: our partial before the ticket; acquire: everyone's before ours */
+        last = atomic_fetch_add_explicit(ticket, 1u, memory_order_acq_rel, memory_scope_device) ==
+               groups - 1;
+#else
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        last = atomic_inc(ticket) == groups - 1;
+#endif
+    }
+    /* The barrier passes work-item 0's view on to the rest of its group. */
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (!last)
+        return;
+    T y = (T)(OCR_IDENTITY);
+    for (uint g = lid; g < groups; g += LOCAL_SIZE)
+        y = OCR_COMBINE(y, partial[g]);
+    y = group_tree(lcl, y, lid);
+    if (lid == 0) {
+        out[0] = y;
+#if OCR_FINISH == 1
+        atomic_store_explicit(ticket, 0u, memory_order_relaxed, memory_scope_device);
+#else
+        atomic_xchg(ticket, 0u);
+#endif
+    }
+}
+#endif

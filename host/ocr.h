@@ -144,6 +144,9 @@ typedef struct {
     uint64_t max_groups;      /* PER_GRID: groups per launch */
     int tree;                 /* 1: a group combines its elements as a tree (built-in
                                  kernels); 0: unknown order (student kernels) */
+    int finishes;             /* PER_GRID: 1 if the kernel can also finish in the same
+                                 launch (reduce7_finish: the last group combines the
+                                 groups' values), used when M = 1; see cl/reduce7.cl */
 } ocr_geometry;
 
 const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k);
@@ -196,6 +199,7 @@ char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
 
 typedef struct {
     uint64_t n_in, n_out, groups, local_size, global_size;
+    int finish; /* this launch also combines its groups' values: n_out is 1 */
 } ocr_pass;
 
 typedef struct {

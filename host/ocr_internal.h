@@ -52,9 +52,14 @@ struct ocr_device {
     ocr_device_info info;
 };
 
+/* The kernel a pass launches. */
+#define OCR_PASS_KERNEL(k, s) ((s)->finish ? (k)->finish_kernel : (k)->kernel)
+
 struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;
+    cl_kernel finish_kernel; /* reduce7_finish, or NULL (geom.finishes) */
+    cl_mem finish_ticket, finish_partial; /* its last two arguments, set once */
     ocr_geometry geom;
     ocr_kernel_resources res; /* queried from the built kernel */
     uint64_t default_m;

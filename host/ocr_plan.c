@@ -36,6 +36,7 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
         uint64_t L = g->local_size, depth;
         s->n_in = cur;
         s->local_size = L;
+        s->finish = 0;
         switch (g->kind) {
         case OCR_PER_ITEM: /* one output per work-item */
             s->n_out = ceil_div(cur, 2);
@@ -59,6 +60,12 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
             /* each lane of a work-item runs sequentially over its share, then
              * the lanes (up to 16) fold and the group's tree runs */
             depth = ceil_div(cur, s->global_size) + g->elems_per_group + 16 + ceil_log2(L);
+            if (g->finishes && m == 1) {
+                /* the last group folds every group's value, then its tree */
+                s->finish = 1;
+                s->n_out = 1;
+                depth += ceil_div(s->groups, L) + ceil_log2(L);
+            }
             break;
         }
         }
@@ -78,8 +85,9 @@ void ocr_plan_print(FILE *f, const ocr_plan *p, size_t es) {
             "output");
     for (unsigned i = 0; i < p->npasses; ++i) {
         const ocr_pass *s = &p->pass[i];
-        fprintf(f, "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-                i, s->n_in, s->groups, s->local_size, s->global_size, s->n_out);
+        fprintf(f, "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "%s\n",
+                i, s->n_in, s->groups, s->local_size, s->global_size, s->n_out,
+                s->finish ? "  (the last group combines the groups' values)" : "");
     }
     fprintf(f, "  then %" PRIu64 " value%s read back and finished on the CPU\n", p->leftover,
             p->leftover == 1 ? "" : "s");

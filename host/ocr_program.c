@@ -465,8 +465,48 @@ static void print_bad_options(cl_program prog, const ocr_device *dev, const char
 }
 
 /* One build attempt with the given local size. */
+/* How reduce7_finish may let its last group read the other groups' values
+ * (cl/reduce7.cl): 1 with OpenCL 2.0/3.0 acquire-release atomics at device
+ * scope (*std: the -cl-std option they need), 2 on NVIDIA's OpenCL 1.2, whose
+ * global fences are device-wide, 0 (two launches) elsewhere or when the user
+ * chose the language version. */
+#define OCR_ATOMIC_MEMORY_CAPABILITIES 0x1063 /* OpenCL 3.0 */
+#define OCR_ATOMIC_ACQ_REL (1u << 1)
+#define OCR_ATOMIC_SCOPE_DEVICE (1u << 5)
+static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq, int *mode,
+                              const char **std) {
+    const ocr_device_info *in = &dev->info;
+    ocr_status st = OCR_OK;
+    int major = 0, minor = 0;
+    *mode = 0;
+    *std = "";
+    if (rq->spec.kind != OCR_PER_GRID || rq->kernel_file) return OCR_OK;
+    if (rq->extra_options && strstr(rq->extra_options, "-cl-std")) return OCR_OK;
+    if (strstr(in->platform, "Oclgrind")) return OCR_OK; /* it flags the finish as a race */
+    if (sscanf(in->version, "OpenCL %d.%d", &major, &minor) != 2) return OCR_OK;
+    if (major == 2) {
+        *std = " -cl-std=CL2.0"; /* acq_rel and device scope are core in 2.x */
+        *mode = 1;
+        return OCR_OK;
+    }
+    if (major >= 3) {
+        cl_bitfield caps = 0;
+        OCR_CL(clGetDeviceInfo(dev->device, OCR_ATOMIC_MEMORY_CAPABILITIES, sizeof caps, &caps,
+                               NULL));
+        if ((caps & OCR_ATOMIC_ACQ_REL) && (caps & OCR_ATOMIC_SCOPE_DEVICE)) {
+            *std = " -cl-std=CL3.0";
+            *mode = 1;
+            return OCR_OK;
+        }
+    }
+    if (strstr(in->vendor, "NVIDIA")) *mode = 2;
+fail:
+    return st;
+}
+
 static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *source,
-                             const ocr_build_request *rq, size_t local, size_t vec, int blocked) {
+                             const ocr_build_request *rq, size_t local, size_t vec, int blocked,
+                             int finish, const char *std) {
     ocr_status st = OCR_OK;
     cl_int err;
     const ocr_kernel_spec *sp = &rq->spec;
@@ -486,6 +526,7 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
         n += snprintf(opts + n, sizeof opts - (size_t)n,
                       " -D VEC=%zu -D UNROLL=%u -D OCR_BLOCKED=%d", vec,
                       rq->unroll ? rq->unroll : REDUCE7_UNROLL, blocked);
+        if (finish) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
     if (rq->kernel_file) n += snprintf(opts + n, sizeof opts - (size_t)n, " -cl-kernel-arg-info");
@@ -501,6 +542,7 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
         return OCR_RUNTIME;
     }
 
+    if (k->finish_kernel) clReleaseKernel(k->finish_kernel), k->finish_kernel = NULL;
     if (k->kernel) clReleaseKernel(k->kernel), k->kernel = NULL;
     if (k->program) clReleaseProgram(k->program), k->program = NULL;
     /* With its length: a NUL byte in the file reaches the compiler, which says
@@ -524,6 +566,10 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
         return OCR_RUNTIME;
     }
     OCR_CHECK(err, "clCreateKernel");
+    if (finish) {
+        k->finish_kernel = clCreateKernel(k->program, "reduce7_finish", &err);
+        OCR_CHECK(err, "clCreateKernel");
+    }
 fail:
     return st;
 }
@@ -657,6 +703,34 @@ fail:
     return st;
 }
 
+/* reduce7_finish's own buffers: the ticket counter (zero; each launch's last
+ * group leaves it zero again) and one value per group. Kept out of the
+ * caller's scratch, so every pass enqueues the same three arguments. */
+static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    size_t wg = 0;
+    OCR_CL(clGetKernelWorkGroupInfo(k->finish_kernel, dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                    sizeof wg, &wg, NULL));
+    if (wg < local) { /* the finish needs more registers than reduce7: launch twice */
+        clReleaseKernel(k->finish_kernel), k->finish_kernel = NULL;
+        return OCR_OK;
+    }
+    cl_uint zero = 0;
+    k->finish_ticket = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                      sizeof zero, &zero, &err);
+    OCR_CHECK(err, "clCreateBuffer");
+    k->finish_partial = clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
+                                       (size_t)k->geom.max_groups * ocr_type_size(k->type), NULL,
+                                       &err);
+    OCR_CHECK(err, "clCreateBuffer");
+    OCR_CL(clSetKernelArg(k->finish_kernel, 3, sizeof(cl_mem), &k->finish_ticket));
+    OCR_CL(clSetKernelArg(k->finish_kernel, 4, sizeof(cl_mem), &k->finish_partial));
+    k->geom.finishes = 1;
+fail:
+    return st;
+}
+
 ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_kernel **out) {
     return ocr_kernel_build_ex(dev, rq, 0, out);
 }
@@ -769,8 +843,12 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         goto fail;
     }
 
+    const char *std;
+    int finish;
+    if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
     for (;;) {
-        if ((st = build_once(dev, k, &ex.out, rq, local, vec, blocked)) != OCR_OK) goto fail;
+        st = build_once(dev, k, &ex.out, rq, local, vec, blocked, finish, std);
+        if (st != OCR_OK) goto fail;
         if (user && (st = check_signature(k, rq)) != OCR_OK) goto fail;
         if ((st = query_resources(dev, k)) != OCR_OK) goto fail;
         const ocr_kernel_resources *r = &k->res;
@@ -819,6 +897,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         k->geom.max_groups =
             rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
     }
+    if (finish && (st = setup_finish(dev, k, local)) != OCR_OK) goto fail;
     k->default_m = sp->default_m ? sp->default_m : k->geom.max_groups;
     free(ex.out.s);
     free(inc_dirs[0]);
@@ -835,6 +914,9 @@ fail:
 
 void ocr_kernel_release(ocr_kernel *k) {
     if (!k) return;
+    if (k->finish_partial) clReleaseMemObject(k->finish_partial);
+    if (k->finish_ticket) clReleaseMemObject(k->finish_ticket);
+    if (k->finish_kernel) clReleaseKernel(k->finish_kernel);
     if (k->kernel) clReleaseKernel(k->kernel);
     if (k->program) clReleaseProgram(k->program);
     free(k->path);

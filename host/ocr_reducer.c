@@ -279,10 +279,11 @@ static ocr_status launch(ocr_reducer *r, cl_command_queue q, chain *c, const ocr
     cl_event ev = NULL;
     cl_ulong n_in = s->n_in;
     size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-    OCR_CL(clSetKernelArg(r->k->kernel, 0, sizeof src, &src));
-    OCR_CL(clSetKernelArg(r->k->kernel, 1, sizeof dst, &dst));
-    OCR_CL(clSetKernelArg(r->k->kernel, 2, sizeof n_in, &n_in));
-    OCR_CL(clEnqueueNDRangeKernel(q, r->k->kernel, 1, NULL, &global, &local, chain_n(c),
+    cl_kernel kern = OCR_PASS_KERNEL(r->k, s);
+    OCR_CL(clSetKernelArg(kern, 0, sizeof src, &src));
+    OCR_CL(clSetKernelArg(kern, 1, sizeof dst, &dst));
+    OCR_CL(clSetKernelArg(kern, 2, sizeof n_in, &n_in));
+    OCR_CL(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, &local, chain_n(c),
                                   chain_wait(c), &ev));
     chain_push(c, ev);
 fail:

@@ -160,10 +160,11 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
         cl_mem out = bf->scratch[i % 2]; /* ping-pong */
         cl_ulong n_in = s->n_in;         /* the partial count of this pass, not the original n */
         size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-        OCR_CL(clSetKernelArg(k->kernel, 0, sizeof in, &in));
-        OCR_CL(clSetKernelArg(k->kernel, 1, sizeof out, &out));
-        OCR_CL(clSetKernelArg(k->kernel, 2, sizeof n_in, &n_in));
-        OCR_CL(clEnqueueNDRangeKernel(q, k->kernel, 1, NULL, &global, &local, 0, NULL, &ev_k[nk]));
+        cl_kernel kern = OCR_PASS_KERNEL(k, s);
+        OCR_CL(clSetKernelArg(kern, 0, sizeof in, &in));
+        OCR_CL(clSetKernelArg(kern, 1, sizeof out, &out));
+        OCR_CL(clSetKernelArg(kern, 2, sizeof n_in, &n_in));
+        OCR_CL(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, &local, 0, NULL, &ev_k[nk]));
         ++nk;
         in = out; /* this output is the next input */
     }

@@ -33,9 +33,9 @@ static void check_plan(const ocr_geometry *g, uint64_t n, uint64_t m) {
 }
 
 int main(void) {
-    ocr_geometry item = {OCR_PER_ITEM, 256, 2, 0, 1};
-    ocr_geometry group = {OCR_PER_GROUP, 128, 1024, 0, 1};
-    ocr_geometry grid = {OCR_PER_GRID, 256, 16, 8, 1};
+    ocr_geometry item = {OCR_PER_ITEM, 256, 2, 0, 1, 0};
+    ocr_geometry group = {OCR_PER_GROUP, 128, 1024, 0, 1, 0};
+    ocr_geometry grid = {OCR_PER_GRID, 256, 16, 8, 1, 0};
     const uint64_t sizes[] = {1,
                               2,
                               3,
@@ -78,10 +78,21 @@ int main(void) {
     CHECK(p.npasses == 2 && p.pass[0].n_out == 8 && p.pass[1].n_out == 1);
     CHECK(ocr_plan_make(&grid, 5000, 8, &p) == OCR_OK); /* 5000 / 4096 per group */
     CHECK(p.npasses == 1 && p.pass[0].groups == 2);
+    /* A kernel that finishes in its own launch: M = 1 takes one pass, whose
+     * output is the one value; any other M plans as before. */
+    ocr_geometry fin = grid;
+    fin.finishes = 1;
+    CHECK(ocr_plan_make(&fin, 1u << 20, 1, &p) == OCR_OK);
+    CHECK(p.npasses == 1 && p.pass[0].finish && p.pass[0].n_out == 1 && p.leftover == 1);
+    CHECK(p.pass[0].groups == 8 && p.elems_read == (1u << 20));
+    CHECK(ocr_plan_make(&fin, 1u << 20, 8, &p) == OCR_OK);
+    CHECK(p.npasses == 1 && !p.pass[0].finish && p.leftover == 8);
+    CHECK(ocr_plan_make(&grid, 1u << 20, 1, &p) == OCR_OK);
+    CHECK(p.npasses == 2 && !p.pass[0].finish && !p.pass[1].finish);
     /* Bad requests are refused, not looped on. */
     CHECK(ocr_plan_make(&group, 0, 10, &p) == OCR_USAGE);
     CHECK(ocr_plan_make(&group, 10, 0, &p) == OCR_USAGE);
-    ocr_geometry bad = {OCR_PER_GROUP, 64, 1, 0, 1};
+    ocr_geometry bad = {OCR_PER_GROUP, 64, 1, 0, 1, 0};
     CHECK(ocr_plan_make(&bad, 100, 1, &p) == OCR_USAGE);
     return check_summary("test_plan");
 }

@@ -137,10 +137,11 @@ static ocr_status ours_run(ctx *c, int m1, void *out) {
         cl_mem o = c->scratch[m1][i % 2];
         cl_ulong n_in = s->n_in;
         size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-        OCR_CL(clSetKernelArg(c->k->kernel, 0, sizeof in, &in));
-        OCR_CL(clSetKernelArg(c->k->kernel, 1, sizeof o, &o));
-        OCR_CL(clSetKernelArg(c->k->kernel, 2, sizeof n_in, &n_in));
-        OCR_CL(clEnqueueNDRangeKernel(c->q, c->k->kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+        cl_kernel kern = OCR_PASS_KERNEL(c->k, &p->pass[i]);
+        OCR_CL(clSetKernelArg(kern, 0, sizeof in, &in));
+        OCR_CL(clSetKernelArg(kern, 1, sizeof o, &o));
+        OCR_CL(clSetKernelArg(kern, 2, sizeof n_in, &n_in));
+        OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, 0, NULL, NULL));
         in = o;
     }
     OCR_CL(clEnqueueReadBuffer(c->q, in, CL_TRUE, 0, p->leftover * es, c->left, 0, NULL, NULL));
