@@ -56,7 +56,7 @@ with open(sys.argv[1], 'w') as o:
         k, b = float(r['kernels_ms']), float(r['best_ms'])
         o.write('%s,%s,%s,%s,%.4f,%.4f,%.3f,%s\n' % (r['type'], r['log2n'], r['groups'], r['affinity'], k, b, b / k, r['passed']))
 EOF
-column -s, -t "$out/cpu.csv"
+if command -v column >/dev/null; then column -s, -t "$out/cpu.csv"; else cat "$out/cpu.csv"; fi
 
 if [ -x "$PEERS" ]; then
   "$PEERS" -t cpu --sizes "$SIZES" --types "int float" -r "$REPS" > "$out/peers.csv" 2>> "$out/env.txt" || true

@@ -88,4 +88,4 @@ with open(sys.argv[2], 'w') as o:
         ok = all(r['passed'] == '1' for r in rows if (r['type'], int(r['n']), r['config']) == (t, n, c))
         o.write('%s,%d,%s,%.5f,%.5f,%.5f,%.4f,%d\n' % (t, n.bit_length() - 1, c, k, res, cub, cub / k, ok))
 EOF
-column -s, -t "$out/vs_cub.csv"
+if command -v column >/dev/null; then column -s, -t "$out/vs_cub.csv"; else cat "$out/vs_cub.csv"; fi
