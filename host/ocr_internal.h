@@ -113,6 +113,10 @@ int ocr_name_index(const char *s, const char *const *names, int n);
 /* ocr_find_kernel_file saying nothing at all (no message, no warning): a probe. */
 char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);
 
+/* For a binary of a build tree (exe_dir: its directory), the source tree's cl/
+ * as the build's marker file names it (host/ocr_paths.c); else NULL. */
+const char *ocr_source_kernel_dir(const char *exe_dir);
+
 /* Reads a whole file; NULL and a message on failure. */
 char *ocr_read_file(const char *path, size_t *len);
 

@@ -10,12 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef OCR_SOURCE_KERNEL_DIR
-#define OCR_SOURCE_KERNEL_DIR ""
-#endif
-#ifndef OCR_BUILD_DIR
-#define OCR_BUILD_DIR ""
-#endif
 #ifndef OCR_INSTALL_KERNEL_DIR
 #define OCR_INSTALL_KERNEL_DIR ""
 #endif
@@ -133,11 +127,10 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
             dirs[nd] = env, why[nd++] = "$OCLREDUCTION_KERNEL_DIR";
         }
         exe_dir(exe, sizeof exe);
-        size_t bl = strlen(OCR_BUILD_DIR);
         /* A binary inside the build tree reads the source tree's kernels, so an
          * edited .cl file takes effect without reinstalling. */
-        if (bl && strncmp(exe, OCR_BUILD_DIR, bl) == 0 && (exe[bl] == '/' || exe[bl] == '\0'))
-            dirs[nd] = OCR_SOURCE_KERNEL_DIR, why[nd++] = "source tree";
+        const char *tree = ocr_source_kernel_dir(exe);
+        if (tree) dirs[nd] = tree, why[nd++] = "source tree";
         if (exe[0]) {
             snprintf(rel, sizeof rel, "%s/%s", exe, OCR_INSTALL_KERNEL_DIR_REL);
             dirs[nd] = rel, why[nd++] = "installed, beside the binary";
