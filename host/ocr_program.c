@@ -452,8 +452,8 @@ static void print_build_failure(cl_program prog, cl_device_id dev, const char *p
 static void print_bad_options(cl_program prog, const ocr_device *dev, const char *path,
                               const char *options, const char *extra) {
     char *log = build_log(prog, dev->device);
-    ocr_errorf_begin("%s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)", dev->info.name,
-               path);
+    ocr_errorf_begin("%s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)",
+                     dev->info.name, path);
     ocr_errprintf("  build options: %s\n", options);
     if (extra && *extra) ocr_errprintf("  of which added with --build-options: %s\n", extra);
     if (log && log[0]) ocr_errprintf("  the compiler says: %s\n", log);

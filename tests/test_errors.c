@@ -39,8 +39,7 @@ static void expect_failure(ocr_status got, ocr_status want, const char *what, co
     const char *msg = ocr_last_error();
     EXPECT(got == want, "%s: status %d (%s), expected %d (%s)", label, (int)got,
            ocr_status_name(got), (int)want, ocr_status_name(want));
-    EXPECT(strstr(msg, what) != NULL, "%s: ocr_last_error() \"%s\" lacks \"%s\"", label, msg,
-           what);
+    EXPECT(strstr(msg, what) != NULL, "%s: ocr_last_error() \"%s\" lacks \"%s\"", label, msg, what);
     fprintf(out, "ok   %s: %s, \"%.90s%s\"\n", label, ocr_status_name(got), msg,
             strlen(msg) > 90 ? "..." : "");
 }
@@ -114,7 +113,8 @@ static int clean(int fd, const char *name) {
         if (!nl) break;
     }
     if (ok)
-        fprintf(out, "ok   nothing was printed to %s (%d compiler summary line%s from the driver)\n",
+        fprintf(out,
+                "ok   nothing was printed to %s (%d compiler summary line%s from the driver)\n",
                 name, driver, driver == 1 ? "" : "s");
     return ok;
 }
@@ -151,7 +151,8 @@ int main(int argc, char **argv) {
     char opath[] = "/tmp/test_errors_stdout_XXXXXX", epath[] = "/tmp/test_errors_stderr_XXXXXX";
     int ofd = mkstemp(opath), efd = mkstemp(epath);
     if (ofd < 0 || efd < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0) return 1;
-    EXPECT(!strcmp(ocr_last_error(), ""), "no message before any failure: \"%s\"", ocr_last_error());
+    EXPECT(!strcmp(ocr_last_error(), ""), "no message before any failure: \"%s\"",
+           ocr_last_error());
     expect_failure(bad_reducer(), OCR_USAGE, "needs an integer type", "reducer float xor");
     EXPECT(!strcmp(ocr_reducer_last_error(NULL), ocr_last_error()),
            "ocr_reducer_last_error(NULL) \"%s\" is ocr_last_error()", ocr_reducer_last_error(NULL));
@@ -179,8 +180,7 @@ int main(int argc, char **argv) {
     ocr_set_message_callback(on_message, &user_token);
     bad_reducer();
     EXPECT(nreceived == 1 && !strcmp(received[0], ocr_last_error()),
-           "one message for the bad reducer (%d): \"%s\"", nreceived,
-           nreceived ? received[0] : "");
+           "one message for the bad reducer (%d): \"%s\"", nreceived, nreceived ? received[0] : "");
     forget_messages();
     if (ocr_device_open(&any, &d) != OCR_OK) return 3;
     broken_build(d, broken);
@@ -196,7 +196,8 @@ int main(int argc, char **argv) {
         EXPECT(!strncmp(ocr_last_error(), received[0], l0) && ocr_last_error()[l0] == '\n' &&
                    !strcmp(ocr_last_error() + l0 + 1, received[1]),
                "ocr_last_error() is both, joined: \"%s\"", ocr_last_error());
-        fprintf(out, "ok   the callback got the build log as one message of %zu bytes, then \"%s\"\n",
+        fprintf(out,
+                "ok   the callback got the build log as one message of %zu bytes, then \"%s\"\n",
                 l0, received[1]);
     }
     forget_messages();
@@ -219,8 +220,8 @@ int main(int argc, char **argv) {
 
     /* 4. Names for every status, and the CLI's exit codes for each. */
     static const int code[OCR_NSTATUS] = {
-        [OCR_OK] = 0,        [OCR_WRONG] = 1,     [OCR_USAGE] = 2,   [OCR_RUNTIME] = 3,
-        [OCR_OPENCL] = 3,    [OCR_NO_DEVICE] = 3, [OCR_BUILD] = 3,   [OCR_NO_MEMORY] = 3,
+        [OCR_OK] = 0,        [OCR_WRONG] = 1,     [OCR_USAGE] = 2, [OCR_RUNTIME] = 3,
+        [OCR_OPENCL] = 3,    [OCR_NO_DEVICE] = 3, [OCR_BUILD] = 3, [OCR_NO_MEMORY] = 3,
         [OCR_TOO_LARGE] = 3, [OCR_IO] = 3,
     };
     for (int s = 0; s < OCR_NSTATUS; ++s) {
