@@ -51,7 +51,8 @@ if grep -rIl "${trees[@]}" "$p" ||
 fi
 for f in "$p/bin/oclReduction" "$p/$libdir"/liboclreduction.*; do
   [ -L "$f" ] && continue
-  readelf -S "$f" 2>/dev/null | grep -q '\.debug_info' && continue
+  # (grep reads all of readelf's output: with -q, pipefail would see a SIGPIPE)
+  readelf -S "$f" 2>/dev/null | grep '\.debug_info' >/dev/null && continue
   if grep -q -a "${trees[@]}" "$f"; then
     echo "FAIL: $f names the source or build tree:" >&2
     strings "$f" | grep "${trees[@]}" >&2
@@ -60,7 +61,7 @@ for f in "$p/bin/oclReduction" "$p/$libdir"/liboclreduction.*; do
 done
 # needs FILE YES|NO: whether FILE needs liboclreduction.so.
 needs() {
-  if readelf -d "$1" | grep -q 'NEEDED.*liboclreduction\.so'; then got=yes; else got=no; fi
+  if readelf -d "$1" | grep 'NEEDED.*liboclreduction\.so' >/dev/null; then got=yes; else got=no; fi
   [ "$got" = "$2" ] || { echo "FAIL: $1 needs liboclreduction.so: $got, expected $2" >&2; exit 1; }
 }
 # The installed binary finds the installed kernels (beside it, relocated).
