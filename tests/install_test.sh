@@ -80,6 +80,7 @@ fi
 if command -v pkg-config >/dev/null; then
   export PKG_CONFIG_PATH="$p/$libdir/pkgconfig"
   test "$(pkg-config --modversion oclreduction)" = "$version"
+  pkg-config --static --libs oclreduction >/dev/null # the private dependencies resolve
   cc -std=c11 "$src/tests/consumer/main.c" -o "$tmp/pc_static" \
      $(pkg-config --cflags oclreduction-static) $(pkg-config --libs oclreduction-static)
   "$tmp/pc_static" | sed 's/consumer/pkg-config static consumer/'
