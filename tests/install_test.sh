@@ -30,6 +30,7 @@ shared=yes
 ls "$p/$libdir"/liboclreduction.so.* >/dev/null 2>&1 || shared=
 if [ -n "$shared" ]; then
   test -L "$p/$libdir/liboclreduction.so"
+  readelf -d "$p/$libdir/liboclreduction.so" | grep 'SONAME.*\[liboclreduction\.so\.[0-9]*\]' >/dev/null
 else
   echo "liboclreduction.so not installed (OCR_BUILD_SHARED=OFF): the shared halves are not run" >&2
 fi
