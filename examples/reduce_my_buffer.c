@@ -12,7 +12,7 @@
  *
  *   reduce_my_buffer [N...]   (default sizes: 1 3 4103 1000003)
  */
-#include <ocr.h>
+#include <oclreduction/ocr.h>
 
 #include <inttypes.h>
 #include <stdlib.h>

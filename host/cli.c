@@ -188,6 +188,24 @@ void cli_help(FILE *f) {
                "Exit status: 0 PASSED, 1 wrong result, 2 usage error, 3 OpenCL/runtime error.\n");
 }
 
+/* The one mapping from the library's statuses to exit codes; every status
+ * not listed is a runtime failure. */
+static const struct {
+    ocr_status st;
+    int code;
+} exit_codes[] = {{OCR_OK, 0}, {OCR_WRONG, 1}, {OCR_USAGE, 2}};
+
+int cli_exit_code(ocr_status st) {
+    for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; ++i)
+        if (exit_codes[i].st == st) return exit_codes[i].code;
+    return 3;
+}
+
+void cli_print_message(void *user, const char *message) {
+    (void)user;
+    fprintf(stderr, "oclReduction: %s\n", message);
+}
+
 ocr_status cli_check_kernel_file(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) {

@@ -36,6 +36,15 @@ void cli_help(FILE *f);
  * OCR_RUNTIME, before any OpenCL start-up (whatever platform could load). */
 ocr_status cli_check_kernel_file(const char *path);
 
+/* The program's exit code for a status: 0 PASSED, 1 wrong result, 2 usage,
+ * 3 any other failure. The exit codes are the program's interface; the
+ * library's statuses are finer and may grow. */
+int cli_exit_code(ocr_status st);
+
+/* Prints a library message as the program's own: "oclReduction: <message>"
+ * on stderr. main() installs it with ocr_set_message_callback. */
+void cli_print_message(void *user, const char *message);
+
 /* Parses a non-negative integer with an optional K, M or G suffix (powers of
  * 1024). Rejects signs, junk, empty strings and values above max. 0 on success. */
 int cli_parse_size(const char *s, uint64_t max, uint64_t *out);

@@ -200,9 +200,9 @@ static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
                    "\"status\": \"%s\"}\n",
                    choices[i].platform, choices[i].device,
                    strcmp(sums[i].device, "(not opened)") ? "(see stderr)" : "(not opened)",
-                   outcome[s]);
+                   outcome[cli_exit_code(s)]);
         }
-        if (s > st) st = s;
+        if (cli_exit_code(s) > cli_exit_code(st)) st = s;
         if (o->format == OCR_FORMAT_TEXT && i + 1 < n) printf("\n");
     }
     free(data);
@@ -215,7 +215,7 @@ static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
         for (int i = 0; i < n; ++i)
             printf("%d.%-2d %-40.40s %9.4f ms %9.4f ms %10.3f %9.3f  %s\n", choices[i].platform,
                    choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels, sums[i].gbs,
-                   sums[i].speedup, outcome[sums[i].st]);
+                   sums[i].speedup, outcome[cli_exit_code(sums[i].st)]);
     }
     return st;
 }
@@ -258,7 +258,7 @@ static ocr_status run_main(int argc, char **argv) {
         return OCR_OK;
     }
     if (o.version) {
-        printf("oclReduction %s\n", OCR_VERSION);
+        printf("oclReduction %s\n", ocr_version());
         return OCR_OK;
     }
     if (o.list_kernels) {
@@ -276,15 +276,18 @@ static ocr_status run_main(int argc, char **argv) {
     return st;
 }
 
-/* The report is the product: if it cannot be written (a full disk, a closed
- * pipe), say so and fail, whatever the run's verdict was. */
+/* The library prints nothing of its own: its messages reach stderr through
+ * cli_print_message. The report is the product: if it cannot be written (a
+ * full disk, a closed pipe), say so and fail, whatever the run's verdict was.
+ * The exit code comes from the status through cli_exit_code. */
 int main(int argc, char **argv) {
+    ocr_set_message_callback(cli_print_message, NULL);
     ocr_status st = run_main(argc, argv);
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "oclReduction: cannot write the report to standard output: %s\n",
                 errno ? strerror(errno) : "write error");
-        return OCR_RUNTIME;
+        return cli_exit_code(OCR_RUNTIME);
     }
-    return st;
+    return cli_exit_code(st);
 }

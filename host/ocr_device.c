@@ -107,7 +107,7 @@ static ocr_status get_platforms(cl_platform_id *ids, cl_uint *count) {
     cl_int err = clGetPlatformIDs(MAX_PLATFORMS, ids, count);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *count == 0)) {
         report_no_platform();
-        return OCR_RUNTIME;
+        return OCR_NO_DEVICE;
     }
     OCR_CHECK(err, "clGetPlatformIDs");
     if (*count > MAX_PLATFORMS) *count = MAX_PLATFORMS;
@@ -171,6 +171,7 @@ static const char *type_str(cl_device_type t) {
 }
 
 ocr_status ocr_device_list(FILE *f) {
+    ocr_last_error_clear();
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np = 0;
     ocr_status st = get_platforms(plats, &np);
@@ -203,6 +204,7 @@ fail:
 }
 
 ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int max, int *count) {
+    ocr_last_error_clear();
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np = 0;
     ocr_status st = get_platforms(plats, &np);
@@ -227,7 +229,7 @@ static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_devi
     if (c->platform >= 0 && (cl_uint)c->platform >= np) {
         ocr_errorf("platform %d does not exist: there %s %u (see --list)", c->platform,
                    np == 1 ? "is" : "are", np);
-        return OCR_RUNTIME;
+        return OCR_NO_DEVICE;
     }
     /* Two rounds without an explicit type or device: GPUs first, then anything. */
     int rounds = (!c->type_given && c->device < 0) ? 2 : 1;
@@ -257,17 +259,18 @@ static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_devi
                            c->platform >= 0 ? " on that platform" : "");
         }
     }
-    return OCR_RUNTIME;
+    return OCR_NO_DEVICE;
 }
 
 ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out) {
+    ocr_last_error_clear();
     ocr_status st = OCR_OK;
     cl_int err = CL_SUCCESS;
     ocr_device *dev = calloc(1, sizeof *dev);
     *out = NULL;
     if (!dev) {
         ocr_errorf("out of host memory");
-        return OCR_RUNTIME;
+        return OCR_NO_MEMORY;
     }
     if ((st = choose(choice, &dev->platform, &dev->device)) != OCR_OK) goto fail;
     if ((st = query_info(dev->platform, dev->device, &dev->info)) != OCR_OK) goto fail;

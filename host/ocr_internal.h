@@ -5,42 +5,58 @@
 #include "ocr.h"
 
 /* The one error check. OCR_CL wraps a call that returns cl_int; OCR_CHECK tests
- * an error code filled in by a create call. Both print the call, the error's
- * name and file:line, set `st` and jump to the function's `fail` label, where
- * everything is released in reverse order. */
+ * an error code filled in by a create call. Both report the call, the error's
+ * name and file:line, set `st` (ocr_status_from_cl) and jump to the function's
+ * `fail` label, where everything is released in reverse order. */
 void ocr_report_cl(const char *call, cl_int err, const char *file, int line);
+/* The status an OpenCL error stands for: OCR_NO_MEMORY, OCR_BUILD,
+ * OCR_NO_DEVICE, else OCR_OPENCL. */
+ocr_status ocr_status_from_cl(cl_int err);
 
 #define OCR_CHECK(err, call)                                                                       \
     do {                                                                                           \
         cl_int e_ = (err);                                                                         \
         if (e_ != CL_SUCCESS) {                                                                    \
             ocr_report_cl((call), e_, __FILE__, __LINE__);                                         \
-            st = OCR_RUNTIME;                                                                      \
+            st = ocr_status_from_cl(e_);                                                           \
             goto fail;                                                                             \
         }                                                                                          \
     } while (0)
 #define OCR_CL(call) OCR_CHECK((call), #call)
 
-/* printf-style message to stderr, prefixed with the program's name. */
+/* One message, printf-style, for the caller's callback (ocr_set_message_callback)
+ * and the thread's last error; no newline at the end. Nothing is printed. */
 void ocr_errorf(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
 
-/* Like ocr_errorf, without the prefix and the newline: the further lines of a
- * message (search lists, build logs). Every library message goes through
- * these two, never to stderr directly, so the capture below sees them all. */
+/* A message of several parts (search lists, build logs): ocr_errorf_begin
+ * starts it like ocr_errorf, each ocr_errprintf appends text (whole lines, each
+ * ending in a newline), ocr_errorf_end delivers it as one message. Every
+ * library message goes through these, never to stderr directly. */
+void ocr_errorf_begin(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 void ocr_errprintf(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+void ocr_errorf_end(void);
 
-/* Capture: until the matching end, this thread's messages are collected
- * instead of printed. begin returns a token for end (captures nest: an inner
- * one leaves the collecting to the outer). end returns the collected text,
- * malloc'd, trailing newlines dropped, or NULL if there was none. */
+/* Empties the calling thread's ocr_last_error: the first thing each public
+ * entry point that can fail does, so that the text holds that call's
+ * messages (every message since is appended). */
+void ocr_last_error_clear(void);
+
+/* Capture: until the matching end, this thread's messages are also collected
+ * (they still reach the callback). begin returns a token for end (captures
+ * nest: an inner one leaves the collecting to the outer). end returns the
+ * collected messages joined by newlines, malloc'd, or NULL if there was none. */
 int ocr_capture_begin(void);
 char *ocr_capture_end(int token);
 
@@ -101,6 +117,10 @@ int ocr_name_index(const char *s, const char *const *names, int n);
 
 /* ocr_find_kernel_file saying nothing at all (no message, no warning): a probe. */
 char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);
+
+/* For a binary of a build tree (exe_dir: its directory), the source tree's cl/
+ * as the build's marker file names it (host/ocr_paths.c); else NULL. */
+const char *ocr_source_kernel_dir(const char *exe_dir);
 
 /* Reads a whole file; NULL and a message on failure. */
 char *ocr_read_file(const char *path, size_t *len);

@@ -7,6 +7,7 @@
 
 ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes, unsigned reps,
                          double *gbs) {
+    ocr_last_error_clear();
     ocr_status st = OCR_OK;
     cl_int err;
     cl_program prog = NULL;
@@ -17,13 +18,13 @@ ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes
     cl_ulong n16 = bytes / 16;
     *gbs = 0;
     if (!path || !(src = ocr_read_file(path, NULL))) {
-        st = OCR_RUNTIME;
+        st = OCR_IO;
         goto fail;
     }
     if (n16 == 0) n16 = 1;
     if (!(ns = calloc(reps ? reps : 1, sizeof *ns))) {
         ocr_errorf("out of host memory");
-        st = OCR_RUNTIME;
+        st = OCR_NO_MEMORY;
         goto fail;
     }
     const char *s = src;

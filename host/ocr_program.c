@@ -10,12 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef OCR_SOURCE_KERNEL_DIR
-#define OCR_SOURCE_KERNEL_DIR ""
-#endif
-#ifndef OCR_BUILD_DIR
-#define OCR_BUILD_DIR ""
-#endif
 #ifndef OCR_INSTALL_KERNEL_DIR
 #define OCR_INSTALL_KERNEL_DIR ""
 #endif
@@ -133,11 +127,10 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
             dirs[nd] = env, why[nd++] = "$OCLREDUCTION_KERNEL_DIR";
         }
         exe_dir(exe, sizeof exe);
-        size_t bl = strlen(OCR_BUILD_DIR);
         /* A binary inside the build tree reads the source tree's kernels, so an
          * edited .cl file takes effect without reinstalling. */
-        if (bl && strncmp(exe, OCR_BUILD_DIR, bl) == 0 && (exe[bl] == '/' || exe[bl] == '\0'))
-            dirs[nd] = OCR_SOURCE_KERNEL_DIR, why[nd++] = "source tree";
+        const char *tree = ocr_source_kernel_dir(exe);
+        if (tree) dirs[nd] = tree, why[nd++] = "source tree";
         if (exe[0]) {
             snprintf(rel, sizeof rel, "%s/%s", exe, OCR_INSTALL_KERNEL_DIR_REL);
             dirs[nd] = rel, why[nd++] = "installed, beside the binary";
@@ -166,17 +159,19 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
     }
     /* "Not found" only when nothing was there: a file or directory without
      * read permission says so. */
-    ocr_errorf("kernel file %s %s. Searched:", file, denied ? "cannot be read" : "not found");
+    ocr_errorf_begin("kernel file %s %s. Searched:", file, denied ? "cannot be read" : "not found");
     for (int i = 0; i < nd; ++i)
         ocr_errprintf("  %s/%s  (%s): %s%s\n", dirs[i], file, why[i],
                       i == env_at && env_err ? "the directory " : "",
                       i == env_at && env_err ? dir_problem(env_err) : strerror(err[i]));
     if (!explicit_dir)
         ocr_errprintf("Point --kernel-dir or OCLREDUCTION_KERNEL_DIR at the cl/ directory.\n");
+    ocr_errorf_end();
     return NULL;
 }
 
 char *ocr_find_kernel_file(const char *file, const char *explicit_dir) {
+    ocr_last_error_clear();
     return find_file(file, explicit_dir, 0);
 }
 
@@ -444,10 +439,11 @@ static char *build_log(cl_program prog, cl_device_id dev) {
 static void print_build_failure(cl_program prog, cl_device_id dev, const char *path,
                                 const char *options) {
     char *log = build_log(prog, dev);
-    ocr_errorf("building %s failed", path);
+    ocr_errorf_begin("building %s failed", path);
     ocr_errprintf("  build options: %s\n"
                   "  build log:\n%s\n",
                   options, log && log[0] ? log : "  (the compiler left no log)");
+    ocr_errorf_end();
     free(log);
 }
 
@@ -456,11 +452,12 @@ static void print_build_failure(cl_program prog, cl_device_id dev, const char *p
 static void print_bad_options(cl_program prog, const ocr_device *dev, const char *path,
                               const char *options, const char *extra) {
     char *log = build_log(prog, dev->device);
-    ocr_errorf("%s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)", dev->info.name,
-               path);
+    ocr_errorf_begin("%s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)",
+                     dev->info.name, path);
     ocr_errprintf("  build options: %s\n", options);
     if (extra && *extra) ocr_errprintf("  of which added with --build-options: %s\n", extra);
     if (log && log[0]) ocr_errprintf("  the compiler says: %s\n", log);
+    ocr_errorf_end();
     free(log);
 }
 
@@ -539,7 +536,7 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
     free(k->options);
     if (!(k->options = strdup(opts))) {
         ocr_errorf("out of host memory");
-        return OCR_RUNTIME;
+        return OCR_NO_MEMORY;
     }
 
     if (k->finish_kernel) clReleaseKernel(k->finish_kernel), k->finish_kernel = NULL;
@@ -554,7 +551,7 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
     err = clBuildProgram(k->program, 1, &dev->device, opts, NULL, NULL);
     if (err == CL_INVALID_BUILD_OPTIONS) {
         print_bad_options(k->program, dev, k->path, opts, rq->extra_options);
-        return OCR_RUNTIME;
+        return OCR_BUILD;
     }
     if (err != CL_SUCCESS) {
         print_build_failure(k->program, dev->device, k->path, opts);
@@ -563,7 +560,7 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
     k->kernel = clCreateKernel(k->program, sp->name, &err);
     if (err == CL_INVALID_KERNEL_NAME) {
         ocr_errorf("%s has no kernel named '%s'", k->path, sp->name);
-        return OCR_RUNTIME;
+        return OCR_BUILD;
     }
     OCR_CHECK(err, "clCreateKernel");
     if (finish) {
@@ -579,11 +576,12 @@ fail:
 /* One message for a kernel file whose arguments do not fit the harness. */
 static ocr_status bad_signature(const ocr_kernel *k, const char *name, const char *what,
                                 const ocr_build_request *rq) {
-    ocr_errorf("%s: kernel '%s' does not fit the harness: %s.", k->path, name, what);
+    ocr_errorf_begin("%s: kernel '%s' does not fit the harness: %s.", k->path, name, what);
     ocr_errprintf("  Its signature must be " SIGNATURE "\n"
                   "  (T is the element type, %s here; see docs/labs/starter.cl)\n",
                   name, ocr_type_name(rq->type));
-    return OCR_RUNTIME;
+    ocr_errorf_end();
+    return OCR_BUILD;
 }
 
 static const char *qualifier_name(cl_kernel_arg_address_qualifier q) {
@@ -732,6 +730,7 @@ fail:
 }
 
 ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_kernel **out) {
+    ocr_last_error_clear();
     return ocr_kernel_build_ex(dev, rq, 0, out);
 }
 
@@ -748,7 +747,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     *out = NULL;
     if (!k) {
         ocr_errorf("out of host memory");
-        return OCR_RUNTIME;
+        return OCR_NO_MEMORY;
     }
     k->type = rq->type;
     k->op = rq->op;
@@ -772,7 +771,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     } else {
         k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
         if (!k->path) {
-            st = OCR_RUNTIME;
+            st = OCR_IO;
             goto fail;
         }
         inc_dirs[n_inc] = strdup(k->path);
@@ -785,14 +784,14 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     }
     if (!k->path) {
         ocr_errorf("out of host memory");
-        st = OCR_RUNTIME;
+        st = OCR_NO_MEMORY;
         goto fail;
     }
     ex.dirs = inc_dirs;
     ex.ndirs = n_inc;
     ex.mirror = strstr(in->platform, "Oclgrind") != NULL;
     if (!expand(&ex, k->path, 0)) {
-        st = OCR_RUNTIME;
+        st = OCR_IO;
         goto fail;
     }
 

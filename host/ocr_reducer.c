@@ -1,8 +1,8 @@
 /* ocr_reducer.c - reduce7 on the caller's context, queue and buffer: built
  * once per reducer, passes planned by ocr_plan_make down to one value on the
- * device, scratch kept between calls. Prints nothing: every library message
- * produced on its way is captured (ocr_capture_begin) into the reducer's
- * last-error text. */
+ * device, scratch kept between calls. Like the whole library it prints
+ * nothing; every message of a call is also captured (ocr_capture_begin) into
+ * the reducer's last-error text. */
 #include "ocr_internal.h"
 
 #include <stdlib.h>
@@ -69,7 +69,7 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr
     OCR_CL(clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof ndev, &ndev, NULL));
     if (!(devs = malloc((ndev ? ndev : 1) * sizeof *devs))) {
         ocr_errorf("out of host memory");
-        return OCR_RUNTIME;
+        return OCR_NO_MEMORY;
     }
     OCR_CL(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, ndev * sizeof *devs, devs, NULL));
     cl_uint i = 0;
@@ -112,6 +112,7 @@ fail:
 
 ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
                               const ocr_reducer_options *opt, ocr_reducer **out) {
+    ocr_last_error_clear();
     int tok = ocr_capture_begin();
     ocr_status st = OCR_OK;
     ocr_reducer *r = NULL;
@@ -120,7 +121,7 @@ ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type
         st = OCR_USAGE;
     } else if (!(r = calloc(1, sizeof *r))) {
         ocr_errorf("out of host memory");
-        st = OCR_RUNTIME;
+        st = OCR_NO_MEMORY;
     } else {
         *out = NULL;
         st = create(ctx, device, type, op, opt, r);
@@ -353,7 +354,7 @@ static ocr_status reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, s
     chain c = {NULL, num_wait + (r->last != NULL), NULL};
     if (c.nw && !(wl = malloc(c.nw * sizeof *wl))) {
         ocr_errorf("out of host memory");
-        return OCR_RUNTIME;
+        return OCR_NO_MEMORY;
     }
     if (num_wait) memcpy(wl, wait, num_wait * sizeof *wl);
     if (r->last) wl[num_wait] = r->last;
@@ -409,7 +410,11 @@ fail:
 ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                     uint64_t n, cl_mem result_buf, cl_uint num_wait,
                                     const cl_event *wait, cl_event *done) {
-    if (!r) return OCR_USAGE;
+    ocr_last_error_clear();
+    if (!r) {
+        ocr_errorf("the reducer must not be NULL");
+        return OCR_USAGE;
+    }
     int tok = ocr_capture_begin();
     if (done) *done = NULL;
     ocr_status st = reduce_async(r, q, buf, offset, n, result_buf, num_wait, wait, done);
@@ -419,7 +424,11 @@ ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem b
 
 ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                               uint64_t n, ocr_value *result) {
-    if (!r) return OCR_USAGE;
+    ocr_last_error_clear();
+    if (!r) {
+        ocr_errorf("the reducer must not be NULL");
+        return OCR_USAGE;
+    }
     int tok = ocr_capture_begin();
     ocr_status st = OCR_OK;
     cl_event ev = NULL;

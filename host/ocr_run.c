@@ -77,26 +77,27 @@ static ocr_status check_fits(const ocr_device *dev, const ocr_kernel *k, const o
                    "use a smaller -s",
                    (unsigned long long)(host >> 20), ocr_host_mem_name(hm),
                    (unsigned long long)(avail >> 20));
-        return OCR_RUNTIME;
+        return OCR_TOO_LARGE;
     }
     if (a > in->max_alloc) {
         ocr_errorf("the input needs a %llu MiB buffer; %s allows at most %llu MiB per buffer "
                    "(CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller -s",
                    (unsigned long long)(a >> 20), in->name,
                    (unsigned long long)(in->max_alloc >> 20));
-        return OCR_RUNTIME;
+        return OCR_TOO_LARGE;
     }
     if (a + b > in->global_mem) {
         ocr_errorf("the buffers need %llu MiB; %s has %llu MiB of global memory: use a smaller -s",
                    (unsigned long long)((a + b) >> 20), in->name,
                    (unsigned long long)(in->global_mem >> 20));
-        return OCR_RUNTIME;
+        return OCR_TOO_LARGE;
     }
     return OCR_OK;
 }
 
 ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
                           const ocr_run_options *opt) {
+    ocr_last_error_clear();
     ocr_plan plan;
     ocr_status st = plan_for(k, n, opt, &plan);
     return st != OCR_OK ? st : check_fits(dev, k, &plan, opt);
@@ -209,7 +210,7 @@ static ocr_status poison(cl_command_queue q, cl_mem m, uint64_t bytes) {
     unsigned char *junk = malloc(chunk);
     if (!junk) {
         ocr_errorf("out of host memory");
-        return OCR_RUNTIME;
+        return OCR_NO_MEMORY;
     }
     memset(junk, 0x7F, chunk);
     for (uint64_t off = 0; off < bytes; off += chunk) {
@@ -277,7 +278,7 @@ static ocr_status buffers_release(ocr_device *dev, buffers *b, ocr_status st) {
         cl_int e_ = (err);                                                                         \
         if (e_ != CL_SUCCESS && st == OCR_OK) {                                                    \
             ocr_report_cl(call, e_, __FILE__, __LINE__);                                           \
-            st = OCR_RUNTIME;                                                                      \
+            st = ocr_status_from_cl(e_);                                                           \
         }                                                                                          \
     } while (0)
     if (b->scratch[1]) clReleaseMemObject(b->scratch[1]);
@@ -311,6 +312,7 @@ void ocr_result_release(ocr_result *res) {
 
 ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
                    ocr_op o, const ocr_run_options *opt, ocr_result *res) {
+    ocr_last_error_clear();
     ocr_status st = OCR_OK;
     buffers bf = {0};
     void *left = NULL;
@@ -337,7 +339,7 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     samples = calloc(reps, sizeof *samples);
     if (!left || !res->runs || !samples) {
         ocr_errorf("out of host memory");
-        st = OCR_RUNTIME;
+        st = OCR_NO_MEMORY;
         goto fail;
     }
 

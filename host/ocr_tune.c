@@ -108,23 +108,24 @@ static int mkdirs(char *path) { /* mkdir -p of the file's directory */
 
 ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
                           const ocr_tuning *tu) {
+    ocr_last_error_clear();
     char path[1024], tmp[1100], line[1024], copy[1024];
     uint64_t h;
     if (source_hash(kernel_dir, &h) != 0) {
         ocr_errorf("cannot read reduce7.cl to key the tuning cache");
-        return OCR_RUNTIME;
+        return OCR_IO;
     }
     ocr_tune_cache_path(path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     if (mkdirs(tmp) != 0) {
         ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
-        return OCR_RUNTIME;
+        return OCR_IO;
     }
     FILE *out = fopen(tmp, "w"), *in = fopen(path, "r");
     if (!out) {
         ocr_errorf("cannot write %s: %s", tmp, strerror(errno));
         if (in) fclose(in);
-        return OCR_RUNTIME;
+        return OCR_IO;
     }
     /* Keep every other valid entry; drop this key's old one and broken lines. */
     while (in && fgets(line, sizeof line, in)) {
@@ -144,7 +145,7 @@ ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_
     if (fclose(out) != 0 || rename(tmp, path) != 0) {
         ocr_errorf("cannot write %s: %s", path, strerror(errno));
         remove(tmp);
-        return OCR_RUNTIME;
+        return OCR_IO;
     }
     return OCR_OK;
 }
@@ -184,13 +185,14 @@ static double try_one(ocr_device *dev, ocr_type t, const void *data, uint64_t n,
 
 ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
                         const char *kernel_dir, ocr_tuning *best, FILE *progress) {
+    ocr_last_error_clear();
     const ocr_device_info *in = &dev->info;
     int gpu = (in->type & CL_DEVICE_TYPE_GPU) != 0;
     size_t es = ocr_type_size(t);
     void *data = malloc(n * es);
     if (!data) {
         ocr_errorf("out of host memory");
-        return OCR_RUNTIME;
+        return OCR_NO_MEMORY;
     }
     ocr_data_fill(data, n, t, OCR_SUM, 1, OCR_DATA_EXACT);
     /* The space: on GPUs the work-group size, resident groups per compute

@@ -1,6 +1,6 @@
 """oclreduction: reduce PyOpenCL arrays and buffers with the oclreduction library.
 
-A thin ctypes layer over liboclreduction.so's reducer (host/ocr_reducer.h):
+A thin ctypes layer over liboclreduction.so's reducer (<oclreduction/ocr_reducer.h>):
 it works on PyOpenCL's own context, queue and buffers, so nothing is copied.
 
     import pyopencl as cl, pyopencl.array as cla, numpy as np
@@ -15,8 +15,9 @@ it works on PyOpenCL's own context, queue and buffers, so nothing is copied.
 
 Types: int32, uint32, int64, uint64, float32, float64 (if the device has
 fp64). Operators: sum, prod, min, max, and, or, xor (the last three for
-integers). Errors raise OcrError carrying the library's status and message;
-the library prints nothing.
+integers). Errors raise OcrError carrying the library's status (the constants
+below, as ocr_status in <oclreduction/ocr.h>), its name and the message; the
+library prints nothing.
 
 The library is found through $OCLREDUCTION_LIBRARY (a path to the .so), else
 the system's search (ctypes.util.find_library("oclreduction")).
@@ -28,7 +29,11 @@ import os
 
 import numpy as np
 
-__all__ = ["OcrError", "Reducer", "reduce", "version"]
+# The library's ocr_status values (<oclreduction/ocr.h>); not exit codes.
+OK, WRONG, USAGE, RUNTIME, OPENCL, NO_DEVICE, BUILD, NO_MEMORY, TOO_LARGE, IO = range(10)
+
+__all__ = ["OcrError", "Reducer", "reduce", "version", "OK", "WRONG", "USAGE", "RUNTIME",
+           "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY", "TOO_LARGE", "IO"]
 
 _TYPES = {
     np.dtype(np.int32): 0,
@@ -39,16 +44,17 @@ _TYPES = {
     np.dtype(np.float64): 5,
 }
 _OPS = {"sum": 0, "prod": 1, "min": 2, "max": 3, "and": 4, "or": 5, "xor": 6}
-_STATUS = {1: "wrong result", 2: "usage", 3: "runtime"}
 
 
 class OcrError(RuntimeError):
-    """A failed call: .status is the library's ocr_status (2 usage, 3 runtime)."""
+    """A failed call: .status is the library's ocr_status (USAGE, BUILD, IO, ...),
+    .status_name its name as ocr_status_name() gives it, .message the library's."""
 
     def __init__(self, status, message):
-        super().__init__(f"{message} ({_STATUS.get(status, status)} error)")
         self.status = status
+        self.status_name = _library().ocr_status_name(status).decode()
         self.message = message
+        super().__init__(f"{message} ({self.status_name})")
 
 
 class _Options(ctypes.Structure):
@@ -79,6 +85,8 @@ def _load():
     lib.ocr_reducer_reduce_async.argtypes = [vp, vp, vp, ctypes.c_size_t, ctypes.c_uint64, vp,
                                              ctypes.c_uint, ctypes.POINTER(vp),
                                              ctypes.POINTER(vp)]
+    lib.ocr_status_name.restype = ctypes.c_char_p
+    lib.ocr_status_name.argtypes = [ctypes.c_int]
     lib.ocr_reducer_last_error.restype = ctypes.c_char_p
     lib.ocr_reducer_last_error.argtypes = [vp]
     lib.ocr_reducer_release.restype = None

@@ -226,7 +226,14 @@ static int random_checks(ocr_device *dev, uint64_t seed, unsigned count, const c
     return 0;
 }
 
+/* The library's messages, for the log of a failing case. */
+static void print_message(void *user, const char *message) {
+    (void)user;
+    fprintf(stderr, "oclReduction: %s\n", message);
+}
+
 int main(int argc, char **argv) {
+    ocr_set_message_callback(print_message, NULL);
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
     ocr_device *dev = NULL;
     if (argc == 6 && !strcmp(argv[1], "matrix")) {

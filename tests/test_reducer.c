@@ -40,7 +40,8 @@ static int failures;
 /* An error: the status, and a message naming `what`. */
 static void expect_error(ocr_status got, ocr_status want, const char *msg, const char *what,
                          const char *label) {
-    EXPECT(got == want, "%s: status %d, expected %d", label, (int)got, (int)want);
+    EXPECT(got == want, "%s: status %d (%s), expected %d (%s)", label, (int)got,
+           ocr_status_name(got), (int)want, ocr_status_name(want));
     EXPECT(msg && strstr(msg, what), "%s: message \"%s\" lacks \"%s\"", label, msg ? msg : "(null)",
            what);
     printf("ok   %s: status %d, \"%.100s%s\"\n", label, (int)got, msg ? msg : "",
@@ -77,16 +78,16 @@ static void errors(const char *kernel_dir) {
 
     ocr_reducer_options o = {.kernel_dir = "/nonexistent/kernels"};
     st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &o, &bad);
-    expect_error(st, OCR_RUNTIME, ocr_reducer_last_error(NULL), "reduce7.cl not found",
+    expect_error(st, OCR_IO, ocr_reducer_last_error(NULL), "reduce7.cl not found",
                  "create with a missing kernel_dir");
 
     ocr_reducer_options bo = {.build_options = "-D OCR_IDENTITY=this_is_not_declared"};
     st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &bo, &bad);
-    expect_error(st, OCR_RUNTIME, ocr_reducer_last_error(NULL), "this_is_not_declared",
+    expect_error(st, OCR_BUILD, ocr_reducer_last_error(NULL), "this_is_not_declared",
                  "create with a failing build (the log is in the message)");
     ocr_reducer_options bs = {.build_options = "-cl-std=CL9.9"};
     st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &bs, &bad);
-    expect_error(st, OCR_RUNTIME, ocr_reducer_last_error(NULL), "CL_INVALID_BUILD_OPTIONS",
+    expect_error(st, OCR_BUILD, ocr_reducer_last_error(NULL), "CL_INVALID_BUILD_OPTIONS",
                  "create with bad build options");
 
     st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &r);
@@ -268,7 +269,13 @@ static void fault(const char *name) {
         st = ocr_reducer_reduce(r, q, b, 0, 100000, &v);
         msg = ocr_reducer_last_error(r);
     }
-    expect_error(st, OCR_RUNTIME, msg, name, "injected failure");
+    /* The status follows the OpenCL error the shim returns for that call. */
+    ocr_status want = !strcmp(name, "clBuildProgram")   ? OCR_BUILD
+                      : !strcmp(name, "clCreateBuffer") ? OCR_NO_MEMORY
+                                                        : OCR_OPENCL;
+    expect_error(st, want, msg, name, "injected failure");
+    EXPECT(!strcmp(ocr_last_error(), msg), "ocr_last_error() \"%s\" is the reducer's \"%s\"",
+           ocr_last_error(), msg);
     ocr_reducer_release(r);
     if (b) clReleaseMemObject(b);
 }

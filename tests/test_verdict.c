@@ -44,7 +44,14 @@ static ocr_kernel *build(ocr_device *dev, const char *dir, const char *fixture, 
     return ocr_kernel_build(dev, &rq, &k) == OCR_OK ? k : NULL;
 }
 
+/* The library's messages, for the log of a failing case. */
+static void print_message(void *user, const char *message) {
+    (void)user;
+    fprintf(stderr, "oclReduction: %s\n", message);
+}
+
 int main(int argc, char **argv) {
+    ocr_set_message_callback(print_message, NULL);
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
     ocr_device *dev = NULL;
     if (argc != 2) {

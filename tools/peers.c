@@ -475,7 +475,14 @@ static void device_indices(cl_device_id id, int *pidx, int *didx) {
     }
 }
 
+/* The library prints nothing unless asked: its messages, as the CLI shows them. */
+static void print_message(void *user, const char *message) {
+    (void)user;
+    fprintf(stderr, "oclReduction: %s\n", message);
+}
+
 int main(int argc, char **argv) {
+    ocr_set_message_callback(print_message, NULL);
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
     const char *kdir = NULL, *sizes_arg = NULL, *types_arg = "int float";
     setup su = {0};
@@ -604,5 +611,5 @@ int main(int argc, char **argv) {
     }
     /* The modules stay loaded: their programs and caches die with the context. */
     ocr_device_close(dev);
-    return st;
+    return st == OCR_OK ? 0 : st == OCR_WRONG ? 1 : st == OCR_USAGE ? 2 : 3; /* the CLI's codes */
 }

@@ -58,6 +58,15 @@ def test_version():
     assert oclreduction.version().count(".") == 2
 
 
+def test_status_constants_match_the_library():
+    name = oclreduction._library().ocr_status_name
+    assert name(oclreduction.OK) == b"ok"
+    assert name(oclreduction.USAGE) == b"invalid argument"
+    assert name(oclreduction.BUILD) == b"kernel build failed"
+    assert name(oclreduction.IO) == b"file error"
+    assert name(oclreduction.IO + 1) == b"unknown status"  # no status the module lacks
+
+
 @pytest.mark.parametrize("n", [1, 3, 4103, 100003])
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op", OPS)
@@ -107,17 +116,18 @@ def test_errors_raise_and_print_nothing(queue, capfd):
     a = cla.to_device(queue, np.arange(10, dtype=np.int32))
     with pytest.raises(oclreduction.OcrError) as e:
         oclreduction.Reducer(ctx, np.float32, "xor")
-    assert e.value.status == 2 and "integer type" in e.value.message
+    assert e.value.status == oclreduction.USAGE and "integer type" in e.value.message
+    assert e.value.status_name == "invalid argument"
     with pytest.raises(oclreduction.OcrError) as e:
         oclreduction.Reducer(ctx, np.int32, "sum", kernel_dir="/nonexistent")
-    assert e.value.status == 3 and "not found" in e.value.message
+    assert e.value.status == oclreduction.IO and "not found" in e.value.message
     r = oclreduction.Reducer(ctx, np.int32, "sum")
     with pytest.raises(oclreduction.OcrError) as e:
         r.reduce(queue, a.base_data, n=0)
-    assert e.value.status == 2 and "at least 1" in e.value.message
+    assert e.value.status == oclreduction.USAGE and "at least 1" in e.value.message
     with pytest.raises(oclreduction.OcrError) as e:
         r.reduce(queue, a.base_data, n=11)
-    assert e.value.status == 2 and "beyond the buffer" in e.value.message
+    assert e.value.status == oclreduction.USAGE and "beyond the buffer" in e.value.message
     with pytest.raises(TypeError):
         r.reduce(queue, cla.zeros(queue, 4, np.float32))
     assert r.reduce(queue, a) == 45

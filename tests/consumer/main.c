@@ -1,5 +1,5 @@
 /* Reduces 4103 ints with the installed library and its installed kernels. */
-#include <ocr.h>
+#include <oclreduction/ocr.h>
 #include <stdlib.h>
 
 int main(void) {

@@ -3,8 +3,10 @@
  * reduction kernel from its .cl file, plan the passes, run and check a
  * reduction of host data. The oclReduction program is a thin shell over this.
  *
- * Every function that can fail returns an ocr_status whose values are also the
- * program's exit codes, and prints one message to stderr naming what failed.
+ * Every function that can fail returns an ocr_status and reports one message
+ * naming what failed: to the callback installed with ocr_set_message_callback
+ * (none by default: the library prints nothing) and as the calling thread's
+ * ocr_last_error(). Reports asked for with a FILE * go to that file.
  */
 #ifndef OCR_H
 #define OCR_H
@@ -22,14 +24,31 @@
 extern "C" {
 #endif
 
-#define OCR_VERSION "0.1.0"
+/* OCR_VERSION ("MAJOR.MINOR.PATCH") and its parts, from the project's one
+ * version (CMakeLists.txt); ocr_version() returns the library's own. */
+#include "ocr_version.h"
 
+/* What a call did. The values are the library's, not exit codes: the
+ * oclReduction program maps them to its exit codes (host/cli.c). OCR_USAGE and
+ * OCR_RUNTIME are the general kinds; the later values say more where the
+ * library knows more, and are runtime failures as well. Callers should test
+ * st != OCR_OK rather than ranges; ocr_status_name() gives a phrase for each. */
 typedef enum {
-    OCR_OK = 0,      /* PASSED */
-    OCR_WRONG = 1,   /* the device's result does not match the reference */
-    OCR_USAGE = 2,   /* bad arguments */
-    OCR_RUNTIME = 3, /* OpenCL or other runtime failure */
+    OCR_OK = 0,    /* success (a run: PASSED) */
+    OCR_WRONG,     /* wrong result: the device's answer does not match the reference */
+    OCR_USAGE,     /* invalid argument */
+    OCR_RUNTIME,   /* a runtime failure not covered below */
+    OCR_OPENCL,    /* an OpenCL call failed (the message names it and its error) */
+    OCR_NO_DEVICE, /* no OpenCL platform, or no device matching the choice */
+    OCR_BUILD,     /* the kernel does not build, or does not fit the harness */
+    OCR_NO_MEMORY, /* host or device memory ran out */
+    OCR_TOO_LARGE, /* refused: exceeds the device's or the host's limits */
+    OCR_IO,        /* a file cannot be found, read or written */
+    OCR_NSTATUS
 } ocr_status;
+
+/* "ok", "wrong result", "invalid argument", ...; "unknown status" if out of range. */
+const char *ocr_status_name(ocr_status st);
 
 /* ---- types and operators ------------------------------------------------ */
 
@@ -190,7 +209,7 @@ int ocr_device_has_extension(const ocr_device *dev, const char *name);
 
 /* Searches for a kernel file: explicit dir, $OCLREDUCTION_KERNEL_DIR, the
  * source tree (build-tree binaries), the installed data directory. On failure
- * prints every place searched. Returns a malloc'd path or NULL. */
+ * reports every place searched. Returns a malloc'd path or NULL. */
 char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
 
 /* ---- plan --------------------------------------------------------------- */
@@ -331,7 +350,7 @@ typedef struct {
     ocr_host_mem host_mem; /* the path that ran (never AUTO) */
 } ocr_result;
 
-/* Refuses, with a message and OCR_RUNTIME, a size whose buffers exceed the
+/* Refuses, with a message and OCR_TOO_LARGE, a size whose buffers exceed the
  * device's CL_DEVICE_MAX_MEM_ALLOC_SIZE or global memory, or whose host copies
  * exceed the memory available to this process; OCR_USAGE if it cannot be
  * planned. Cheap: call it before allocating the input. */
@@ -416,6 +435,23 @@ uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
 uint64_t ocr_min_u64(const uint64_t *v, size_t n);
 
 /* ---- errors ------------------------------------------------------------- */
+
+/* The library prints nothing. A caller who wants its messages installs a
+ * callback: fn(user, message) is called once per message, on the thread that
+ * made the failing call, with the whole text (one line, or several for a kernel
+ * search list or build log; no trailing newline), valid during the call only.
+ * Process-wide: install it before other calls (calls made while it changes
+ * may use the old or the new one; neither is lost). fn may be called from
+ * several threads at once if the library is. NULL removes it. */
+typedef void (*ocr_message_fn)(void *user, const char *message);
+void ocr_set_message_callback(ocr_message_fn fn, void *user);
+
+/* After a call returned a status other than OCR_OK: why it failed, the
+ * messages of that call joined by newlines (the entry points that can fail
+ * start it afresh; "" if the call reported nothing). Thread-local, valid until
+ * the thread's next library call; kept to 8 KiB (the callback gets every
+ * message whole). */
+const char *ocr_last_error(void);
 
 const char *ocr_cl_error_name(cl_int err);
 

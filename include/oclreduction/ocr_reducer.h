@@ -9,8 +9,9 @@
  * between calls (grown when a larger n needs more).
  *
  * Errors: every call returns an ocr_status (OCR_USAGE for bad arguments,
- * OCR_RUNTIME for OpenCL failures) and prints nothing; the message is kept
- * for ocr_reducer_last_error.
+ * OCR_OPENCL, OCR_BUILD, OCR_NO_MEMORY, ... for failures; see ocr.h) and
+ * prints nothing; the message goes to the message callback if one is
+ * installed, and is kept for ocr_reducer_last_error and ocr_last_error.
  *
  * Ownership: the reducer retains the context and the device and releases
  * them in ocr_reducer_release; buffers, queues and events passed in stay the
@@ -30,7 +31,8 @@
 extern "C" {
 #endif
 
-/* The library's version ("MAJOR.MINOR.PATCH"), as compiled into it. */
+/* The library's version ("MAJOR.MINOR.PATCH"), as compiled into it: compare
+ * with OCR_VERSION, the headers' version. */
 const char *ocr_version(void);
 
 typedef struct ocr_reducer ocr_reducer;
@@ -46,8 +48,9 @@ typedef struct {
 
 /* Builds the kernel for (type, op) on `device`, which must belong to
  * `context`. OCR_USAGE for a bitwise operator on a floating-point type;
- * OCR_RUNTIME when the device cannot run it (double without cl_khr_fp64, a
- * failed build). On failure *out is NULL and ocr_reducer_last_error(NULL)
+ * another failure status when the device cannot run it (OCR_RUNTIME for double
+ * without cl_khr_fp64, OCR_BUILD for a failed build, OCR_IO for a kernel_dir
+ * without the kernel). On failure *out is NULL and ocr_reducer_last_error(NULL)
  * says why. */
 ocr_status ocr_reducer_create(cl_context context, cl_device_id device, ocr_type type, ocr_op op,
                               const ocr_reducer_options *opt, ocr_reducer **out);
