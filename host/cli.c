@@ -204,7 +204,7 @@ static const option_def options[] = {
     NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
         "--tune: seconds to spend; default 60"),
     CUSTOM(0, "split", "LIST", parse_split,
-           "reduce one input over several devices at once: all, or P.D,P.D,... (docs/scale.md)"),
+           "reduce one input over several devices at once: all (GPUs if any), or P.D,P.D,..."),
     CUSTOM(0, "split-shares", "S", parse_shares,
            "--split: equal (default) or rate (proportional to a probe run's GB/s)"),
     FLAG(0, "mpi", mpi, "under mpirun: each rank reduces its share, then MPI_Reduce (-DOCR_MPI=ON)"),
@@ -507,14 +507,17 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
 
 ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int max, int *count) {
     *count = 0;
-    if (strcmp(o->split, "all") == 0) {
+    if (strcmp(o->split, "all") == 0) { /* as for one device: GPUs if any, unless -t says */
         ocr_device_choice all[OCR_SPLIT_MAX];
-        int na = 0;
-        ocr_status st = ocr_device_enumerate(o->device.type, all, OCR_SPLIT_MAX, &na);
-        if (st != OCR_OK) return st;
-        for (int i = 0; i < na && *count < max; ++i)
-            if (o->device.platform < 0 || all[i].platform == o->device.platform)
-                out[(*count)++] = all[i];
+        for (int round = o->device.type_given ? 1 : 0; round < 2 && *count == 0; ++round) {
+            int na = 0;
+            cl_device_type ty = round == 0 ? CL_DEVICE_TYPE_GPU : o->device.type;
+            ocr_status st = ocr_device_enumerate(ty, all, OCR_SPLIT_MAX, &na);
+            if (st != OCR_OK) return st;
+            for (int i = 0; i < na && *count < max; ++i)
+                if (o->device.platform < 0 || all[i].platform == o->device.platform)
+                    out[(*count)++] = all[i];
+        }
     } else { /* checked by parse_split */
         int a, b;
         for (const char *p = o->split; p && *p && *count < max;)

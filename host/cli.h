@@ -43,8 +43,9 @@ ocr_status cli_check_kernel_file(const char *path);
  * 1024). Rejects signs, junk, empty strings and values above max. 0 on success. */
 int cli_parse_size(const char *s, uint64_t max, uint64_t *out);
 
-/* --split's devices: every device of o's -t type (on platform -p, if given)
- * for "all", else the list's platform.device pairs. One message and
+/* --split's devices: for "all", every GPU (or, without any, every device),
+ * or every device of -t's type if given, on platform -p if given; else the
+ * list's platform.device pairs. One message and
  * OCR_RUNTIME if none is found. */
 ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int max, int *count);
 
