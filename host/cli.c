@@ -112,8 +112,7 @@ static ocr_status parse_split(const option_def *d, const char *val, cli_options 
         int pairs = 0, a, b;
         do {
             if (!(p = split_pair(p, &a, &b)))
-                return bad("--split takes all or platform.device pairs such as 0.0,0.1", NULL,
-                           val);
+                return bad("--split takes all or platform.device pairs such as 0.0,0.1", NULL, val);
             ++pairs;
         } while (*p);
         if (pairs > OCR_SPLIT_MAX) return bad("--split: too many devices", NULL, val);
@@ -207,7 +206,8 @@ static const option_def options[] = {
            "reduce one input over several devices at once: all (GPUs if any), or P.D,P.D,..."),
     CUSTOM(0, "split-shares", "S", parse_shares,
            "--split: equal (default) or rate (proportional to a probe run's GB/s)"),
-    FLAG(0, "mpi", mpi, "under mpirun: each rank reduces its share, then MPI_Reduce (-DOCR_MPI=ON)"),
+    FLAG(0, "mpi", mpi,
+         "under mpirun: each rank reduces its share, then MPI_Reduce (-DOCR_MPI=ON)"),
     FLAG('h', "help", help, "print this help, then exit"),
     FLAG('V', "version", version, "print the version, then exit"),
 };
@@ -422,8 +422,8 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         return bad("--split-shares applies only with --split", NULL, NULL);
     if (o->split || o->mpi) { /* one report over several devices: no per-device extras */
         const char *what = o->split ? "--split" : "--mpi";
-        static const char *const single[] = {"grade",     "tune",       "explain", "passes",
-                                             "resources", "peak",       "cpu-baseline"};
+        static const char *const single[] = {"grade",     "tune", "explain",     "passes",
+                                             "resources", "peak", "cpu-baseline"};
         if (o->split && o->mpi) return bad("choose one of --split and --mpi", NULL, NULL);
         for (size_t i = 0; i < sizeof single / sizeof single[0]; ++i)
             if (given(o, single[i])) {

@@ -447,8 +447,8 @@ typedef struct {
     double probe_gbs;       /* RATE: the probe's end-to-end GB/s (0: not probed) */
     ocr_device *dev;
     ocr_kernel *kernel;
-    char tuning[1200];      /* reduce7: where its geometry came from, or "" */
-    ocr_result res;         /* its runs and check, on its slice (count > 0) */
+    char tuning[1200]; /* reduce7: where its geometry came from, or "" */
+    ocr_result res;    /* its runs and check, on its slice (count > 0) */
     ocr_status st;
 } ocr_split_part;
 

@@ -69,9 +69,9 @@ static void shares(void) {
                 lo = c[j] < lo ? c[j] : lo;
                 hi = c[j] > hi ? c[j] : hi;
             }
-            CHECK(sum == ns[i] && hi - lo <= 1, "equal shares of %llu over %u: sum %llu, %llu..%llu",
-                  (unsigned long long)ns[i], p, (unsigned long long)sum, (unsigned long long)lo,
-                  (unsigned long long)hi);
+            CHECK(sum == ns[i] && hi - lo <= 1,
+                  "equal shares of %llu over %u: sum %llu, %llu..%llu", (unsigned long long)ns[i],
+                  p, (unsigned long long)sum, (unsigned long long)lo, (unsigned long long)hi);
         }
     const double w[3] = {3.0, 1.0, 0.0};
     ocr_split_shares(1000, 3, w, c);
