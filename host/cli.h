@@ -53,5 +53,9 @@ ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int m
  * mpirun; make_request builds the request on every rank. */
 typedef ocr_status (*cli_request_fn)(const cli_options *o, ocr_build_request *rq);
 ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_request_fn make_request);
+/* Around cli_parse under a launcher: ranks other than 0 print no usage error
+ * (rank 0 prints it once). mute returns what unmute takes (-1: nothing done). */
+int cli_mpi_mute_parse(int argc, char **argv);
+void cli_mpi_unmute(int saved);
 
 #endif

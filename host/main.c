@@ -282,7 +282,13 @@ static ocr_status run_main(int argc, char **argv) {
     cli_options o;
     ocr_build_request rq;
     void *data = NULL;
+#ifdef OCR_HAVE_MPI
+    int muted = cli_mpi_mute_parse(argc, argv);
     ocr_status st = cli_parse(argc, argv, &o);
+    cli_mpi_unmute(muted);
+#else
+    ocr_status st = cli_parse(argc, argv, &o);
+#endif
     if (st != OCR_OK) return st;
     if (o.help) {
         cli_help(stdout);

@@ -15,6 +15,7 @@
  */
 #include "cli.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -22,6 +23,34 @@
 #include <unistd.h>
 
 enum { MSG_LEN = 4096, NAME_LEN = 128 };
+
+/* Under a launcher every rank parses the same arguments and would print the
+ * same usage error: only rank 0 says it. MPI has not started yet, so the rank
+ * comes from the launcher's environment (Open MPI, PMI, PMIx). */
+int cli_mpi_mute_parse(int argc, char **argv) {
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = getenv("PMI_RANK");
+    if (!r) r = getenv("PMIX_RANK");
+    int mpi = 0;
+    for (int i = 1; i < argc; ++i)
+        mpi |= strcmp(argv[i], "--mpi") == 0;
+    if (!mpi || !r || strcmp(r, "0") == 0) return -1;
+    fflush(stderr);
+    int saved = dup(2), nul = open("/dev/null", O_WRONLY);
+    if (saved < 0 || nul < 0 || dup2(nul, 2) < 0) {
+        if (saved >= 0) close(saved);
+        saved = -1;
+    }
+    if (nul >= 0) close(nul);
+    return saved;
+}
+
+void cli_mpi_unmute(int saved) {
+    if (saved < 0) return;
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+}
 
 /* The matching MPI datatype and operator. Integer sums, products and bitwise
  * operators go through the unsigned type of the same width: the same bits as
