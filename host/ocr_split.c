@@ -260,9 +260,8 @@ ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
         agg[r] = ocr_now_ns() - t0;
         if (r == 0) first = v;
         int ok = ocr_check(t, &ref, v) && memcmp(&v, &first, es) == 0;
-        if (!ok && !res->bad_run) res->bad_run = r + 1;
-        if (!ok || r == reps) res->result = v;
-        if (!ok) break;
+        if (!ok && !res->bad_run) res->bad_run = r + 1, res->result = v; /* the first failure */
+        if (r == reps && !res->bad_run) res->result = v;
     }
     if (res->bad_run) res->passed = 0;
     res->err_ulps = ocr_error_ulps(t, res->expected, res->result);
