@@ -89,6 +89,44 @@ static ocr_status parse_build_options(const option_def *d, const char *val, cli_
     return OCR_OK;
 }
 
+/* One "P.D" of --split (each 0..999), then ',' or the end: the text after
+ * it, or NULL. */
+static const char *split_pair(const char *p, int *plat, int *dev) {
+    int v[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+        const char *start = p;
+        for (; *p >= '0' && *p <= '9' && p - start < 3; ++p)
+            v[k] = v[k] * 10 + (*p - '0');
+        if (p == start || (k == 0 && *p++ != '.')) return NULL;
+    }
+    if ((*p != ',' && *p != '\0') || (*p == ',' && !p[1])) return NULL;
+    *plat = v[0], *dev = v[1];
+    return *p ? p + 1 : p;
+}
+
+/* "all", or platform.device pairs separated by commas; main enumerates. */
+static ocr_status parse_split(const option_def *d, const char *val, cli_options *o) {
+    (void)d;
+    if (strcmp(val, "all") != 0) {
+        const char *p = val;
+        int pairs = 0, a, b;
+        do {
+            if (!(p = split_pair(p, &a, &b)))
+                return bad("--split takes all or platform.device pairs such as 0.0,0.1", NULL, val);
+            ++pairs;
+        } while (*p);
+        if (pairs > OCR_SPLIT_MAX) return bad("--split: too many devices", NULL, val);
+    }
+    o->split = val;
+    return OCR_OK;
+}
+static ocr_status parse_shares(const option_def *d, const char *val, cli_options *o) {
+    (void)d;
+    return ocr_shares_from_name(val, &o->shares) == 0
+               ? OCR_OK
+               : bad("unknown value for --split-shares (equal rate)", NULL, val);
+}
+
 static const char *const access_names[] = {"auto", "strided", "blocked", NULL};
 static const char *const cpu_names[] = {"naive", "best", "none", NULL};  /* ocr_cpu_baseline */
 static const char *const format_names[] = {"text", "csv", "json", NULL}; /* ocr_format */
@@ -164,6 +202,12 @@ static const option_def options[] = {
          "sweep reduce7's geometry on this device and cache the fastest (docs/tuning.md)"),
     NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
         "--tune: seconds to spend; default 60"),
+    CUSTOM(0, "split", "LIST", parse_split,
+           "reduce one input over several devices at once: all (GPUs if any), or P.D,P.D,..."),
+    CUSTOM(0, "split-shares", "S", parse_shares,
+           "--split: equal (default) or rate (proportional to a probe run's GB/s)"),
+    FLAG(0, "mpi", mpi,
+         "under mpirun: each rank reduces its share, then MPI_Reduce (-DOCR_MPI=ON)"),
     FLAG('h', "help", help, "print this help, then exit"),
     FLAG('V', "version", version, "print the version, then exit"),
 };
@@ -392,6 +436,31 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
     }
     if (o->all_devices && o->device.device >= 0)
         return bad("choose one of -d all and -d N", NULL, NULL);
+    if (given(o, "split-shares") && !o->split)
+        return bad("--split-shares applies only with --split", NULL, NULL);
+    if (o->split || o->mpi) { /* one report over several devices: no per-device extras */
+        const char *what = o->split ? "--split" : "--mpi";
+        static const char *const single[] = {"grade",     "tune", "explain",     "passes",
+                                             "resources", "peak", "cpu-baseline"};
+        if (o->split && o->mpi) return bad("choose one of --split and --mpi", NULL, NULL);
+        for (size_t i = 0; i < sizeof single / sizeof single[0]; ++i)
+            if (given(o, single[i])) {
+                snprintf(msg, sizeof msg, "--%s cannot go with %s", single[i], what);
+                return bad(msg, NULL, NULL);
+            }
+        if (o->all_devices || (o->split && o->device.device >= 0)) {
+            snprintf(msg, sizeof msg, "%s chooses the devices itself: drop -d", what);
+            return bad(msg, NULL, NULL);
+        }
+        if (o->split && strcmp(o->split, "all") != 0 &&
+            (given(o, "platform") || given(o, "device-type")))
+            return bad("-p and -t choose among all devices: use them with --split all, not a list",
+                       NULL, NULL);
+        if (o->format == OCR_FORMAT_CSV) {
+            snprintf(msg, sizeof msg, "%s reports text or json, not csv", what);
+            return bad(msg, NULL, NULL);
+        }
+    }
     if (o->explain && o->format != OCR_FORMAT_TEXT)
         return bad("--explain prints text only; drop --format", NULL, NULL);
     if ((o->passes || o->resources || o->peak) && o->format != OCR_FORMAT_TEXT)
@@ -452,4 +521,31 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         o->given |= (uint64_t)1 << (d - options);
     }
     return refuse_inapplicable(o);
+}
+
+ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int max, int *count) {
+    *count = 0;
+    if (strcmp(o->split, "all") == 0) { /* as for one device: GPUs if any, unless -t says */
+        ocr_device_choice all[OCR_SPLIT_MAX];
+        for (int round = o->device.type_given ? 1 : 0; round < 2 && *count == 0; ++round) {
+            int na = 0;
+            cl_device_type ty = round == 0 ? CL_DEVICE_TYPE_GPU : o->device.type;
+            ocr_status st = ocr_device_enumerate(ty, all, OCR_SPLIT_MAX, &na);
+            if (st != OCR_OK) return st;
+            for (int i = 0; i < na && *count < max; ++i)
+                if (o->device.platform < 0 || all[i].platform == o->device.platform)
+                    out[(*count)++] = all[i];
+        }
+    } else { /* checked by parse_split */
+        int a, b;
+        for (const char *p = o->split; p && *p && *count < max;)
+            if ((p = split_pair(p, &a, &b)))
+                out[(*count)++] = (ocr_device_choice){a, b, CL_DEVICE_TYPE_ALL, 1};
+    }
+    if (*count == 0) {
+        fprintf(stderr, "oclReduction: --split %s: no OpenCL device found (see --list)\n",
+                o->split);
+        return OCR_RUNTIME;
+    }
+    return OCR_OK;
 }

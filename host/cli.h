@@ -26,6 +26,9 @@ typedef struct {
     unsigned tune_budget; /* --tune: seconds */
     unsigned timeout; /* --grade: seconds a case may run */
     uint64_t given; /* bit i: options[i] appeared on the command line */
+    const char *split;  /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
+    ocr_shares shares;  /* --split-shares */
+    int mpi;            /* --mpi */
 } cli_options;
 
 /* Fills o from argv. Returns OCR_OK, or OCR_USAGE after printing why. */
@@ -48,5 +51,20 @@ void cli_print_message(void *user, const char *message);
 /* Parses a non-negative integer with an optional K, M or G suffix (powers of
  * 1024). Rejects signs, junk, empty strings and values above max. 0 on success. */
 int cli_parse_size(const char *s, uint64_t max, uint64_t *out);
+
+/* --split's devices: for "all", every GPU (or, without any, every device),
+ * or every device of -t's type if given, on platform -p if given; else the
+ * list's platform.device pairs. One message and
+ * OCR_RUNTIME if none is found. */
+ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int max, int *count);
+
+/* --mpi (host/ocr_mpi.c, in builds with -DOCR_MPI=ON): the whole run under
+ * mpirun; make_request builds the request on every rank. */
+typedef ocr_status (*cli_request_fn)(const cli_options *o, ocr_build_request *rq);
+ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_request_fn make_request);
+/* Around cli_parse under a launcher: ranks other than 0 print no usage error
+ * (rank 0 prints it once). mute returns what unmute takes (-1: nothing done). */
+int cli_mpi_mute_parse(int argc, char **argv);
+void cli_mpi_unmute(int saved);
 
 #endif

@@ -114,7 +114,7 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
         ocr_plan_print(stdout, &plan, es);
         goto done;
     }
-    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu, o->data};
+    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu, o->data, NULL, NULL};
     /* Refuse sizes the host or the device cannot hold before touching memory. */
     if ((st = ocr_check_size(dev, k, o->size, &ro)) != OCR_OK) goto done;
     if (!*data) {
@@ -220,6 +220,37 @@ static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
     return st;
 }
 
+/* --split: one input over several devices at once (host/ocr_split.c). */
+static ocr_status run_split(const cli_options *o, const ocr_build_request *rq) {
+    ocr_device_choice choices[OCR_SPLIT_MAX];
+    int n = 0;
+    size_t es = ocr_type_size(o->type);
+    ocr_status st = cli_split_choices(o, choices, OCR_SPLIT_MAX, &n);
+    if (st != OCR_OK) return st;
+    void *data = malloc((size_t)(o->size * es));
+    if (!data) {
+        fprintf(stderr, "oclReduction: cannot allocate %llu MiB of host memory for the input\n",
+                (unsigned long long)((o->size * es) >> 20));
+        return OCR_RUNTIME;
+    }
+    ocr_data_fill(data, o->size, o->type, o->op, o->seed, o->data);
+    ocr_run_options ro = {o->repeats, o->m, o->host_mem, OCR_CPU_NONE, o->data, NULL, NULL};
+    ocr_split_result res;
+    st = ocr_split_run(choices, (unsigned)n, rq, data, o->size, &ro, o->shares, &res);
+    if (st == OCR_OK || st == OCR_WRONG) {
+        ocr_report_info ri = {.kernel_name = rq->spec.name,
+                              .type = o->type,
+                              .op = o->op,
+                              .seed = o->seed,
+                              .data = o->data,
+                              .build_options = o->build_options};
+        ocr_split_report(stdout, o->format, &ri, &res);
+    }
+    ocr_split_release(&res);
+    free(data);
+    return st;
+}
+
 /* --tune: sweep reduce7 on one device and keep the winner in the cache. */
 static ocr_status tune(const cli_options *o) {
     ocr_device *dev = NULL;
@@ -251,7 +282,13 @@ static ocr_status run_main(int argc, char **argv) {
     cli_options o;
     ocr_build_request rq;
     void *data = NULL;
+#ifdef OCR_HAVE_MPI
+    int muted = cli_mpi_mute_parse(argc, argv);
     ocr_status st = cli_parse(argc, argv, &o);
+    cli_mpi_unmute(muted);
+#else
+    ocr_status st = cli_parse(argc, argv, &o);
+#endif
     if (st != OCR_OK) return st;
     if (o.help) {
         cli_help(stdout);
@@ -268,8 +305,18 @@ static ocr_status run_main(int argc, char **argv) {
     if (o.list) return ocr_device_list(stdout);
     if (o.grade) return cli_grade(&o);
     if (o.tune) return tune(&o);
+    if (o.mpi) { /* every message after MPI starts goes through rank 0 */
+#ifdef OCR_HAVE_MPI
+        return cli_mpi_run(&argc, &argv, &o, make_request);
+#else
+        fprintf(stderr, "oclReduction: --mpi needs a build with MPI: cmake -DOCR_MPI=ON "
+                        "(docs/scale.md)\n");
+        return OCR_USAGE;
+#endif
+    }
     if ((st = make_request(&o, &rq)) != OCR_OK) return st;
     if (o.all_devices) return run_all(&o, &rq);
+    if (o.split) return run_split(&o, &rq);
     summary sum;
     st = run_on(&o, &rq, &o.device, &data, 1, &sum);
     free(data);

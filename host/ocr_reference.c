@@ -178,6 +178,20 @@ void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
     }
 }
 
+/* The same elements as ocr_data_fill's array of n, from `offset` on: the
+ * generator is counter-based, so a share needs only its block's sign mask. */
+void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n, ocr_type t,
+                         ocr_op o, uint64_t seed, ocr_data_kind kind) {
+    size_t es = ocr_type_size(t);
+    uint64_t l2 = t == OCR_FLOAT ? 200 : 2000;
+    gen g = {t, o, kind, seed, n, n / 16 > 2 ? n / 16 : 2, sum_range(t, n), n / l2 + (n % l2 != 0)};
+    uint32_t mask = o == OCR_SUM && count ? sign_mask(seed, offset / SIGN_BLOCK) : 0;
+    for (uint64_t i = offset; i < offset + count; ++i) {
+        if (i % SIGN_BLOCK == 0 && o == OCR_SUM) mask = sign_mask(seed, i / SIGN_BLOCK);
+        element((char *)data + (i - offset) * es, i, &g, (int)((mask >> (i % SIGN_BLOCK)) & 1u));
+    }
+}
+
 /* The naive loop, one tight loop per (type, operator) so that T ref measures
  * the loop and not a switch. */
 #define NAIVE(TY, FIELD, EXPR)                                                                     \

@@ -353,11 +353,13 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     res->any_order = ref.any_order;
     for (unsigned r = 0; r <= reps; ++r) {
         ocr_run_sample *rs = &res->runs[r];
+        if (opt->sync) opt->sync(opt->sync_ctx);
         if ((st = run_once(dev, k, plan, &bf, es, left, rs)) != OCR_OK) goto fail;
         rs->passed =
             ocr_check(t, &ref, rs->result) && memcmp(&rs->result, &res->runs[0].result, es) == 0;
         if (!rs->passed && !res->bad_run) res->bad_run = r + 1;
     }
+    if (opt->sync) opt->sync(opt->sync_ctx);
     res->result = res->runs[res->bad_run ? res->bad_run - 1 : reps].result;
     res->passed = res->bad_run == 0;
     res->err_ulps = ocr_error_ulps(t, res->expected, res->result);

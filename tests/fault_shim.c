@@ -68,15 +68,17 @@ static cl_int default_error(const char *name) {
     return CL_OUT_OF_RESOURCES;
 }
 
-/* Counts this call; returns 1 (and the error) if it is the one to fail. */
+/* Counts this call; returns 1 (and the error) if it is the one to fail.
+ * Atomic: --split calls OpenCL from a thread per device, and exactly one of
+ * them must see the K-th call. */
 static int should_fail(const char *name, long *count, cl_int *err) {
     setup();
-    ++*count;
+    long mine = __atomic_add_fetch(count, 1, __ATOMIC_SEQ_CST);
     if (trace) {
         fprintf(trace, "%s\n", name);
         fflush(trace);
     }
-    if (fault_name && !strcmp(fault_name, name) && *count == fault_k) {
+    if (fault_name && !strcmp(fault_name, name) && mine == fault_k) {
         *err = fault_err_given ? fault_err : default_error(name);
         return 1;
     }

@@ -324,6 +324,11 @@ typedef struct {
     ocr_host_mem host_mem;
     ocr_cpu_baseline cpu; /* BEST also times the optimized CPU reduction */
     ocr_data_kind data;   /* how the data was made: decides the check */
+    /* Called on the calling thread before each run (the warm-up too) and once
+     * after the last: repeats + 2 calls. NULL: none. --split and --mpi make
+     * every device start run r together with it (a barrier). */
+    void (*sync)(void *ctx);
+    void *sync_ctx;
 } ocr_run_options;
 
 typedef struct {
@@ -454,6 +459,75 @@ void ocr_set_message_callback(ocr_message_fn fn, void *user);
 const char *ocr_last_error(void);
 
 const char *ocr_cl_error_name(cl_int err);
+
+/* ---- several devices: one input split over them (host/ocr_split.c) ----- */
+
+/* ocr_data_fill's elements [offset, offset + count) of the input of n
+ * elements, into data[0..count): each MPI rank makes only its share, and the
+ * shares together are exactly ocr_data_fill's array. */
+void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n, ocr_type t,
+                         ocr_op o, uint64_t seed, ocr_data_kind kind);
+
+/* How the input is divided: equal shares, or shares proportional to each
+ * device's end-to-end rate (upload + kernels) in a short probe run. */
+typedef enum { OCR_SHARES_EQUAL, OCR_SHARES_RATE } ocr_shares;
+const char *ocr_shares_name(ocr_shares s);
+int ocr_shares_from_name(const char *s, ocr_shares *out); /* 0 on success */
+
+/* Element counts of n split into `parts` contiguous shares: equal (the first
+ * n % parts one larger) or, with weights, proportional to them. */
+void ocr_split_shares(uint64_t n, unsigned parts, const double *weights, uint64_t *count);
+
+#define OCR_SPLIT_MAX 64 /* devices */
+
+/* One device's part of a split reduction. */
+typedef struct {
+    ocr_device_choice choice;
+    uint64_t offset, count; /* its slice of the input */
+    double probe_gbs;       /* RATE: the probe's end-to-end GB/s (0: not probed) */
+    ocr_device *dev;
+    ocr_kernel *kernel;
+    char tuning[1200]; /* reduce7: where its geometry came from, or "" */
+    ocr_result res;    /* its runs and check, on its slice (count > 0) */
+    ocr_status st;
+} ocr_split_part;
+
+typedef struct {
+    unsigned nparts;
+    ocr_split_part *part; /* nparts entries */
+    ocr_shares shares;
+    uint64_t n;
+    ocr_type type;
+    ocr_op op;
+    unsigned repeats;
+    ocr_value result, expected; /* the combination of the parts, and the whole input's reference */
+    double tolerance, err_ulps, tol_ulps;
+    int exact, any_order;
+    int passed;       /* every part passed its share's check and every run's combination passed */
+    unsigned bad_run; /* 0, or 1 + the first run whose combination failed or differed */
+    uint64_t elems_read; /* by every device's passes */
+    /* Per run, over the devices that ran concurrently: the slowest device's
+     * kernels, resident (kernels + D2H + CPU) and total (H2D too) times plus
+     * the host combine; wall: the host clock from the start of the run on
+     * every device to the end on the last. Medians and minima over the runs. */
+    ocr_times median, min;
+    uint64_t combine_ns; /* median of the host combine of the parts' values */
+} ocr_split_result;
+
+/* Opens each choice's device on its own host thread, builds the request's
+ * kernel there, divides data[0..n) into contiguous shares, runs every share
+ * with ocr_run concurrently (each device's runs start together), combines
+ * the parts' values in the kernels' arithmetic (ocr_combine) and checks the
+ * combination against the whole input's reference. opt->sync is the
+ * engine's own. Release with ocr_split_release (also after a failure). */
+ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
+                         const ocr_build_request *rq, const void *data, uint64_t n,
+                         const ocr_run_options *opt, ocr_shares shares, ocr_split_result *res);
+/* text: a table of the devices (share, times, GB/s, check) and the aggregate;
+ * json: one object with the aggregate and each device's ocr_report object. */
+void ocr_split_report(FILE *f, ocr_format fmt, const ocr_report_info *ri,
+                      const ocr_split_result *r);
+void ocr_split_release(ocr_split_result *r);
 
 #ifdef __cplusplus
 }

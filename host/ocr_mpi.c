@@ -1,0 +1,547 @@
+#define _POSIX_C_SOURCE 200809L
+/*
+ * ocr_mpi.c - oclReduction --mpi: one reduction over the ranks of an MPI job
+ * (compiled only with -DOCR_MPI=ON). Each rank takes a contiguous share of
+ * the global index range, makes its elements of the one seeded input
+ * (ocr_data_fill_range), reduces them on the device its node-local rank
+ * picks, and MPI_Reduce combines the ranks' values on rank 0, which prints
+ * the one report. docs/scale.md says how to run it.
+ *
+ * No hang on errors: every rank captures its own stderr while it works, and
+ * the ranks agree on the worst status (MPI_Allreduce) before anything that
+ * needs them all (the runs, whose barriers keep the ranks in step, and the
+ * MPI_Reduce). On failure rank 0 prints the first failing rank's message and
+ * every rank exits with the worst status.
+ */
+#include "cli.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MSG_LEN = 4096, NAME_LEN = 128 };
+
+/* Under a launcher every rank parses the same arguments and would print the
+ * same usage error: only rank 0 says it. MPI has not started yet, so the rank
+ * comes from the launcher's environment (Open MPI, PMI, PMIx). */
+int cli_mpi_mute_parse(int argc, char **argv) {
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = getenv("PMI_RANK");
+    if (!r) r = getenv("PMIX_RANK");
+    int mpi = 0;
+    for (int i = 1; i < argc; ++i)
+        mpi |= strcmp(argv[i], "--mpi") == 0;
+    if (!mpi || !r || strcmp(r, "0") == 0) return -1;
+    fflush(stderr);
+    int saved = dup(2), nul = open("/dev/null", O_WRONLY);
+    if (saved < 0 || nul < 0 || dup2(nul, 2) < 0) {
+        if (saved >= 0) close(saved);
+        saved = -1;
+    }
+    if (nul >= 0) close(nul);
+    return saved;
+}
+
+void cli_mpi_unmute(int saved) {
+    if (saved < 0) return;
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+}
+
+/* The matching MPI datatype and operator. Integer sums, products and bitwise
+ * operators go through the unsigned type of the same width: the same bits as
+ * the kernels' wrapping arithmetic, without signed overflow in the library.
+ * Built at run time: MPI's handles need not be constant expressions. */
+static MPI_Datatype mpi_type(ocr_type t, ocr_op o) {
+    int wrap = o != OCR_MIN && o != OCR_MAX;
+    const MPI_Datatype types[OCR_NTYPES] = {wrap ? MPI_UNSIGNED : MPI_INT,
+                                            MPI_UNSIGNED,
+                                            wrap ? MPI_UINT64_T : MPI_INT64_T,
+                                            MPI_UINT64_T,
+                                            MPI_FLOAT,
+                                            MPI_DOUBLE};
+    return types[t];
+}
+static MPI_Op mpi_op(ocr_op o) {
+    const MPI_Op ops[OCR_NOPS] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX, MPI_BAND, MPI_BOR, MPI_BXOR};
+    return ops[o];
+}
+
+/* This rank's stderr, kept in a temporary file while it works. */
+typedef struct {
+    int saved;
+    FILE *tmp;
+} err_capture;
+
+static void capture_start(err_capture *c) {
+    fflush(stderr);
+    c->tmp = tmpfile();
+    c->saved = c->tmp ? dup(2) : -1;
+    if (c->saved >= 0 && dup2(fileno(c->tmp), 2) < 0) {
+        close(c->saved);
+        c->saved = -1;
+    }
+}
+
+/* Restores stderr and returns what was written meanwhile (NUL-terminated,
+ * at most len - 1 bytes, trailing newlines dropped). */
+static void capture_stop(err_capture *c, char *buf, size_t len) {
+    size_t n = 0;
+    fflush(stderr);
+    if (c->saved >= 0) {
+        dup2(c->saved, 2);
+        close(c->saved);
+        c->saved = -1;
+    }
+    if (c->tmp) {
+        rewind(c->tmp);
+        n = fread(buf, 1, len - 1, c->tmp);
+        fclose(c->tmp);
+        c->tmp = NULL;
+    }
+    while (n > 0 && buf[n - 1] == '\n')
+        --n;
+    buf[n] = '\0';
+}
+
+/* What one rank tells rank 0 (MPI_Gather as bytes: one build, one host type). */
+typedef struct {
+    int status, passed;
+    uint64_t offset, count, depth, elems_read;
+    uint64_t kernels_ns, gpu_ns, resident_ns, h2d_ns; /* medians of its runs */
+    ocr_value expected;
+    double tolerance;
+    char host[NAME_LEN], device[NAME_LEN];
+} rank_info;
+
+/* The runs' barrier: every rank starts run r together; rank 0 notes when. */
+typedef struct {
+    unsigned calls;
+    uint64_t *release_ns; /* rank 0: repeats + 2 entries */
+} barrier_sync;
+
+static void sync_ranks(void *ctx) {
+    barrier_sync *b = ctx;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (b->release_ns) b->release_ns[b->calls] = ocr_now_ns();
+    b->calls++;
+}
+
+static ocr_status agree(ocr_status st) {
+    int mine = (int)st, worst = 0;
+    MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return (ocr_status)worst;
+}
+
+/* The device of node-local rank `lrank`: -d N on every rank if given, else
+ * the node's GPUs (or, without any, the devices of -t) in turn. */
+static ocr_status choose_device(const cli_options *o, int lrank, ocr_device_choice *c) {
+    ocr_device_choice list[OCR_SPLIT_MAX], all[OCR_SPLIT_MAX];
+    int n = 0, na = 0;
+    if (o->device.device >= 0) {
+        *c = o->device;
+        return OCR_OK;
+    }
+    for (int round = o->device.type_given ? 1 : 0; round < 2 && n == 0; ++round) {
+        cl_device_type ty = round == 0 ? CL_DEVICE_TYPE_GPU : o->device.type;
+        ocr_status st = ocr_device_enumerate(ty, all, OCR_SPLIT_MAX, &na);
+        if (st != OCR_OK) return st;
+        for (int i = 0; i < na; ++i)
+            if (o->device.platform < 0 || all[i].platform == o->device.platform) list[n++] = all[i];
+    }
+    if (n == 0) {
+        fprintf(stderr, "oclReduction: --mpi: no OpenCL device found for this rank (see --list)\n");
+        return OCR_RUNTIME;
+    }
+    *c = list[lrank % n];
+    return OCR_OK;
+}
+
+/* One rank's share and its run. */
+typedef struct {
+    ocr_device *dev;
+    ocr_kernel *kernel;
+    void *data;
+    ocr_result res;
+    int ran; /* res holds a run */
+    uint64_t offset, count;
+} share;
+
+static ocr_status setup(const cli_options *o, cli_request_fn make_request, int rank, int size,
+                        int lrank, ocr_build_request *rq, share *s, rank_info *info) {
+    ocr_device_choice choice;
+    size_t es = ocr_type_size(o->type);
+    uint64_t base = o->size / (uint64_t)size, extra = o->size % (uint64_t)size;
+    uint64_t r = (uint64_t)rank;
+    s->count = base + (r < extra);
+    s->offset = r * base + (r < extra ? r : extra);
+    ocr_status st = make_request(o, rq);
+    if (st != OCR_OK || s->count == 0) return st; /* no share: the identity, no device */
+    if ((st = choose_device(o, lrank, &choice)) != OCR_OK) return st;
+    if ((st = ocr_device_open(&choice, &s->dev)) != OCR_OK) return st;
+    snprintf(info->device, sizeof info->device, "%.127s", ocr_device_get_info(s->dev)->name);
+    ocr_build_request brq = *rq;
+    if (brq.spec.kind == OCR_PER_GRID && !brq.kernel_file && !brq.local_size && !brq.groups &&
+        !brq.access) { /* reduce7: this device's tuned geometry, as a single run would */
+        ocr_tuning tu;
+        char note[1200];
+        if (ocr_tune_lookup(s->dev, o->type, brq.kernel_dir, &tu, note, sizeof note))
+            brq.local_size = tu.local_size, brq.groups = tu.groups, brq.unroll = tu.unroll,
+            brq.access = tu.access;
+    }
+    if ((st = ocr_kernel_build(s->dev, &brq, &s->kernel)) != OCR_OK) return st;
+    ocr_run_options ro = {o->repeats, o->m, o->host_mem, OCR_CPU_NONE, o->data, NULL, NULL};
+    if ((st = ocr_check_size(s->dev, s->kernel, s->count, &ro)) != OCR_OK) return st;
+    if (!(s->data = malloc((size_t)(s->count * es)))) {
+        fprintf(stderr, "oclReduction: cannot allocate %llu MiB of host memory for the share\n",
+                (unsigned long long)((s->count * es) >> 20));
+        return OCR_RUNTIME;
+    }
+    ocr_data_fill_range(s->data, s->offset, s->count, o->size, o->type, o->op, o->seed, o->data);
+    return OCR_OK;
+}
+
+/* Rank 0, after a failure anywhere: the first failing rank's message. */
+static void report_failure(int rank, int size, int mine, const char *msg) {
+    int *sts = rank == 0 ? calloc((size_t)size, sizeof *sts) : NULL;
+    char *msgs = rank == 0 ? calloc((size_t)size, MSG_LEN) : NULL;
+    if (rank == 0 && (!sts || !msgs)) {
+        fprintf(stderr, "oclReduction: --mpi: a rank failed; out of memory for its message\n");
+        MPI_Abort(MPI_COMM_WORLD, OCR_RUNTIME);
+    }
+    MPI_Gather(&mine, 1, MPI_INT, sts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(msg, MSG_LEN, MPI_CHAR, msgs, MSG_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rank != 0) return;
+    int first = -1, nfail = 0;
+    char list[256] = "";
+    for (int r = 0; r < size; ++r)
+        if (sts[r] >= OCR_USAGE) {
+            size_t l = strlen(list);
+            if (first < 0) first = r;
+            if (l + 16 < sizeof list) snprintf(list + l, sizeof list - l, " %d", r);
+            ++nfail;
+        }
+    if (first < 0) first = 0;
+    const char *m = msgs + (size_t)first * MSG_LEN;
+    fprintf(
+        stderr,
+        "oclReduction: --mpi: rank %d of %d failed (exit status %d; %d rank%s failed:%s)%s\n%s%s",
+        first, size, sts[first], nfail, nfail == 1 ? "" : "s", list, m[0] ? ":" : "", m,
+        m[0] ? "\n" : "");
+    free(sts);
+    free(msgs);
+}
+
+static double ms(uint64_t ns) {
+    return (double)ns / 1e6;
+}
+static double gbs(uint64_t bytes, uint64_t ns) {
+    return ns ? (double)bytes / (double)ns : 0.0;
+}
+
+/* Medians and minima over runs 1..reps of the ranks' slowest part. */
+typedef struct {
+    uint64_t kernels, resident, total, wall;
+} agg_times;
+
+static void aggregate(const uint64_t *runs, int size, unsigned reps, const uint64_t *release,
+                      uint64_t reduce_ns, agg_times *med, agg_times *mn) {
+    uint64_t *v = malloc(reps * sizeof *v);
+    if (!v) return;
+    for (int f = 0; f < 4; ++f) {
+        for (unsigned r = 1; r <= reps; ++r) {
+            uint64_t mx = 0;
+            for (int k = 0; f < 3 && k < size; ++k) {
+                uint64_t x = runs[((size_t)k * 3 + (size_t)f) * (reps + 1) + r];
+                if (x > mx) mx = x;
+            }
+            v[r - 1] = f == 3 ? release[r + 1] - release[r] : mx + (f > 0 ? reduce_ns : 0);
+        }
+        uint64_t mi = ocr_min_u64(v, reps), me = ocr_median_u64(v, reps);
+        uint64_t *dm = f == 0   ? &med->kernels
+                       : f == 1 ? &med->resident
+                       : f == 2 ? &med->total
+                                : &med->wall;
+        uint64_t *dn = f == 0   ? &mn->kernels
+                       : f == 1 ? &mn->resident
+                       : f == 2 ? &mn->total
+                                : &mn->wall;
+        *dm = me, *dn = mi;
+    }
+    free(v);
+}
+
+typedef struct {
+    ocr_value result, expected;
+    double tolerance;
+    int exact, any_order, whole, passed, hosts;
+    uint64_t reduce_ns, elems_read;
+    agg_times med, min;
+} global_view;
+
+static void text(const cli_options *o, const char *kernel, int size, const rank_info *ri,
+                 const global_view *g) {
+    size_t es = ocr_type_size(o->type);
+    char got[64], want[64];
+    printf("MPI: '%s' over %d rank%s on %d host%s: %llu elements (%s %s, seed %llu, %s data)\n",
+           kernel, size, size == 1 ? "" : "s", g->hosts, g->hosts == 1 ? "" : "s",
+           (unsigned long long)o->size, ocr_type_name(o->type), ocr_op_name(o->op),
+           (unsigned long long)o->seed, ocr_data_kind_name(o->data));
+    printf("%4s %-16s %-30s %12s %12s %12s %12s %9s  %s\n", "rank", "host", "device", "offset",
+           "elements", "T kernels", "T total", "GB/s", "check");
+    for (int r = 0; r < size; ++r) {
+        const rank_info *x = &ri[r];
+        printf("%4d %-16.16s %-30.30s %12llu %12llu", r, x->host,
+               x->count ? x->device : "(no share)", (unsigned long long)x->offset,
+               (unsigned long long)x->count);
+        if (x->count)
+            printf(" %9.4f ms %9.4f ms %9.3f  %s\n", ms(x->kernels_ns), ms(x->gpu_ns),
+                   gbs(x->elems_read * es, x->kernels_ns), x->passed ? "PASSED" : "FAILED");
+        else
+            printf("  (fewer elements than ranks: adds the identity)\n");
+    }
+    printf("Result: %s (reference %s %s", ocr_value_str(o->type, g->result, got, sizeof got),
+           ocr_value_str(o->type, g->expected, want, sizeof want),
+           g->whole ? "of the whole input on rank 0" : "from the ranks' references combined");
+    if (g->exact)
+        printf(", exact%s",
+               g->any_order ? "" : " in every order of contiguous or strided ranges (N > 2^23)");
+    else
+        printf(", error %.3g ulps, bound %.3g ulps = %.3g",
+               ocr_error_ulps(o->type, g->expected, g->result),
+               ocr_ulps_of(o->type, g->expected, g->tolerance), g->tolerance);
+    printf(")\nChecked: each rank's share against its own reference in all %u runs; the "
+           "MPI_Reduce result against the reference\n\n%s\n\n",
+           o->repeats + 1, g->passed ? "Test PASSED!" : "Test FAILED!");
+    printf("Aggregate (median of %u runs; every run starts on all ranks together after an "
+           "MPI_Barrier, the slowest rank sets its time):\n",
+           o->repeats);
+    printf("T kernels: %.5g ms (min %.5g); bandwidth read %.3f GB/s (every rank's bytes / the "
+           "slowest rank's T kernels)\n",
+           ms(g->med.kernels), ms(g->min.kernels), gbs(g->elems_read * es, g->med.kernels));
+    printf("T gpu: %.5g ms (kernels + read-back + CPU finish + MPI_Reduce, input already on the "
+           "devices; min %.5g)\n",
+           ms(g->med.resident), ms(g->min.resident));
+    printf("T total: %.5g ms end to end from host memory (H2D + kernels + D2H + CPU + "
+           "MPI_Reduce; min %.5g): %.3f GB/s of input\n",
+           ms(g->med.total), ms(g->min.total), gbs(o->size * es, g->med.total));
+    printf("T MPI_Reduce: %.6f ms (one value per rank to rank 0, after a barrier)\n",
+           ms(g->reduce_ns));
+    printf("T wall: %.5g ms (rank 0's clock from one run's barrier to the next: the slowest "
+           "rank's run and the barrier; min %.5g)\n",
+           ms(g->med.wall), ms(g->min.wall));
+}
+
+static void json_str(const char *s) {
+    putchar('"');
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void json(const cli_options *o, const char *kernel, int size, const rank_info *ri,
+                 const global_view *g) {
+    size_t es = ocr_type_size(o->type);
+    char v[64];
+    printf("{\"mpi\": true, \"kernel\": ");
+    json_str(kernel);
+    printf(", \"type\": \"%s\", \"op\": \"%s\", \"n\": %llu, \"seed\": %llu, \"data\": \"%s\", "
+           "\"ranks\": %d, \"hosts\": %d, \"result\": ",
+           ocr_type_name(o->type), ocr_op_name(o->op), (unsigned long long)o->size,
+           (unsigned long long)o->seed, ocr_data_kind_name(o->data), size, g->hosts);
+    json_str(ocr_value_str(o->type, g->result, v, sizeof v));
+    printf(", \"expected\": ");
+    json_str(ocr_value_str(o->type, g->expected, v, sizeof v));
+    printf(", \"reference\": \"%s\", \"exact\": %s, \"passed\": %s, \"repetitions\": %u",
+           g->whole ? "whole input" : "ranks combined", g->exact ? "true" : "false",
+           g->passed ? "true" : "false", o->repeats);
+    printf(", \"bandwidth_gbs\": %.3f, \"bandwidth_e2e_gbs\": %.3f",
+           gbs(g->elems_read * es, g->med.kernels), gbs(o->size * es, g->med.total));
+    for (int k = 0; k < 2; ++k) {
+        const agg_times *a = k ? &g->min : &g->med;
+        printf(", \"%s\": {\"t_kernels_ms\": %.6f, \"t_gpu_tutorial_ms\": %.6f, \"t_gpu_ms\": "
+               "%.6f, \"wall_ms\": %.6f, \"reduce_ms\": %.6f}",
+               k ? "min" : "median", ms(a->kernels), ms(a->resident), ms(a->total), ms(a->wall),
+               ms(g->reduce_ns));
+    }
+    printf(", \"per_rank\": [");
+    for (int r = 0; r < size; ++r) {
+        const rank_info *x = &ri[r];
+        printf("%s\n{\"rank\": %d, \"host\": ", r ? "," : "", r);
+        json_str(x->host);
+        printf(", \"device\": ");
+        if (x->count)
+            json_str(x->device);
+        else
+            printf("null");
+        printf(", \"offset\": %llu, \"elements\": %llu, \"t_kernels_ms\": %.6f, \"t_gpu_ms\": "
+               "%.6f, \"t_gpu_tutorial_ms\": %.6f, \"h2d_ms\": %.6f, \"bandwidth_gbs\": %.3f, "
+               "\"passed\": %s}",
+               (unsigned long long)x->offset, (unsigned long long)x->count, ms(x->kernels_ns),
+               ms(x->gpu_ns), ms(x->resident_ns), ms(x->h2d_ns),
+               gbs(x->elems_read * es, x->kernels_ns), x->passed ? "true" : "false");
+    }
+    printf("]}\n");
+}
+
+/* Rank 0: the reference of the whole input (filled here when it fits in
+ * 1 GiB, or when a rank's check has a tolerance), else the ranks' exact
+ * references combined as the kernels would. */
+static void global_reference(const cli_options *o, int size, const rank_info *ri, global_view *g) {
+    size_t es = ocr_type_size(o->type);
+    uint64_t depth = 0;
+    int tolerant = 0;
+    for (int r = 0; r < size; ++r) {
+        if (ri[r].depth > depth) depth = ri[r].depth;
+        if (ri[r].tolerance > 0) tolerant = 1;
+    }
+    void *all = NULL;
+    if (o->size * es <= ((uint64_t)1 << 30) || tolerant) all = malloc((size_t)(o->size * es));
+    if (all) {
+        ocr_reference ref;
+        ocr_data_fill(all, o->size, o->type, o->op, o->seed, o->data);
+        ocr_reference_make(all, o->size, o->type, o->op, depth + (uint64_t)size, o->data, &ref);
+        free(all);
+        g->whole = 1, g->expected = ref.expected, g->tolerance = ref.tolerance;
+        g->any_order = ref.any_order;
+        g->exact = ref.tolerance == 0;
+    } else {
+        g->expected = ocr_identity(o->type, o->op);
+        for (int r = 0; r < size; ++r)
+            if (ri[r].count) g->expected = ocr_combine(o->type, o->op, g->expected, ri[r].expected);
+        g->exact = 1, g->any_order = 1;
+    }
+    ocr_reference chk = {g->expected, g->tolerance, 0, g->any_order};
+    g->passed = ocr_check(o->type, &chk, g->result);
+}
+
+ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_request_fn make_request) {
+    int rank = 0, size = 1, lrank = 0, is_first = 0, hosts = 1, name_len = 0;
+    MPI_Comm node;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        fprintf(stderr, "oclReduction: --mpi: MPI_Init failed\n");
+        return OCR_RUNTIME;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &lrank);
+    MPI_Comm_free(&node);
+    is_first = lrank == 0;
+    MPI_Allreduce(&is_first, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+
+    unsigned reps = o->repeats;
+    rank_info info;
+    memset(&info, 0, sizeof info);
+    char proc[MPI_MAX_PROCESSOR_NAME] = "";
+    MPI_Get_processor_name(proc, &name_len);
+    snprintf(info.host, sizeof info.host, "%s", proc);
+    share s;
+    memset(&s, 0, sizeof s);
+    ocr_build_request rq;
+    memset(&rq, 0, sizeof rq);
+    barrier_sync bs = {0, rank == 0 ? calloc(reps + 2, sizeof(uint64_t)) : NULL};
+    static char msg[MSG_LEN];
+    err_capture cap;
+
+    capture_start(&cap);
+    ocr_status st = rank == 0 && !bs.release_ns ? OCR_RUNTIME : OCR_OK;
+    if (st != OCR_OK) fprintf(stderr, "oclReduction: out of host memory\n");
+    if (st == OCR_OK) st = setup(o, make_request, rank, size, lrank, &rq, &s, &info);
+    ocr_status all = agree(st);
+    if (all == OCR_OK) { /* every rank is ready: the runs, in step */
+        if (s.count) {
+            ocr_run_options ro = {reps, o->m, o->host_mem, OCR_CPU_NONE, o->data, sync_ranks, &bs};
+            st = ocr_run(s.dev, s.kernel, s.data, s.count, o->type, o->op, &ro, &s.res);
+            s.ran = st == OCR_OK || st == OCR_WRONG;
+        }
+        while (bs.calls < reps + 2) /* no share, or a failed run: still every barrier */
+            sync_ranks(&bs);
+        all = agree(st);
+    }
+    capture_stop(&cap, msg, sizeof msg);
+    if (all >= OCR_USAGE) {
+        report_failure(rank, size, (int)st, msg);
+        goto done;
+    }
+    if (rank == 0 && msg[0]) fprintf(stderr, "%s\n", msg); /* rank 0's notes and warnings */
+
+    /* Combine: one value per rank (the identity where there is no share). */
+    ocr_value part = s.ran ? s.res.result : ocr_identity(o->type, o->op), global;
+    memset(&global, 0, sizeof global);
+    MPI_Barrier(MPI_COMM_WORLD);
+    uint64_t t0 = ocr_now_ns();
+    MPI_Reduce(&part, &global, 1, mpi_type(o->type, o->op), mpi_op(o->op), 0, MPI_COMM_WORLD);
+    uint64_t reduce_ns = ocr_now_ns() - t0;
+
+    info.status = (int)st;
+    info.passed = !s.count || (s.ran && s.res.passed);
+    info.offset = s.offset, info.count = s.count;
+    uint64_t *mine = calloc(3 * ((size_t)reps + 1), sizeof *mine);
+    if (s.ran) {
+        info.depth = s.res.plan.depth, info.elems_read = s.res.plan.elems_read;
+        info.kernels_ns = s.res.median.kernels_ns, info.gpu_ns = s.res.median.gpu_ns;
+        info.resident_ns = s.res.median.resident_ns, info.h2d_ns = s.res.median.h2d_ns;
+        info.expected = s.res.expected, info.tolerance = s.res.tolerance;
+        for (unsigned r = 0; mine && r <= reps; ++r) {
+            mine[r] = s.res.runs[r].t.kernels_ns;
+            mine[reps + 1 + r] = s.res.runs[r].t.resident_ns;
+            mine[2 * (reps + 1) + r] = s.res.runs[r].t.gpu_ns;
+        }
+    }
+    rank_info *ri = rank == 0 ? calloc((size_t)size, sizeof *ri) : NULL;
+    uint64_t *runs = rank == 0 ? calloc((size_t)size * 3 * (reps + 1), sizeof *runs) : NULL;
+    int ok = mine && (rank != 0 || (ri && runs)), all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        if (rank == 0) fprintf(stderr, "oclReduction: --mpi: out of host memory for the report\n");
+        all = OCR_RUNTIME;
+    } else {
+        MPI_Gather(&info, (int)sizeof info, MPI_BYTE, ri, (int)sizeof info, MPI_BYTE, 0,
+                   MPI_COMM_WORLD);
+        MPI_Gather(mine, 3 * ((int)reps + 1), MPI_UINT64_T, runs, 3 * ((int)reps + 1), MPI_UINT64_T,
+                   0, MPI_COMM_WORLD);
+        int verdict = 0;
+        if (rank == 0) {
+            global_view g;
+            memset(&g, 0, sizeof g);
+            g.result = global, g.hosts = hosts, g.reduce_ns = reduce_ns;
+            global_reference(o, size, ri, &g);
+            for (int r = 0; r < size; ++r) {
+                g.elems_read += ri[r].elems_read;
+                if (!ri[r].passed) g.passed = 0;
+            }
+            aggregate(runs, size, reps, bs.release_ns, reduce_ns, &g.med, &g.min);
+            if (o->format == OCR_FORMAT_JSON)
+                json(o, rq.spec.name, size, ri, &g);
+            else
+                text(o, rq.spec.name, size, ri, &g);
+            verdict = g.passed ? OCR_OK : OCR_WRONG;
+        }
+        MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        all = (ocr_status)verdict;
+    }
+    free(runs);
+    free(ri);
+    free(mine);
+done:
+    if (s.ran) ocr_result_release(&s.res);
+    free(s.data);
+    ocr_kernel_release(s.kernel);
+    ocr_device_close(s.dev);
+    free(bs.release_ns);
+    fflush(stdout);
+    MPI_Finalize();
+    return all;
+}
