@@ -131,8 +131,11 @@ static void sync_ranks(void *ctx) {
     b->calls++;
 }
 
+/* The ranks' gravest outcome, as an exit code (0..3, which are also the values
+ * of OCR_OK, OCR_WRONG, OCR_USAGE and OCR_RUNTIME): library statuses are not
+ * ordered by gravity, exit codes are. */
 static ocr_status agree(ocr_status st) {
-    int mine = (int)st, worst = 0;
+    int mine = cli_exit_code(st), worst = 0;
     MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return (ocr_status)worst;
 }
@@ -213,6 +216,7 @@ static void report_failure(int rank, int size, int mine, const char *msg) {
         fprintf(stderr, "oclReduction: --mpi: a rank failed; out of memory for its message\n");
         MPI_Abort(MPI_COMM_WORLD, OCR_RUNTIME);
     }
+    mine = cli_exit_code((ocr_status)mine);
     MPI_Gather(&mine, 1, MPI_INT, sts, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Gather(msg, MSG_LEN, MPI_CHAR, msgs, MSG_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rank != 0) return;
