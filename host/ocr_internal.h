@@ -74,7 +74,7 @@ struct ocr_device {
 struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;
-    cl_kernel finish_kernel;              /* reduce7_finish, or NULL (geom.finishes) */
+    cl_kernel finish_kernel; /* reduce7_finish, or NULL (geom.finishes) */
     cl_mem finish_ticket, finish_partial; /* its last two arguments, set once */
     ocr_geometry geom;
     ocr_kernel_resources res; /* queried from the built kernel */

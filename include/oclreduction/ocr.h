@@ -554,6 +554,9 @@ typedef struct {
     uint64_t h2d_ns;         /* one chunk's pinned upload alone, median of 5 */
     uint64_t h2d_bytes;      /* that chunk's bytes */
     double e2e_gbs, h2d_gbs; /* n bytes / wall; h2d_bytes / h2d_ns */
+    uint64_t pipe_ns;        /* the same stream again with the input already in the pinned
+                                slots (not generated, not checked): no producer limit */
+    double pipe_gbs;         /* n bytes / pipe_ns */
 } ocr_stream_result;
 
 /* A quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE in elements of t, at most 256 MiB. */
