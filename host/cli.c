@@ -382,6 +382,15 @@ static int given(const cli_options *o, const char *long_name) {
     return d && (o->given >> (d - options) & 1);
 }
 
+const char *cli_stream_conflict(const cli_options *o) {
+    static const char *const single[] = {
+        "grade", "tune",     "explain", "passes",    "resources", "peak",        "split",
+        "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline"};
+    for (size_t i = 0; i < sizeof single / sizeof single[0]; ++i)
+        if (given(o, single[i])) return single[i];
+    return NULL;
+}
+
 /* Options that cannot take effect are refused rather than ignored: a student
  * who passes -g to reduce3 must not believe the groups changed. */
 static ocr_status refuse_inapplicable(const cli_options *o) {
@@ -473,14 +482,11 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         const ocr_kernel_spec *k = ocr_kernel_find(o->kernel);
         if (o->kernel_file || (given(o, "kernel") && (!k || strcmp(k->name, "reduce7") != 0)))
             return bad("--stream streams through reduce7: use -n 7 (or no -n)", NULL, NULL);
-        static const char *const single[] = {
-            "grade", "tune",     "explain", "passes",    "resources", "peak",        "split",
-            "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline"};
-        for (size_t i = 0; i < sizeof single / sizeof single[0]; ++i)
-            if (given(o, single[i])) {
-                snprintf(msg, sizeof msg, "--%s cannot go with --stream", single[i]);
-                return bad(msg, NULL, NULL);
-            }
+        const char *c = cli_stream_conflict(o);
+        if (c) {
+            snprintf(msg, sizeof msg, "--%s cannot go with --stream", c);
+            return bad(msg, NULL, NULL);
+        }
         if (o->all_devices) return bad("--stream runs on one device, not -d all", NULL, NULL);
         if (o->format == OCR_FORMAT_CSV)
             return bad("--stream reports text or json, not csv", NULL, NULL);

@@ -33,6 +33,10 @@ typedef struct {
     uint64_t chunk;     /* --chunk: elements per chunk, 0: the default */
 } cli_options;
 
+/* The first option given that a streamed run cannot apply (--repeat,
+ * --passes, ...), or NULL. */
+const char *cli_stream_conflict(const cli_options *o);
+
 /* Fills o from argv. Returns OCR_OK, or OCR_USAGE after printing why. */
 ocr_status cli_parse(int argc, char **argv, cli_options *o);
 void cli_help(FILE *f);

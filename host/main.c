@@ -98,6 +98,15 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     /* reduce7 beyond one buffer: streamed in chunks instead of refused. */
     if (o->stream || (!o->explain && !rq->kernel_file && !strcmp(rq->spec.name, "reduce7") &&
                       o->size * es > ocr_device_get_info(dev)->max_alloc)) {
+        const char *c = o->stream ? NULL : cli_stream_conflict(o);
+        if (c) { /* --stream refuses these; here the size chose streaming */
+            fprintf(stderr,
+                    "oclReduction: %llu elements exceed one buffer of %s, so reduce7 streams "
+                    "them, which cannot apply --%s: drop it or use a smaller -s\n",
+                    (unsigned long long)o->size, ocr_device_get_info(dev)->name, c);
+            st = OCR_USAGE;
+            goto done;
+        }
         st = run_stream(o, rq, dev, sum);
         goto done;
     }

@@ -7,11 +7,14 @@
  * chunks are in flight and the transfer never stops for the kernels: the
  * rate approaches min(upload, kernel rate), the upload on a GPU.
  * docs/streaming.md says more. */
+#define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { SLOTS = 2, H2D_REPS = 5 };
 #define CHUNK_CAP_BYTES                                                                            \
@@ -41,6 +44,53 @@ ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind) {
     return OCR_OK;
 }
 
+enum { FILL_THREADS = 16 };
+
+typedef struct {
+    void *dst;
+    uint64_t off, cnt, n;
+    ocr_type t;
+    ocr_op o;
+    const ocr_stream_options *opt;
+} fill_job;
+
+static void *fill_part(void *arg) {
+    const fill_job *j = arg;
+    ocr_data_fill_range(j->dst, j->off, j->cnt, j->n, j->t, j->o, j->opt->seed, j->opt->data);
+    return NULL;
+}
+
+/* Generating the input is the stream's producer: one core makes some 70 M
+ * elements/s, far below any GPU link, so large chunks are made by up to 16
+ * threads (ocr_data_fill_range's elements depend on their index only). */
+static void fill(void *dst, uint64_t off, uint64_t cnt, uint64_t n, ocr_type t, ocr_op o,
+                 const ocr_stream_options *opt) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned nt = cores < 1 ? 1 : cores > FILL_THREADS ? FILL_THREADS : (unsigned)cores;
+    if (cnt < ((uint64_t)1 << 20)) nt = 1; /* small chunks: not worth a thread */
+    pthread_t th[FILL_THREADS];
+    int started[FILL_THREADS] = {0};
+    fill_job job[FILL_THREADS];
+    uint64_t per = cnt / nt;
+    for (unsigned k = 0; k < nt; ++k) {
+        uint64_t first = k * per;
+        job[k] = (fill_job){(char *)dst + first * ocr_type_size(t),
+                            off + first,
+                            k + 1 == nt ? cnt - first : per,
+                            n,
+                            t,
+                            o,
+                            opt};
+        if (k > 0) started[k] = pthread_create(&th[k], NULL, fill_part, &job[k]) == 0;
+    }
+    fill_part(&job[0]);
+    for (unsigned k = 1; k < nt; ++k)
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            fill_part(&job[k]); /* no thread: made here */
+}
+
 /* The reference: each chunk's exact reference, combined in chunk order. */
 static void reference(void *buf, uint64_t n, uint64_t chunk, ocr_type t, ocr_op o,
                       const ocr_stream_options *opt, ocr_value *expected) {
@@ -48,7 +98,7 @@ static void reference(void *buf, uint64_t n, uint64_t chunk, ocr_type t, ocr_op 
     for (uint64_t off = 0; off < n; off += chunk) {
         uint64_t cnt = n - off < chunk ? n - off : chunk;
         ocr_reference cr;
-        ocr_data_fill_range(buf, off, cnt, n, t, o, opt->seed, opt->data);
+        fill(buf, off, cnt, n, t, o, opt);
         ocr_reference_make(buf, cnt, t, o, 0, opt->data, &cr);
         *expected = ocr_combine(t, o, *expected, cr.expected);
     }
@@ -113,7 +163,7 @@ ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
     /* The pinned upload rate in this run: the first chunk alone, median of 5. */
     {
         uint64_t cnt = chunk, ns[H2D_REPS];
-        ocr_data_fill_range(hp[0], 0, cnt, n, t, o, opt->seed, opt->data);
+        fill(hp[0], 0, cnt, n, t, o, opt);
         for (int i = 0; i < H2D_REPS; ++i) {
             cl_ulong t0 = 0, t1 = 0;
             OCR_CL(clEnqueueWriteBuffer(qa, dbuf[0], CL_TRUE, 0, (size_t)(cnt * es), hp[0], 0, NULL,
@@ -139,7 +189,7 @@ ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
             up[s] = NULL;
         }
         uint64_t f0 = ocr_now_ns();
-        ocr_data_fill_range(hp[s], off, cnt, n, t, o, opt->seed, opt->data);
+        fill(hp[s], off, cnt, n, t, o, opt);
         res->fill_ns += ocr_now_ns() - f0;
         /* Into the device buffer once the reduction that last read it is done. */
         OCR_CL(clEnqueueWriteBuffer(qa, dbuf[s], CL_FALSE, 0, (size_t)(cnt * es), hp[s],
