@@ -68,6 +68,11 @@ struct ocr_device {
     ocr_device_info info;
 };
 
+/* The text report's "Result: ..." line up to its closing parenthesis
+ * (host/ocr_report.c; also the split report's). */
+void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
+                      int exact, int any_order, double err_ulps, double tol_ulps, double tol);
+
 /* The kernel a pass launches. */
 #define OCR_PASS_KERNEL(k, s) ((s)->finish ? (k)->finish_kernel : (k)->kernel)
 

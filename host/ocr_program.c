@@ -501,6 +501,22 @@ fail:
     return st;
 }
 
+/* 1 if the built program lists `name` among its kernels (CL_PROGRAM_KERNEL_NAMES:
+ * a semicolon-separated list). Under oclgrind a kernel it cannot interpret is
+ * refused as CL_INVALID_KERNEL_NAME although it is there. */
+static int program_lists_kernel(cl_program p, const char *name) {
+    char names[4096];
+    size_t len = strlen(name);
+    if (clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL) != CL_SUCCESS)
+        return 0;
+    for (const char *s = names; *s;) {
+        size_t n = strcspn(s, ";");
+        if (n == len && !strncmp(s, name, len)) return 1;
+        s += n + (s[n] == ';');
+    }
+    return 0;
+}
+
 static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *source,
                              const ocr_build_request *rq, size_t local, size_t vec, int blocked,
                              int finish, const char *std) {
@@ -559,7 +575,12 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
     }
     k->kernel = clCreateKernel(k->program, sp->name, &err);
     if (err == CL_INVALID_KERNEL_NAME) {
-        ocr_errorf("%s has no kernel named '%s'", k->path, sp->name);
+        if (program_lists_kernel(k->program, sp->name))
+            ocr_errorf("%s: the OpenCL implementation could not create kernel '%s', which the "
+                       "program does contain (see its own messages above)",
+                       k->path, sp->name);
+        else
+            ocr_errorf("%s has no kernel named '%s'", k->path, sp->name);
         return OCR_BUILD;
     }
     OCR_CHECK(err, "clCreateKernel");

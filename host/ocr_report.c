@@ -8,6 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "Result: GOT (reference WANT<what>, exact... | error ...": the check's line of
+ * the text report, without its closing parenthesis (single and split runs). */
+void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
+                      int exact, int any_order, double err_ulps, double tol_ulps, double tol) {
+    char a[64], b[64];
+    fprintf(f, "Result: %s (reference %s%s", ocr_value_str(t, got, a, sizeof a),
+            ocr_value_str(t, want, b, sizeof b), what);
+    if (exact)
+        fprintf(f, ", exact%s",
+                any_order ? "" : " in every order of contiguous or strided ranges (N > 2^23)");
+    else
+        fprintf(f, ", error %.3g ulps, bound %.3g ulps = %.3g", err_ulps, tol_ulps, tol);
+}
+
 static double ms(uint64_t ns) {
     return (double)ns / 1e6;
 }
@@ -100,7 +114,7 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
                  const ocr_result *r, const derived *d) {
     const ocr_device_info *in = &dev->info;
     const ocr_plan *p = &r->plan;
-    char got[64], want[64], runs[256];
+    char runs[256];
     fprintf(f, "Using kernel '%s' (%s)\n", ri->kernel_name, k->path);
     fprintf(f, "Number of elements: %" PRIu64 " (%s %s, seed %" PRIu64 ", %s data)\n", p->n,
             ocr_type_name(ri->type), ocr_op_name(ri->op), ri->seed, ocr_data_kind_name(ri->data));
@@ -113,14 +127,8 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             ocr_host_mem_name(r->host_mem));
     if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
     if (ri->tuning) fprintf(f, "Tuning: %s\n", ri->tuning);
-    fprintf(f, "Result: %s (reference %s", ocr_value_str(ri->type, r->result, got, sizeof got),
-            ocr_value_str(ri->type, r->expected, want, sizeof want));
-    if (r->exact)
-        fprintf(f, ", exact%s",
-                r->any_order ? "" : " in every order of contiguous or strided ranges (N > 2^23)");
-    else
-        fprintf(f, ", error %.3g ulps, bound %.3g ulps = %.3g", r->err_ulps, r->tol_ulps,
-                r->tolerance);
+    ocr_print_result(f, ri->type, r->result, r->expected, "", r->exact, r->any_order, r->err_ulps,
+                     r->tol_ulps, r->tolerance);
     run_verdict(runs, sizeof runs, r, ri->type);
     fprintf(f, ")\nChecked: %s\n\n%s", runs, r->passed ? "Test PASSED!" : "Test FAILED!");
     if (!p->npasses) fprintf(f, " (%s)", no_launch_note);

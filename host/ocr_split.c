@@ -326,7 +326,6 @@ static double gbs(uint64_t bytes, uint64_t ns) {
 
 static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) {
     size_t es = ocr_type_size(r->type);
-    char got[64], want[64];
     fprintf(f, "Split '%s' over %u devices: %llu elements (%s %s, seed %llu, %s data)\n",
             ri->kernel_name, r->nparts, (unsigned long long)r->n, ocr_type_name(r->type),
             ocr_op_name(r->op), (unsigned long long)ri->seed, ocr_data_kind_name(ri->data));
@@ -353,15 +352,8 @@ static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
     for (unsigned i = 0; r->shares == OCR_SHARES_RATE && i < r->nparts; ++i)
         fprintf(f, "Probe %d.%d: %.3f GB/s end to end\n", r->part[i].choice.platform,
                 r->part[i].choice.device, r->part[i].probe_gbs);
-    fprintf(f, "Result: %s (reference %s of the whole input",
-            ocr_value_str(r->type, r->result, got, sizeof got),
-            ocr_value_str(r->type, r->expected, want, sizeof want));
-    if (r->exact)
-        fprintf(f, ", exact%s",
-                r->any_order ? "" : " in every order of contiguous or strided ranges (N > 2^23)");
-    else
-        fprintf(f, ", error %.3g ulps, bound %.3g ulps = %.3g", r->err_ulps, r->tol_ulps,
-                r->tolerance);
+    ocr_print_result(f, r->type, r->result, r->expected, " of the whole input", r->exact,
+                     r->any_order, r->err_ulps, r->tol_ulps, r->tolerance);
     fprintf(f,
             ")\nChecked: each device's share against its own reference in all %u runs; the "
             "combination of every run%s\n\n%s\n\n",
