@@ -357,10 +357,9 @@ void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr
             (unsigned long long)r->chunks, (unsigned long long)r->chunk,
             (double)(r->chunk * es) / (1 << 20));
     if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
-    fprintf(f, "Result: %s (reference %s, exact%s)\n", got, want,
-            r->any_order ? "" : " in every order of contiguous or strided ranges (N > 2^23)");
+    ocr_print_result(f, r->type, r->result, r->expected, "", 1, r->any_order, 0, 0, 0);
     fprintf(f,
-            "Checked: the chunks' values combined in order against the chunks' references "
+            ")\nChecked: the chunks' values combined in order against the chunks' references "
             "combined alike\n\n%s\n\n",
             r->passed ? "Test PASSED!" : "Test FAILED!");
     fprintf(f,
