@@ -110,6 +110,28 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
                                ocr_kernel **out);
 
+/* Everything known about an element type, in one row (ocr_types.c). */
+typedef struct {
+    const char *name;          /* --type name and OpenCL C type (OCR_T) */
+    size_t size;               /* bytes per element */
+    int is_float, is_signed;   /* OCR_IS_FLOAT; signedness of integers */
+    const char *unsigned_twin; /* OCR_UT: where integer sums and products wrap (NULL: float) */
+    int needs_fp64;            /* needs cl_khr_fp64 (OCR_FP64) */
+    unsigned mantissa_bits;    /* significand bits, 0 for integers (exact data) */
+    unsigned prod_factor_span; /* 2L: exact product data keeps |p| in range this long */
+    int digits;                /* printf precision that round-trips a float */
+    const char *format;        /* printf format of a value */
+    ocr_value identity[OCR_NOPS];
+    const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
+} ocr_type_traits;
+
+/* One row per operator. */
+typedef struct {
+    const char *name;
+    int for_floats; /* 0: bitwise, integers only */
+} ocr_op_traits;
+
+const ocr_type_traits *ocr_type_traits_of(ocr_type t);
 /* OpenCL C text of the identity, and the unsigned twin type (NULL for floats). */
 const char *ocr_identity_source(ocr_type t, ocr_op o);
 const char *ocr_unsigned_twin(ocr_type t);

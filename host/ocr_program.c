@@ -531,7 +531,8 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
                      ocr_type_name(rq->type), ocr_type_is_float(rq->type), (int)rq->op,
                      ocr_identity_source(rq->type, rq->op), local);
     if (ut) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
-    if (rq->type == OCR_DOUBLE) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
+    if (ocr_type_traits_of(rq->type)->needs_fp64)
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
@@ -772,7 +773,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     }
     k->type = rq->type;
     k->op = rq->op;
-    if (rq->type == OCR_DOUBLE && !in->fp64) {
+    if (ocr_type_traits_of(rq->type)->needs_fp64 && !in->fp64) {
         ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
                    "device",
                    in->name);
