@@ -407,9 +407,6 @@ static int expand(expansion *ex, const char *path, int depth) {
 
 /* --- build --------------------------------------------------------------- */
 
-/* reduce7: 16-byte loads issued per work-item before the first is used. */
-#define REDUCE7_UNROLL 8
-
 static int is_pow2(size_t x) {
     return x && !(x & (x - 1));
 }
@@ -539,7 +536,7 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
     if (sp->kind == OCR_PER_GRID) {
         n += snprintf(opts + n, sizeof opts - (size_t)n,
                       " -D VEC=%zu -D UNROLL=%u -D OCR_BLOCKED=%d", vec,
-                      rq->unroll ? rq->unroll : REDUCE7_UNROLL, blocked);
+                      rq->unroll ? rq->unroll : sp->grid.unroll, blocked);
         if (finish) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
@@ -823,13 +820,12 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
     size_t vec = 16 / ocr_type_size(rq->type);
     /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
-     * device that says it is both, like oclgrind, counts as a GPU). On a CPU,
-     * one work-item per group measured fastest (POCL then runs no work-item
-     * loop; docs/benchmarks.md). */
+     * device that says it is both, like oclgrind, counts as a GPU); on a CPU,
+     * the registry row's work-group size. */
     cl_device_type ty = in->type;
     int blocked =
         rq->access ? rq->access == 2 : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
-    if (sp->kind == OCR_PER_GRID && blocked && !user_local) local = 1;
+    if (sp->kind == OCR_PER_GRID && blocked && !user_local) local = sp->grid.cpu_local_size;
     if (local > limit) {
         if (user_local) {
             ocr_errorf("%s cannot run work-groups of %zu: its limit is %zu "
@@ -911,10 +907,10 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         k->geom.elems_per_group = sp->block * sp->loads_per_slot;
     } else {
         /* per work-item and iteration */
-        k->geom.elems_per_group = vec * (rq->unroll ? rq->unroll : REDUCE7_UNROLL);
-        /* About 1024 resident work-items per GPU compute unit measured best on
-         * an H100 (docs/benchmarks.md); a CPU core takes a few groups. */
-        size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? 1024 / local : 4;
+        k->geom.elems_per_group = vec * (rq->unroll ? rq->unroll : sp->grid.unroll);
+        /* Groups per compute unit from the registry row (ocr_kernels.c). */
+        size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? sp->grid.gpu_items_per_cu / local
+                                                      : sp->grid.cpu_groups_per_cu;
         k->geom.max_groups =
             rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
     }
