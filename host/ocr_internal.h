@@ -76,6 +76,25 @@ void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const 
 /* The kernel a pass launches. */
 #define OCR_PASS_KERNEL(k, s) ((s)->finish ? (k)->finish_kernel : (k)->kernel)
 
+/* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`,
+ * pass i writes scratch[i % 2] (the last pass last_out, when it is set) and
+ * pass i + 1 reads it. Pass 0 waits for the wait list; with `chain`, each
+ * later pass waits for the one before (not needed on one in-order queue). */
+typedef struct {
+    cl_mem in, scratch[2], last_out;
+    cl_uint num_wait;
+    const cl_event *wait;
+    int chain;
+} ocr_pass_io;
+
+/* One launch of pass s over src into dst; *ev its event (NULL on failure). */
+ocr_status ocr_pass_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_pass *s, cl_mem src,
+                            cl_mem dst, cl_uint num_wait, const cl_event *wait, cl_event *ev);
+/* Every pass of p; ev[0..*nev) are the events of those enqueued (the caller
+ * releases them, also after a failure). */
+ocr_status ocr_passes_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_plan *p,
+                              const ocr_pass_io *io, cl_event *ev, unsigned *nev);
+
 struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;
