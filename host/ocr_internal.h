@@ -139,7 +139,7 @@ typedef struct {
     unsigned mantissa_bits;    /* significand bits, 0 for integers (exact data) */
     unsigned prod_factor_span; /* 2L: exact product data keeps |p| in range this long */
     int digits;                /* printf precision that round-trips a float */
-    const char *format;        /* printf format of a value */
+    const char *format;        /* printf format of a value as (unsigned) long long or double */
     ocr_value identity[OCR_NOPS];
     const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
 } ocr_type_traits;

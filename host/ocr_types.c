@@ -14,10 +14,10 @@
 /* clang-format off: one row per type reads best as a table */
 static const ocr_type_traits type_traits[OCR_NTYPES] = {
     /* name   size float signed twin  fp64 bits span digits format */
-    [OCR_INT] = {"int", 4, 0, 1, "uint", 0, 0, 0, 0, "%d",
+    [OCR_INT] = {"int", 4, 0, 1, "uint", 0, 0, 0, 0, "%lld",
         {{.i = 0}, {.i = 1}, {.i = INT32_MAX}, {.i = INT32_MIN}, {.i = -1}, {.i = 0}, {.i = 0}},
         {"0", "1", "INT_MAX", "INT_MIN", "(-1)", "0", "0"}},
-    [OCR_UINT] = {"uint", 4, 0, 0, "uint", 0, 0, 0, 0, "%u",
+    [OCR_UINT] = {"uint", 4, 0, 0, "uint", 0, 0, 0, 0, "%llu",
         {{.u = 0}, {.u = 1}, {.u = UINT32_MAX}, {.u = 0}, {.u = UINT32_MAX}, {.u = 0}, {.u = 0}},
         {"0", "1", "UINT_MAX", "0", "UINT_MAX", "0", "0"}},
     [OCR_LONG] = {"long", 8, 0, 1, "ulong", 0, 0, 0, 0, "%lld",
