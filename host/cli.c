@@ -226,6 +226,12 @@ static const option_def options[] = {
            "--split: equal (default) or rate (proportional to a probe run's GB/s)"),
     FLAG(0, "mpi", mpi,
          "under mpirun: each rank reduces its share, then MPI_Reduce (-DOCR_MPI=ON)"),
+    FLAG(0, "stream", stream,
+         "reduce7 in chunks through two device buffers, upload overlapping reduction; also "
+         "automatic for -n 7 beyond one buffer (docs/streaming.md)"),
+    NUM(0, "chunk", "N", T_U64, chunk, 1, (uint64_t)1 << 40,
+        "--stream: elements per chunk; default a quarter of the device's max allocation, at "
+        "most 256 MiB"),
     FLAG('h', "help", help, "print this help, then exit"),
     FLAG('V', "version", version, "print the version, then exit"),
 };
@@ -394,6 +400,15 @@ static int given(const cli_options *o, const char *long_name) {
     return d && (o->given >> (d - options) & 1);
 }
 
+const char *cli_stream_conflict(const cli_options *o) {
+    static const char *const single[] = {
+        "grade", "tune",     "explain", "passes",    "resources", "peak",        "split",
+        "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline"};
+    for (size_t i = 0; i < sizeof single / sizeof single[0]; ++i)
+        if (given(o, single[i])) return single[i];
+    return NULL;
+}
+
 /* Options that cannot take effect are refused rather than ignored: a student
  * who passes -g to reduce3 must not believe the groups changed. */
 static ocr_status refuse_inapplicable(const cli_options *o) {
@@ -479,6 +494,21 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
             return bad(msg, NULL, NULL);
         }
     }
+    if (given(o, "chunk") && !o->stream)
+        return bad("--chunk applies only with --stream", NULL, NULL);
+    if (o->stream) { /* one streamed pass of reduce7 through pinned slots */
+        const ocr_kernel_spec *k = ocr_kernel_find(o->kernel);
+        if (o->kernel_file || (given(o, "kernel") && (!k || strcmp(k->name, "reduce7") != 0)))
+            return bad("--stream streams through reduce7: use -n 7 (or no -n)", NULL, NULL);
+        const char *c = cli_stream_conflict(o);
+        if (c) {
+            snprintf(msg, sizeof msg, "--%s cannot go with --stream", c);
+            return bad(msg, NULL, NULL);
+        }
+        if (o->all_devices) return bad("--stream runs on one device, not -d all", NULL, NULL);
+        if (o->format == OCR_FORMAT_CSV)
+            return bad("--stream reports text or json, not csv", NULL, NULL);
+    }
     if (o->explain && o->format != OCR_FORMAT_TEXT)
         return bad("--explain prints text only; drop --format", NULL, NULL);
     if ((o->passes || o->resources || o->peak) && o->format != OCR_FORMAT_TEXT)
@@ -538,6 +568,7 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         if (st != OCR_OK) return st;
         o->given |= (uint64_t)1 << (d - options);
     }
+    if (o->stream && !given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
     return refuse_inapplicable(o);
 }
 

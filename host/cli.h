@@ -29,7 +29,13 @@ typedef struct {
     const char *split;  /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
     ocr_shares shares;  /* --split-shares */
     int mpi;            /* --mpi */
+    int stream;         /* --stream */
+    uint64_t chunk;     /* --chunk: elements per chunk, 0: the default */
 } cli_options;
+
+/* The first option given that a streamed run cannot apply (--repeat,
+ * --passes, ...), or NULL. */
+const char *cli_stream_conflict(const cli_options *o);
 
 /* Fills o from argv. Returns OCR_OK, or OCR_USAGE after printing why. */
 ocr_status cli_parse(int argc, char **argv, cli_options *o);

@@ -212,7 +212,12 @@ static void run_group(grader *g, unsigned gi, unsigned first, unsigned end, cons
         FILE *in = fdopen(p[0], "r");
         char line[256];
         int cur = -1, killed = 0, done_to = (int)first - 1;
-        double deadline = now_s() + g->o->timeout;
+        /* --timeout limits each case's run. Starting the child, opening the
+         * device and building the kernel come before the first case and get a
+         * limit of their own: on a loaded machine a build alone can take
+         * seconds, which is no fault of the kernel's run. */
+        double build_limit = 10.0 * g->o->timeout > 60 ? 10.0 * g->o->timeout : 60;
+        double deadline = now_s() + build_limit;
         for (;;) {
             struct pollfd pf = {p[0], POLLIN, 0};
             double left = deadline - now_s();
@@ -266,8 +271,12 @@ static void run_group(grader *g, unsigned gi, unsigned first, unsigned end, cons
             grade_case *c = &g->cases[bad];
             if (killed) {
                 c->verdict = V_TIMEOUT;
-                snprintf(c->detail, sizeof c->detail, "no answer within %u s; killed",
-                         g->o->timeout);
+                if (cur >= 0)
+                    snprintf(c->detail, sizeof c->detail, "no answer within %u s; killed",
+                             g->o->timeout);
+                else
+                    snprintf(c->detail, sizeof c->detail,
+                             "the build did not finish within %.0f s; killed", build_limit);
                 /* The next cases would most likely hang too: stop here. */
                 g->timed_out = 1;
             } else {

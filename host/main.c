@@ -61,6 +61,28 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
     return OCR_OK;
 }
 
+/* --stream, or -n 7 beyond one buffer (host/ocr_stream.c): the input made
+ * chunk by chunk, never whole in host memory. */
+static ocr_status run_stream(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
+                             summary *sum) {
+    ocr_stream_options so = {o->chunk,      o->seed,   o->data,          o->kernel_dir,
+                             o->local_size, o->groups, o->build_options, !o->stream};
+    ocr_stream_result r;
+    ocr_status st = ocr_stream_run(dev, o->type, o->op, o->size, &so, &r);
+    if (st == OCR_OK || st == OCR_WRONG) {
+        ocr_report_info ri = {.kernel_name = rq->spec.name,
+                              .type = o->type,
+                              .op = o->op,
+                              .seed = o->seed,
+                              .data = o->data,
+                              .build_options = o->build_options};
+        ocr_stream_report(stdout, o->format, dev, &ri, &r);
+        sum->t_gpu = (double)r.wall_ns / 1e6;
+        sum->gbs = r.e2e_gbs;
+    }
+    return st;
+}
+
 /* Opens one device, builds, then explains or runs and reports. `*data` is
  * filled on first use and shared by every device. */
 static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
@@ -74,6 +96,21 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     ocr_status st = ocr_device_open(choice, &dev);
     if (st != OCR_OK) goto done;
     snprintf(sum->device, sizeof sum->device, "%s", ocr_device_get_info(dev)->name);
+    /* reduce7 beyond one buffer: streamed in chunks instead of refused. */
+    if (o->stream || (!o->explain && !rq->kernel_file && !strcmp(rq->spec.name, "reduce7") &&
+                      o->size * es > ocr_device_get_info(dev)->max_alloc)) {
+        const char *c = o->stream ? NULL : cli_stream_conflict(o);
+        if (c) { /* --stream refuses these; here the size chose streaming */
+            fprintf(stderr,
+                    "oclReduction: %llu elements exceed one buffer of %s, so reduce7 streams "
+                    "them, which cannot apply --%s: drop it or use a smaller -s\n",
+                    (unsigned long long)o->size, ocr_device_get_info(dev)->name, c);
+            st = OCR_USAGE;
+            goto done;
+        }
+        st = run_stream(o, rq, dev, sum);
+        goto done;
+    }
     /* --resources on NVIDIA: the build log of -cl-nv-verbose holds the registers. */
     ocr_build_request brq = *rq;
     /* reduce7 with no geometry of the user's: the tuned one, if this device,

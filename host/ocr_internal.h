@@ -160,6 +160,9 @@ uint64_t ocr_best_depth(uint64_t n, unsigned threads);
 
 /* The index of s in names[0..n), or -1: every name-to-enum lookup. */
 int ocr_name_index(const char *s, const char *const *names, int n);
+/* ocr_reference_make's any_order for the whole input of n elements (a
+ * streamed check makes references of chunks only). */
+int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind);
 
 /* ocr_find_kernel_file saying nothing at all (no message, no warning): a probe. */
 char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);

@@ -284,6 +284,10 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
     ref->tolerance = tol > floor_tol ? tol : floor_tol;
 }
 
+int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind) {
+    return !ocr_type_is_float(t) || o != OCR_SUM || kind != OCR_DATA_EXACT || sum_any_order(t, n);
+}
+
 int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got) {
     if (!ocr_type_is_float(t) || ref->tolerance == 0) {
         if (t == OCR_FLOAT)

@@ -535,6 +535,55 @@ void ocr_split_report(FILE *f, ocr_format fmt, const ocr_report_info *ri,
                       const ocr_split_result *r);
 void ocr_split_release(ocr_split_result *r);
 
+/* ---- streaming: inputs larger than one buffer (host/ocr_stream.c) ------ */
+
+/* How a streamed reduction runs; a zeroed struct takes every default. */
+typedef struct {
+    uint64_t chunk; /* elements per chunk, 0: ocr_stream_default_chunk */
+    uint64_t seed;  /* of the input, as ocr_data_fill's */
+    ocr_data_kind data;
+    const char *kernel_dir;    /* the reducer's (NULL: the embedded kernel) */
+    size_t local_size, groups; /* the reducer's geometry, 0: its defaults */
+    const char *build_options; /* appended to the reducer's build, or NULL */
+    int automatic;             /* for the report: chosen because n exceeds one buffer */
+} ocr_stream_options;
+
+typedef struct {
+    uint64_t n, chunk, chunks;
+    ocr_type type;
+    ocr_op op;
+    ocr_value result, expected; /* the chunks' values combined in order; the reference */
+    int any_order, passed, automatic;
+    uint64_t max_alloc;      /* the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    uint64_t wall_ns;        /* host clock from the first chunk's generation to the last value */
+    uint64_t fill_ns;        /* of which the host spent generating the input */
+    uint64_t h2d_ns;         /* one chunk's pinned upload alone, median of 5 */
+    uint64_t h2d_bytes;      /* that chunk's bytes */
+    double e2e_gbs, h2d_gbs; /* n bytes / wall; h2d_bytes / h2d_ns */
+    uint64_t pipe_ns;        /* the same stream again with the input already in the pinned
+                                slots (not generated, not checked): no producer limit */
+    double pipe_gbs;         /* n bytes / pipe_ns */
+} ocr_stream_result;
+
+/* A quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE in elements of t, at most 256 MiB. */
+uint64_t ocr_stream_default_chunk(const ocr_device *dev, ocr_type t);
+/* OCR_OK if a streamed result can be checked bit for bit: every integer and
+ * min/max reduction, and float sums and products of exact data; else one
+ * message and OCR_USAGE. */
+ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind);
+/* Reduces ocr_data_fill's n elements chunk by chunk without holding them in
+ * host memory: each chunk is generated into one of two pinned host slots,
+ * uploaded on one queue into one of two device buffers and reduced with the
+ * library's reducer on a second queue, so the upload of chunk i + 1 overlaps
+ * the reduction of chunk i. The chunks' values are combined in order (as
+ * ocr_combine) and checked against the chunks' references combined alike.
+ * OCR_OK (PASSED) or OCR_WRONG fill *res; docs/streaming.md has the design. */
+ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
+                          const ocr_stream_options *opt, ocr_stream_result *res);
+/* text (the other formats: json, one object). */
+void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_report_info *ri,
+                       const ocr_stream_result *r);
+
 #ifdef __cplusplus
 }
 #endif
