@@ -33,17 +33,35 @@ struct option_def {
 
 static ocr_status bad(const char *what, const char *opt, const char *val);
 
+/* "unknown WHAT for --OPT (a b c)", the names from the type and operator
+ * tables (ocr_types.c). */
+static ocr_status bad_name(const char *what, const char *opt, int count, const char *(*name)(int),
+                           const char *val) {
+    char msg[160];
+    int n = snprintf(msg, sizeof msg, "unknown %s for --%s (", what, opt);
+    for (int i = 0; i < count && n > 0 && n < (int)sizeof msg; ++i)
+        n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s", i ? " " : "", name(i));
+    if (n > 0 && n < (int)sizeof msg) snprintf(msg + n, sizeof msg - (size_t)n, ")");
+    return bad(msg, NULL, val);
+}
+static const char *type_name_at(int i) {
+    return ocr_type_name((ocr_type)i);
+}
+static const char *op_name_at(int i) {
+    return ocr_op_name((ocr_op)i);
+}
+
 static ocr_status parse_type(const option_def *d, const char *val, cli_options *o) {
     (void)d;
     return ocr_type_from_name(val, &o->type) == 0
                ? OCR_OK
-               : bad("unknown type for --type (int uint long ulong float double)", NULL, val);
+               : bad_name("type", "type", OCR_NTYPES, type_name_at, val);
 }
 static ocr_status parse_op(const option_def *d, const char *val, cli_options *o) {
     (void)d;
     return ocr_op_from_name(val, &o->op) == 0
                ? OCR_OK
-               : bad("unknown operator for --op (sum prod min max and or xor)", NULL, val);
+               : bad_name("operator", "op", OCR_NOPS, op_name_at, val);
 }
 static ocr_status parse_data(const option_def *d, const char *val, cli_options *o) {
     (void)d;

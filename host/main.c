@@ -35,7 +35,8 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
                              (size_t)o->elems_per_group,
                              1,
                              o->elems_per_group,
-                             "user kernel"};
+                             "user kernel",
+                             {0}};
         rq->spec = s;
         rq->kernel_file = o->kernel_file;
         if (cli_check_kernel_file(o->kernel_file) != OCR_OK) return OCR_RUNTIME;

@@ -76,6 +76,25 @@ void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const 
 /* The kernel a pass launches. */
 #define OCR_PASS_KERNEL(k, s) ((s)->finish ? (k)->finish_kernel : (k)->kernel)
 
+/* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`,
+ * pass i writes scratch[i % 2] (the last pass last_out, when it is set) and
+ * pass i + 1 reads it. Pass 0 waits for the wait list; with `chain`, each
+ * later pass waits for the one before (not needed on one in-order queue). */
+typedef struct {
+    cl_mem in, scratch[2], last_out;
+    cl_uint num_wait;
+    const cl_event *wait;
+    int chain;
+} ocr_pass_io;
+
+/* One launch of pass s over src into dst; *ev its event (NULL on failure). */
+ocr_status ocr_pass_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_pass *s, cl_mem src,
+                            cl_mem dst, cl_uint num_wait, const cl_event *wait, cl_event *ev);
+/* Every pass of p; ev[0..*nev) are the events of those enqueued (the caller
+ * releases them, also after a failure). */
+ocr_status ocr_passes_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_plan *p,
+                              const ocr_pass_io *io, cl_event *ev, unsigned *nev);
+
 struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;
@@ -110,6 +129,28 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
                                ocr_kernel **out);
 
+/* Everything known about an element type, in one row (ocr_types.c). */
+typedef struct {
+    const char *name;          /* --type name and OpenCL C type (OCR_T) */
+    size_t size;               /* bytes per element */
+    int is_float, is_signed;   /* OCR_IS_FLOAT; signedness of integers */
+    const char *unsigned_twin; /* OCR_UT: where integer sums and products wrap (NULL: float) */
+    int needs_fp64;            /* needs cl_khr_fp64 (OCR_FP64) */
+    unsigned mantissa_bits;    /* significand bits, 0 for integers (exact data) */
+    unsigned prod_factor_span; /* 2L: exact product data keeps |p| in range this long */
+    int digits;                /* printf precision that round-trips a float */
+    const char *format;        /* printf format of a value as (unsigned) long long or double */
+    ocr_value identity[OCR_NOPS];
+    const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
+} ocr_type_traits;
+
+/* One row per operator. */
+typedef struct {
+    const char *name;
+    int for_floats; /* 0: bitwise, integers only */
+} ocr_op_traits;
+
+const ocr_type_traits *ocr_type_traits_of(ocr_type t);
 /* OpenCL C text of the identity, and the unsigned twin type (NULL for floats). */
 const char *ocr_identity_source(ocr_type t, ocr_op o);
 const char *ocr_unsigned_twin(ocr_type t);

@@ -407,9 +407,6 @@ static int expand(expansion *ex, const char *path, int depth) {
 
 /* --- build --------------------------------------------------------------- */
 
-/* reduce7: 16-byte loads issued per work-item before the first is used. */
-#define REDUCE7_UNROLL 8
-
 static int is_pow2(size_t x) {
     return x && !(x & (x - 1));
 }
@@ -531,14 +528,15 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
                      ocr_type_name(rq->type), ocr_type_is_float(rq->type), (int)rq->op,
                      ocr_identity_source(rq->type, rq->op), local);
     if (ut) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
-    if (rq->type == OCR_DOUBLE) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
+    if (ocr_type_traits_of(rq->type)->needs_fp64)
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
     if (sp->kind == OCR_PER_GRID) {
         n += snprintf(opts + n, sizeof opts - (size_t)n,
                       " -D VEC=%zu -D UNROLL=%u -D OCR_BLOCKED=%d", vec,
-                      rq->unroll ? rq->unroll : REDUCE7_UNROLL, blocked);
+                      rq->unroll ? rq->unroll : sp->grid.unroll, blocked);
         if (finish) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
@@ -755,45 +753,30 @@ ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_ke
     return ocr_kernel_build_ex(dev, rq, 0, out);
 }
 
-ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int embedded,
-                               ocr_kernel **out) {
+/* --- source: find the file and expand its includes ------------------------ */
+
+/* Sets k->path and returns the expanded source in *src (the caller frees
+ * src->s, also on failure). Includes come from beside the file, then from the
+ * root of its kernel directory (for lab/), then from the standard kernel
+ * directory, so a student's kernel or a --kernel-dir of a few files can use
+ * reduce_common.h without a copy. */
+static ocr_status load_source(const ocr_device *dev, const ocr_build_request *rq, int embedded,
+                              ocr_kernel *k, strbuf *src) {
     ocr_status st = OCR_OK;
     const ocr_kernel_spec *sp = &rq->spec;
-    const ocr_device_info *in = &dev->info;
     expansion ex = {{NULL, 0, 0}, NULL, 0, 0, embedded};
     char *inc_dirs[2] = {NULL, NULL};
     int n_inc = 0;
-    const int user = !embedded && rq->kernel_file; /* a kernel under test: nothing known before */
-    ocr_kernel *k = calloc(1, sizeof *k);
-    *out = NULL;
-    if (!k) {
-        ocr_errorf("out of host memory");
-        return OCR_NO_MEMORY;
-    }
-    k->type = rq->type;
-    k->op = rq->op;
-    if (rq->type == OCR_DOUBLE && !in->fp64) {
-        ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
-                   "device",
-                   in->name);
-        st = OCR_RUNTIME;
-        goto fail;
-    }
-
-    /* Find the file. Includes come from beside it, then from the root of its
-     * kernel directory (for lab/), then from the standard kernel directory, so
-     * a student's kernel or a --kernel-dir of a few files can use
-     * reduce_common.h without a copy. */
     if (embedded) {
         k->path = malloc(strlen(EMBEDDED) + strlen(sp->file) + 2);
         if (k->path) sprintf(k->path, "%s/%s", EMBEDDED, sp->file);
-    } else if (user) {
+    } else if (rq->kernel_file) {
         k->path = strdup(rq->kernel_file);
     } else {
         k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
         if (!k->path) {
             st = OCR_IO;
-            goto fail;
+            goto done;
         }
         inc_dirs[n_inc] = strdup(k->path);
         if (inc_dirs[n_inc]) inc_dirs[n_inc++][strlen(k->path) - strlen(sp->file) - 1] = '\0';
@@ -806,128 +789,184 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     if (!k->path) {
         ocr_errorf("out of host memory");
         st = OCR_NO_MEMORY;
-        goto fail;
+        goto done;
     }
     ex.dirs = inc_dirs;
     ex.ndirs = n_inc;
-    ex.mirror = strstr(in->platform, "Oclgrind") != NULL;
-    if (!expand(&ex, k->path, 0)) {
-        st = OCR_IO;
-        goto fail;
-    }
+    ex.mirror = strstr(dev->info.platform, "Oclgrind") != NULL;
+    if (!expand(&ex, k->path, 0)) st = OCR_IO;
+done:
+    *src = ex.out;
+    free(inc_dirs[0]);
+    free(inc_dirs[1]);
+    return st;
+}
 
-    /* Geometry: the requested or default local size, fitted to the device. */
-    int user_local = rq->local_size != 0;
-    size_t local = user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
+/* --- device policy: work-group size and access from the device ----------- */
+
+typedef struct {
+    size_t local;   /* work-group size */
+    size_t vec;     /* reduce7: elements per 16-byte load */
+    int blocked;    /* reduce7: blocked (CPU) rather than strided access */
+    int user_local; /* the caller fixed the work-group size: never shrink it */
+    int user;       /* a kernel under test: nothing known before the build */
+} launch_policy;
+
+/* The requested or default local size, fitted to the device, and checked
+ * against what the built-in kernels' shapes need. */
+static ocr_status choose_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
+                                launch_policy *p) {
+    const ocr_kernel_spec *sp = &rq->spec;
+    const ocr_device_info *in = &dev->info;
+    p->user = user;
+    p->user_local = rq->local_size != 0;
+    p->local = p->user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
-    size_t vec = 16 / ocr_type_size(rq->type);
+    p->vec = 16 / ocr_type_size(rq->type);
     /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
-     * device that says it is both, like oclgrind, counts as a GPU). On a CPU,
-     * one work-item per group measured fastest (POCL then runs no work-item
-     * loop; docs/benchmarks.md). */
+     * device that says it is both, like oclgrind, counts as a GPU); on a CPU,
+     * the registry row's work-group size. */
     cl_device_type ty = in->type;
-    int blocked =
+    p->blocked =
         rq->access ? rq->access == 2 : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
-    if (sp->kind == OCR_PER_GRID && blocked && !user_local) local = 1;
-    if (local > limit) {
-        if (user_local) {
+    if (sp->kind == OCR_PER_GRID && p->blocked && !p->user_local)
+        p->local = sp->grid.cpu_local_size;
+    if (p->local > limit) {
+        if (p->user_local) {
             ocr_errorf("%s cannot run work-groups of %zu: its limit is %zu "
                        "(CL_DEVICE_MAX_WORK_GROUP_SIZE / MAX_WORK_ITEM_SIZES)",
-                       in->name, local, limit);
-            st = OCR_RUNTIME;
-            goto fail;
+                       in->name, p->local, limit);
+            return OCR_RUNTIME;
         }
-        local = floor_pow2(limit);
+        p->local = floor_pow2(limit);
     }
     /* The built-in kernels' shapes are known (their trees halve the group, their
      * blocks split evenly, their local arrays are BLOCK or LOCAL_SIZE values);
      * a user kernel's are not, so it is held only to what the built kernel
-     * reports below. */
-    if (!user && sp->kind != OCR_PER_ITEM && !is_pow2(local)) {
-        ocr_errorf("%s needs a power-of-two work-group size, not %zu", sp->name, local);
-        st = OCR_USAGE;
-        goto fail;
+     * reports (build_fitted). */
+    if (!user && sp->kind != OCR_PER_ITEM && !is_pow2(p->local)) {
+        ocr_errorf("%s needs a power-of-two work-group size, not %zu", sp->name, p->local);
+        return OCR_USAGE;
     }
     if (!user && sp->kind == OCR_PER_GROUP && sp->block &&
-        (local > sp->block || sp->block % local)) {
+        (p->local > sp->block || sp->block % p->local)) {
         ocr_errorf("%s covers %zu values per group: the work-group size (%zu) must divide it",
-                   sp->name, sp->block, local);
-        st = OCR_USAGE;
-        goto fail;
+                   sp->name, sp->block, p->local);
+        return OCR_USAGE;
     }
-    size_t lmem = (sp->kind == OCR_PER_GROUP ? sp->block : local) * ocr_type_size(rq->type);
+    size_t lmem = (sp->kind == OCR_PER_GROUP ? sp->block : p->local) * ocr_type_size(rq->type);
     if (!user && lmem > in->local_mem) {
         ocr_errorf("%s needs %zu bytes of local memory per group for %s; %s has %llu", sp->name,
                    lmem, ocr_type_name(rq->type), in->name, (unsigned long long)in->local_mem);
-        st = OCR_RUNTIME;
-        goto fail;
+        return OCR_RUNTIME;
     }
+    return OCR_OK;
+}
 
-    const char *std;
-    int finish;
-    if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
-    for (;;) {
-        st = build_once(dev, k, &ex.out, rq, local, vec, blocked, finish, std);
-        if (st != OCR_OK) goto fail;
-        if (user && (st = check_signature(k, rq)) != OCR_OK) goto fail;
-        if ((st = query_resources(dev, k)) != OCR_OK) goto fail;
-        const ocr_kernel_resources *r = &k->res;
-        if (r->local_mem > in->local_mem) {
-            ocr_errorf("%s uses %llu bytes of local memory per work-group "
-                       "(CL_KERNEL_LOCAL_MEM_SIZE); %s has %llu (CL_DEVICE_LOCAL_MEM_SIZE)",
-                       sp->name, (unsigned long long)r->local_mem, in->name,
-                       (unsigned long long)in->local_mem);
-            st = OCR_RUNTIME;
-            goto fail;
-        }
-        if (r->required_size && r->required_size != local) {
-            ocr_errorf("%s requires work-groups of %zu (reqd_work_group_size), but runs with %zu: "
-                       "use LOCAL_SIZE in the attribute%s",
-                       sp->name, r->required_size, local, user_local ? "" : ", or --local-size");
-            st = OCR_RUNTIME;
-            goto fail;
-        }
-        if (local <= r->work_group_size) break;
-        /* The compiled kernel allows fewer work-items than we asked for (too
-         * many registers, say): shrink, unless the user fixed the size. */
-        if (user_local || r->work_group_size == 0) {
-            ocr_errorf("%s cannot run %s with work-groups of %zu: the compiled kernel allows %zu "
-                       "(CL_KERNEL_WORK_GROUP_SIZE)%s",
-                       in->name, sp->name, local, r->work_group_size,
-                       user_local ? "; try a smaller --local-size" : "");
-            st = OCR_RUNTIME;
-            goto fail;
-        }
-        local = floor_pow2(r->work_group_size);
-    }
-
+/* The launch geometry from the policy and the device, once the work-group
+ * size is final. */
+static void set_geometry(const ocr_device *dev, const ocr_build_request *rq,
+                         const launch_policy *p, ocr_kernel *k) {
+    const ocr_kernel_spec *sp = &rq->spec;
+    const ocr_device_info *in = &dev->info;
     k->geom.kind = sp->kind;
-    k->geom.local_size = local;
-    k->geom.tree = !user;
+    k->geom.local_size = p->local;
+    k->geom.tree = !p->user;
     if (sp->kind == OCR_PER_ITEM) {
         k->geom.elems_per_group = 2;
     } else if (sp->kind == OCR_PER_GROUP) {
         k->geom.elems_per_group = sp->block * sp->loads_per_slot;
     } else {
         /* per work-item and iteration */
-        k->geom.elems_per_group = vec * (rq->unroll ? rq->unroll : REDUCE7_UNROLL);
-        /* About 1024 resident work-items per GPU compute unit measured best on
-         * an H100 (docs/benchmarks.md); a CPU core takes a few groups. */
-        size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? 1024 / local : 4;
+        k->geom.elems_per_group = p->vec * (rq->unroll ? rq->unroll : sp->grid.unroll);
+        /* Groups per compute unit from the registry row (ocr_kernels.c). */
+        size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? sp->grid.gpu_items_per_cu / p->local
+                                                      : sp->grid.cpu_groups_per_cu;
         k->geom.max_groups =
             rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
     }
-    if (finish && (st = setup_finish(dev, k, local)) != OCR_OK) goto fail;
-    k->default_m = sp->default_m ? sp->default_m : k->geom.max_groups;
-    free(ex.out.s);
-    free(inc_dirs[0]);
-    free(inc_dirs[1]);
+}
+
+/* --- the build: compile, query, and shrink the work-group if needed ------- */
+
+/* Builds until the compiled kernel accepts p->local work-items, checking
+ * what it reports against the device. */
+static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const strbuf *src,
+                               const ocr_build_request *rq, int finish, const char *std,
+                               launch_policy *p) {
+    ocr_status st;
+    const ocr_kernel_spec *sp = &rq->spec;
+    const ocr_device_info *in = &dev->info;
+    for (;;) {
+        st = build_once(dev, k, src, rq, p->local, p->vec, p->blocked, finish, std);
+        if (st != OCR_OK) return st;
+        if (p->user && (st = check_signature(k, rq)) != OCR_OK) return st;
+        if ((st = query_resources(dev, k)) != OCR_OK) return st;
+        const ocr_kernel_resources *r = &k->res;
+        if (r->local_mem > in->local_mem) {
+            ocr_errorf("%s uses %llu bytes of local memory per work-group "
+                       "(CL_KERNEL_LOCAL_MEM_SIZE); %s has %llu (CL_DEVICE_LOCAL_MEM_SIZE)",
+                       sp->name, (unsigned long long)r->local_mem, in->name,
+                       (unsigned long long)in->local_mem);
+            return OCR_RUNTIME;
+        }
+        if (r->required_size && r->required_size != p->local) {
+            ocr_errorf("%s requires work-groups of %zu (reqd_work_group_size), but runs with %zu: "
+                       "use LOCAL_SIZE in the attribute%s",
+                       sp->name, r->required_size, p->local,
+                       p->user_local ? "" : ", or --local-size");
+            return OCR_RUNTIME;
+        }
+        if (p->local <= r->work_group_size) return OCR_OK;
+        /* The compiled kernel allows fewer work-items than we asked for (too
+         * many registers, say): shrink, unless the user fixed the size. */
+        if (p->user_local || r->work_group_size == 0) {
+            ocr_errorf("%s cannot run %s with work-groups of %zu: the compiled kernel allows %zu "
+                       "(CL_KERNEL_WORK_GROUP_SIZE)%s",
+                       in->name, sp->name, p->local, r->work_group_size,
+                       p->user_local ? "; try a smaller --local-size" : "");
+            return OCR_RUNTIME;
+        }
+        p->local = floor_pow2(r->work_group_size);
+    }
+}
+
+ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int embedded,
+                               ocr_kernel **out) {
+    ocr_status st = OCR_OK;
+    const ocr_device_info *in = &dev->info;
+    strbuf src = {NULL, 0, 0};
+    launch_policy pol;
+    const char *std;
+    int finish;
+    const int user = !embedded && rq->kernel_file; /* a kernel under test: nothing known before */
+    ocr_kernel *k = calloc(1, sizeof *k);
+    *out = NULL;
+    if (!k) {
+        ocr_errorf("out of host memory");
+        return OCR_NO_MEMORY;
+    }
+    k->type = rq->type;
+    k->op = rq->op;
+    if (ocr_type_traits_of(rq->type)->needs_fp64 && !in->fp64) {
+        ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
+                   "device",
+                   in->name);
+        st = OCR_RUNTIME;
+        goto fail;
+    }
+    if ((st = load_source(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
+    if ((st = choose_policy(dev, rq, user, &pol)) != OCR_OK) goto fail;
+    if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
+    if ((st = build_fitted(dev, k, &src, rq, finish, std, &pol)) != OCR_OK) goto fail;
+    set_geometry(dev, rq, &pol, k);
+    if (finish && (st = setup_finish(dev, k, pol.local)) != OCR_OK) goto fail;
+    k->default_m = rq->spec.default_m ? rq->spec.default_m : k->geom.max_groups;
+    free(src.s);
     *out = k;
     return OCR_OK;
 fail:
-    free(ex.out.s);
-    free(inc_dirs[0]);
-    free(inc_dirs[1]);
+    free(src.s);
     ocr_kernel_release(k);
     return st;
 }

@@ -273,21 +273,12 @@ fail:
     return st;
 }
 
-/* One launch of the kernel over src into dst. */
+/* One launch of the kernel over src into dst (ocr_passes.c). */
 static ocr_status launch(ocr_reducer *r, cl_command_queue q, chain *c, const ocr_pass *s,
                          cl_mem src, cl_mem dst) {
-    ocr_status st = OCR_OK;
     cl_event ev = NULL;
-    cl_ulong n_in = s->n_in;
-    size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-    cl_kernel kern = OCR_PASS_KERNEL(r->k, s);
-    OCR_CL(clSetKernelArg(kern, 0, sizeof src, &src));
-    OCR_CL(clSetKernelArg(kern, 1, sizeof dst, &dst));
-    OCR_CL(clSetKernelArg(kern, 2, sizeof n_in, &n_in));
-    OCR_CL(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, &local, chain_n(c),
-                                  chain_wait(c), &ev));
-    chain_push(c, ev);
-fail:
+    ocr_status st = ocr_pass_enqueue(q, r->k, s, src, dst, chain_n(c), chain_wait(c), &ev);
+    if (ev) chain_push(c, ev);
     return st;
 }
 
@@ -307,11 +298,14 @@ static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
 /* Every pass of p over `in` (p->n values from its start) into result[0]. */
 static ocr_status run_plan(ocr_reducer *r, cl_command_queue q, chain *c, const ocr_plan *p,
                            cl_mem in, cl_mem result) {
-    ocr_status st = OCR_OK;
+    cl_event ev[OCR_MAX_PASSES];
+    unsigned nev = 0;
     if (p->npasses == 0) return copy(r, q, c, in, 0, result, 0, 1); /* one value: itself */
-    for (unsigned i = 0; i < p->npasses && st == OCR_OK; ++i)
-        st = launch(r, q, c, &p->pass[i], i == 0 ? in : r->scratch[(i - 1) % 2],
-                    i + 1 == p->npasses ? result : r->scratch[i % 2]);
+    /* Each pass waits for the one before: the caller's queue may be out of order. */
+    ocr_pass_io io = {in, {r->scratch[0], r->scratch[1]}, result, chain_n(c), chain_wait(c), 1};
+    ocr_status st = ocr_passes_enqueue(q, r->k, p, &io, ev, &nev);
+    for (unsigned i = 0; i < nev; ++i)
+        chain_push(c, ev[i]); /* keeps the last, releases the others */
     return st;
 }
 

@@ -69,10 +69,18 @@ typedef struct {
 
 enum { SIGN_BLOCK = 32 };
 
+/* Float properties from the type table; integers take double's, unused. */
+static unsigned mantissa_bits(ocr_type t) {
+    return ocr_type_traits_of(ocr_type_is_float(t) ? t : OCR_DOUBLE)->mantissa_bits;
+}
+static uint64_t prod_span(ocr_type t) {
+    return ocr_type_traits_of(ocr_type_is_float(t) ? t : OCR_DOUBLE)->prod_factor_span;
+}
+
 /* Sum scale: the K above (float types), or the integer range. */
 static uint64_t sum_range(ocr_type t, uint64_t n) {
     uint64_t p = SIGN_BLOCK / 2 * (n / SIGN_BLOCK + (n % SIGN_BLOCK != 0));
-    unsigned bits = t == OCR_FLOAT ? 24 : 53;
+    unsigned bits = mantissa_bits(t);
     uint64_t k = ((uint64_t)1 << bits) / p;
     return k < 4 ? 4 : k > 4096 ? 4096 : k;
 }
@@ -80,7 +88,7 @@ static uint64_t sum_range(ocr_type t, uint64_t n) {
 /* Whether exact sum data of n elements is exact in every order (P K <= 2^p). */
 static int sum_any_order(ocr_type t, uint64_t n) {
     uint64_t p = SIGN_BLOCK / 2 * (n / SIGN_BLOCK + (n % SIGN_BLOCK != 0));
-    unsigned bits = t == OCR_FLOAT ? 24 : 53;
+    unsigned bits = mantissa_bits(t);
     return p <= ((uint64_t)1 << bits) / sum_range(t, n);
 }
 
@@ -110,7 +118,7 @@ static uint32_t sign_mask(uint64_t seed, uint64_t block) {
 static void element(void *dst, uint64_t i, const gen *g, int neg) {
     uint64_t r = mix(g->seed, i), r2 = mix(g->seed ^ 0x5bd1e995u, i);
     ocr_type t = g->t;
-    int is_signed = t == OCR_INT || t == OCR_LONG;
+    int is_signed = !ocr_type_is_float(t) && ocr_type_traits_of(t)->is_signed;
     unsigned bits = (unsigned)ocr_type_size(t) * 8;
     uint64_t iv = 0;
     double dv = 0;
@@ -144,32 +152,19 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
         dv = unit(r) * 1.0e6;
         break;
     }
-    switch (t) {
-    case OCR_INT:
-    case OCR_UINT: {
+    if (ocr_type_is_float(t)) {
+        float f = (float)dv;
+        memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&f : (const void *)&dv, ocr_type_size(t));
+    } else {
         uint32_t v = (uint32_t)iv;
-        memcpy(dst, &v, 4);
-        break;
-    }
-    case OCR_LONG:
-    case OCR_ULONG:
-        memcpy(dst, &iv, 8);
-        break;
-    case OCR_FLOAT: {
-        float v = (float)dv;
-        memcpy(dst, &v, 4);
-        break;
-    }
-    default:
-        memcpy(dst, &dv, 8);
-        break;
+        memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&v : (const void *)&iv, ocr_type_size(t));
     }
 }
 
 void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
                    ocr_data_kind kind) {
     size_t es = ocr_type_size(t);
-    uint64_t l2 = t == OCR_FLOAT ? 200 : 2000; /* 2L non-unit factors at most */
+    uint64_t l2 = prod_span(t); /* 2L non-unit factors at most */
     gen g = {t, o, kind, seed, n, n / 16 > 2 ? n / 16 : 2, sum_range(t, n), n / l2 + (n % l2 != 0)};
     uint32_t mask = 0;
     for (uint64_t i = 0; i < n; ++i) {
@@ -183,7 +178,7 @@ void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
 void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n, ocr_type t,
                          ocr_op o, uint64_t seed, ocr_data_kind kind) {
     size_t es = ocr_type_size(t);
-    uint64_t l2 = t == OCR_FLOAT ? 200 : 2000;
+    uint64_t l2 = prod_span(t);
     gen g = {t, o, kind, seed, n, n / 16 > 2 ? n / 16 : 2, sum_range(t, n), n / l2 + (n % l2 != 0)};
     uint32_t mask = o == OCR_SUM && count ? sign_mask(seed, offset / SIGN_BLOCK) : 0;
     for (uint64_t i = offset; i < offset + count; ++i) {

@@ -1,7 +1,14 @@
 #define _POSIX_C_SOURCE 200809L
 /* ocr_run.c - run a planned reduction: upload, one launch per pass with the
  * two buffers swapped in between, read back the leftovers, finish on the CPU,
- * check, and time every part (one warm-up, then the median of R runs). */
+ * check, and time every part (one warm-up, then the median of R runs).
+ *
+ * Layering: this is the benchmark routine (host data, repetitions, timing,
+ * the check) around the same launch code as the primitive: both ocr_run and
+ * ocr_reducer_reduce[_async] (ocr_reducer.c) enqueue a plan (ocr_plan.c) of a
+ * built kernel (ocr_program.c) through ocr_passes_enqueue (ocr_passes.c). What
+ * only the benchmark adds: the upload, the CPU finish below M, the poisoned
+ * scratch, the warm-up and the per-pass event times. */
 #include "ocr_internal.h"
 
 #include <stddef.h>
@@ -151,25 +158,16 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     cl_command_queue q = dev->queue;
     cl_event ev_w[2] = {NULL, NULL}, ev_r = NULL, ev_k[OCR_MAX_PASSES];
     unsigned nk = 0;
-    cl_mem in = bf->in;
+    /* One in-order queue: the passes need no wait lists; ping-pong between
+     * the two scratch buffers, the leftovers read from the last one written. */
+    ocr_pass_io io = {bf->in, {bf->scratch[0], bf->scratch[1]}, NULL, 0, NULL, 0};
+    cl_mem last = plan->npasses ? bf->scratch[(plan->npasses - 1) % 2] : bf->in;
     memset(t, 0, sizeof *t);
 
     uint64_t wall0 = ocr_now_ns();
     if ((st = upload(q, bf, plan->n * es, ev_w)) != OCR_OK) goto fail;
-    for (unsigned i = 0; i < plan->npasses; ++i) {
-        const ocr_pass *s = &plan->pass[i];
-        cl_mem out = bf->scratch[i % 2]; /* ping-pong */
-        cl_ulong n_in = s->n_in;         /* the partial count of this pass, not the original n */
-        size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-        cl_kernel kern = OCR_PASS_KERNEL(k, s);
-        OCR_CL(clSetKernelArg(kern, 0, sizeof in, &in));
-        OCR_CL(clSetKernelArg(kern, 1, sizeof out, &out));
-        OCR_CL(clSetKernelArg(kern, 2, sizeof n_in, &n_in));
-        OCR_CL(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, &local, 0, NULL, &ev_k[nk]));
-        ++nk;
-        in = out; /* this output is the next input */
-    }
-    OCR_CL(clEnqueueReadBuffer(q, in, CL_TRUE, 0, plan->leftover * es, left, 0, NULL, &ev_r));
+    if ((st = ocr_passes_enqueue(q, k, plan, &io, ev_k, &nk)) != OCR_OK) goto fail;
+    OCR_CL(clEnqueueReadBuffer(q, last, CL_TRUE, 0, plan->leftover * es, left, 0, NULL, &ev_r));
 
     uint64_t t0 = ocr_now_ns();
     rs->result = ocr_reduce_naive(left, plan->leftover, k->type, k->op);

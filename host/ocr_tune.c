@@ -198,11 +198,13 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
     /* The space: on GPUs the work-group size, resident groups per compute
      * unit and loads in flight, with strided (coalesced) access; on CPUs,
      * blocked access with one work-item per group and the groups per core
-     * (UNROLL does not apply to blocked access). Built-in defaults first. */
-    static const size_t gpu_local[] = {128, 64, 256, 512, 1024};
-    static const size_t gpu_gpcu[] = {8, 4, 16, 2, 32};
-    static const unsigned gpu_unroll[] = {8, 4, 16, 2};
-    static const size_t cpu_gpcu[] = {4, 1, 2, 8, 16};
+     * (UNROLL does not apply to blocked access). The registry row's
+     * defaults first (ocr_kernels.c); the others around them. */
+    const ocr_kernel_spec *r7 = ocr_kernel_find("reduce7");
+    const size_t gpu_local[] = {r7->local_size, 64, 256, 512, 1024};
+    const size_t gpu_gpcu[] = {r7->grid.gpu_items_per_cu / r7->local_size, 4, 16, 2, 32};
+    const unsigned gpu_unroll[] = {r7->grid.unroll, 4, 16, 2};
+    const size_t cpu_gpcu[] = {r7->grid.cpu_groups_per_cu, 1, 2, 8, 16};
     ocr_tuning cand[128];
     unsigned nc = 0;
     if (gpu) {
@@ -218,9 +220,9 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
                 }
     } else {
         for (size_t b = 0; b < 5; ++b) {
-            ocr_tuning c = {.local_size = 1,
+            ocr_tuning c = {.local_size = r7->grid.cpu_local_size,
                             .groups = in->compute_units * cpu_gpcu[b],
-                            .unroll = 8,
+                            .unroll = r7->grid.unroll,
                             .access = 2};
             cand[nc++] = c;
         }

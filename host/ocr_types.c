@@ -7,25 +7,59 @@
 #include <stdint.h>
 #include <string.h>
 
-static const char *const type_names[OCR_NTYPES] = {"int",   "uint",  "long",
-                                                   "ulong", "float", "double"};
-static const char *const op_names[OCR_NOPS] = {"sum", "prod", "min", "max", "and", "or", "xor"};
-static const size_t type_sizes[OCR_NTYPES] = {4, 4, 8, 8, 4, 8};
+/* One row per element type: everything the host, the kernels' -D options and
+ * the reference need to know about it. Identities are per operator, both as
+ * a host value and as OpenCL C source; bitwise rows of float types are never
+ * used (ocr_op_valid_for refuses them). */
+/* clang-format off: one row per type reads best as a table */
+static const ocr_type_traits type_traits[OCR_NTYPES] = {
+    /* name   size float signed twin  fp64 bits span digits format */
+    [OCR_INT] = {"int", 4, 0, 1, "uint", 0, 0, 0, 0, "%lld",
+        {{.i = 0}, {.i = 1}, {.i = INT32_MAX}, {.i = INT32_MIN}, {.i = -1}, {.i = 0}, {.i = 0}},
+        {"0", "1", "INT_MAX", "INT_MIN", "(-1)", "0", "0"}},
+    [OCR_UINT] = {"uint", 4, 0, 0, "uint", 0, 0, 0, 0, "%llu",
+        {{.u = 0}, {.u = 1}, {.u = UINT32_MAX}, {.u = 0}, {.u = UINT32_MAX}, {.u = 0}, {.u = 0}},
+        {"0", "1", "UINT_MAX", "0", "UINT_MAX", "0", "0"}},
+    [OCR_LONG] = {"long", 8, 0, 1, "ulong", 0, 0, 0, 0, "%lld",
+        {{.l = 0}, {.l = 1}, {.l = INT64_MAX}, {.l = INT64_MIN}, {.l = -1}, {.l = 0}, {.l = 0}},
+        {"0", "1", "LONG_MAX", "LONG_MIN", "(-1L)", "0", "0"}},
+    [OCR_ULONG] = {"ulong", 8, 0, 0, "ulong", 0, 0, 0, 0, "%llu",
+        {{.ul = 0}, {.ul = 1}, {.ul = UINT64_MAX}, {.ul = 0}, {.ul = UINT64_MAX}, {.ul = 0}, {.ul = 0}},
+        {"0", "1", "ULONG_MAX", "0", "ULONG_MAX", "0", "0"}},
+    [OCR_FLOAT] = {"float", 4, 1, 1, NULL, 0, 24, 200, 9, "%.*g",
+        {{.f = 0.0f}, {.f = 1.0f}, {.f = INFINITY}, {.f = -INFINITY}, {.u = 0}, {.u = 0}, {.u = 0}},
+        {"0.0f", "1.0f", "INFINITY", "(-INFINITY)", "0", "0", "0"}},
+    [OCR_DOUBLE] = {"double", 8, 1, 1, NULL, 1, 53, 2000, 17, "%.*g",
+        {{.d = 0.0}, {.d = 1.0}, {.d = INFINITY}, {.d = -INFINITY}, {.ul = 0}, {.ul = 0}, {.ul = 0}},
+        {"0.0", "1.0", "INFINITY", "(-INFINITY)", "0", "0", "0"}},
+};
+
+/* One row per operator. */
+static const ocr_op_traits op_traits[OCR_NOPS] = {
+    [OCR_SUM] = {"sum", 1}, [OCR_PROD] = {"prod", 1}, [OCR_MIN] = {"min", 1},
+    [OCR_MAX] = {"max", 1}, [OCR_AND] = {"and", 0},   [OCR_OR] = {"or", 0},
+    [OCR_XOR] = {"xor", 0},
+};
+/* clang-format on */
+
+const ocr_type_traits *ocr_type_traits_of(ocr_type t) {
+    return &type_traits[t];
+}
 
 const char *ocr_type_name(ocr_type t) {
-    return (unsigned)t < OCR_NTYPES ? type_names[t] : "?";
+    return (unsigned)t < OCR_NTYPES ? type_traits[t].name : "?";
 }
 const char *ocr_op_name(ocr_op o) {
-    return (unsigned)o < OCR_NOPS ? op_names[o] : "?";
+    return (unsigned)o < OCR_NOPS ? op_traits[o].name : "?";
 }
 size_t ocr_type_size(ocr_type t) {
-    return type_sizes[t];
+    return type_traits[t].size;
 }
 int ocr_type_is_float(ocr_type t) {
-    return t == OCR_FLOAT || t == OCR_DOUBLE;
+    return type_traits[t].is_float;
 }
 int ocr_op_valid_for(ocr_op o, ocr_type t) {
-    return !(ocr_type_is_float(t) && (o == OCR_AND || o == OCR_OR || o == OCR_XOR));
+    return !type_traits[t].is_float || op_traits[o].for_floats;
 }
 
 int ocr_name_index(const char *s, const char *const *names, int n) {
@@ -35,147 +69,48 @@ int ocr_name_index(const char *s, const char *const *names, int n) {
 }
 
 int ocr_type_from_name(const char *s, ocr_type *t) {
-    int i = ocr_name_index(s, type_names, OCR_NTYPES);
-    if (i >= 0) *t = (ocr_type)i;
-    return i < 0 ? -1 : 0;
+    for (int i = 0; i < OCR_NTYPES; ++i)
+        if (strcmp(s, type_traits[i].name) == 0) {
+            *t = (ocr_type)i;
+            return 0;
+        }
+    return -1;
 }
 
 int ocr_op_from_name(const char *s, ocr_op *o) {
-    int i = ocr_name_index(s, op_names, OCR_NOPS);
-    if (i >= 0) *o = (ocr_op)i;
-    return i < 0 ? -1 : 0;
+    for (int i = 0; i < OCR_NOPS; ++i)
+        if (strcmp(s, op_traits[i].name) == 0) {
+            *o = (ocr_op)i;
+            return 0;
+        }
+    return -1;
 }
 
 const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len) {
-    switch (t) {
-    case OCR_INT:
-        snprintf(buf, len, "%d", (int)v.i);
-        break;
-    case OCR_UINT:
-        snprintf(buf, len, "%u", (unsigned)v.u);
-        break;
-    case OCR_LONG:
-        snprintf(buf, len, "%lld", (long long)v.l);
-        break;
-    case OCR_ULONG:
-        snprintf(buf, len, "%llu", (unsigned long long)v.ul);
-        break;
-    case OCR_FLOAT:
-        snprintf(buf, len, "%.9g", (double)v.f);
-        break;
-    default:
-        snprintf(buf, len, "%.17g", v.d);
-        break;
-    }
+    const ocr_type_traits *tr = &type_traits[t];
+    if (tr->is_float)
+        snprintf(buf, len, tr->format, tr->digits, tr->size == 4 ? (double)v.f : v.d);
+    else if (tr->is_signed)
+        snprintf(buf, len, tr->format, tr->size == 4 ? (long long)v.i : (long long)v.l);
+    else
+        snprintf(buf, len, tr->format, tr->size == 4 ? (unsigned long long)v.u : v.ul);
     return buf;
 }
 
 ocr_value ocr_identity(ocr_type t, ocr_op o) {
     ocr_value v;
     memset(&v, 0, sizeof v);
-    switch (o) {
-    case OCR_SUM:
-    case OCR_OR:
-    case OCR_XOR:
-        if (t == OCR_FLOAT) v.f = 0.0f;
-        if (t == OCR_DOUBLE) v.d = 0.0;
-        break;
-    case OCR_PROD:
-        switch (t) {
-        case OCR_INT:
-        case OCR_UINT:
-            v.u = 1;
-            break;
-        case OCR_LONG:
-        case OCR_ULONG:
-            v.ul = 1;
-            break;
-        case OCR_FLOAT:
-            v.f = 1.0f;
-            break;
-        default:
-            v.d = 1.0;
-            break;
-        }
-        break;
-    case OCR_AND:
-        if (t == OCR_INT || t == OCR_UINT)
-            v.u = UINT32_MAX;
-        else
-            v.ul = UINT64_MAX;
-        break;
-    case OCR_MIN:
-    case OCR_MAX: {
-        int mn = o == OCR_MIN; /* min's identity is the type's largest value */
-        switch (t) {
-        case OCR_INT:
-            v.i = mn ? INT32_MAX : INT32_MIN;
-            break;
-        case OCR_UINT:
-            v.u = mn ? UINT32_MAX : 0;
-            break;
-        case OCR_LONG:
-            v.l = mn ? INT64_MAX : INT64_MIN;
-            break;
-        case OCR_ULONG:
-            v.ul = mn ? UINT64_MAX : 0;
-            break;
-        case OCR_FLOAT:
-            v.f = mn ? INFINITY : -INFINITY;
-            break;
-        default:
-            v.d = mn ? INFINITY : -INFINITY;
-            break;
-        }
-        break;
-    }
-    default:
-        break;
-    }
+    if ((unsigned)o < OCR_NOPS) memcpy(&v, &type_traits[t].identity[o], type_traits[t].size);
     return v;
 }
 
 /* The identity as OpenCL C source, for -D OCR_IDENTITY=... */
 const char *ocr_identity_source(ocr_type t, ocr_op o) {
-    int fl = ocr_type_is_float(t);
-    switch (o) {
-    case OCR_SUM:
-        return t == OCR_FLOAT ? "0.0f" : t == OCR_DOUBLE ? "0.0" : "0";
-    case OCR_PROD:
-        return t == OCR_FLOAT ? "1.0f" : t == OCR_DOUBLE ? "1.0" : "1";
-    case OCR_OR:
-    case OCR_XOR:
-        return "0";
-    case OCR_AND:
-        return t == OCR_INT    ? "(-1)"
-               : t == OCR_UINT ? "UINT_MAX"
-               : t == OCR_LONG ? "(-1L)"
-                               : "ULONG_MAX";
-    case OCR_MIN:
-        if (fl) return "INFINITY";
-        return t == OCR_INT    ? "INT_MAX"
-               : t == OCR_UINT ? "UINT_MAX"
-               : t == OCR_LONG ? "LONG_MAX"
-                               : "ULONG_MAX";
-    case OCR_MAX:
-        if (fl) return "(-INFINITY)";
-        return t == OCR_INT ? "INT_MIN" : t == OCR_UINT ? "0" : t == OCR_LONG ? "LONG_MIN" : "0";
-    default:
-        return "0";
-    }
+    return (unsigned)o < OCR_NOPS ? type_traits[t].identity_source[o] : "0";
 }
 
 const char *ocr_unsigned_twin(ocr_type t) {
-    switch (t) {
-    case OCR_INT:
-    case OCR_UINT:
-        return "uint";
-    case OCR_LONG:
-    case OCR_ULONG:
-        return "ulong";
-    default:
-        return NULL;
-    }
+    return type_traits[t].unsigned_twin;
 }
 
 /* Integer sum and product wrap in the unsigned type, as in the kernels. */

@@ -125,29 +125,23 @@ typedef struct {
     char err[512];
 } ctx;
 
-/* One reduce7 reduction: the same sequence as the library's ocr_run, without
- * the upload. */
+/* One reduce7 reduction: the library's launches (ocr_passes_enqueue, as
+ * ocr_run and the reducer), without the upload. */
 static ocr_status ours_run(ctx *c, int m1, void *out) {
     ocr_status st = OCR_OK;
     const ocr_plan *p = &c->plan[m1];
-    cl_mem in = c->x;
     size_t es = ocr_type_size(c->type);
-    for (unsigned i = 0; i < p->npasses; ++i) {
-        const ocr_pass *s = &p->pass[i];
-        cl_mem o = c->scratch[m1][i % 2];
-        cl_ulong n_in = s->n_in;
-        size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-        cl_kernel kern = OCR_PASS_KERNEL(c->k, &p->pass[i]);
-        OCR_CL(clSetKernelArg(kern, 0, sizeof in, &in));
-        OCR_CL(clSetKernelArg(kern, 1, sizeof o, &o));
-        OCR_CL(clSetKernelArg(kern, 2, sizeof n_in, &n_in));
-        OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, 0, NULL, NULL));
-        in = o;
-    }
-    OCR_CL(clEnqueueReadBuffer(c->q, in, CL_TRUE, 0, p->leftover * es, c->left, 0, NULL, NULL));
+    cl_event ev[OCR_MAX_PASSES];
+    unsigned nev = 0;
+    ocr_pass_io io = {c->x, {c->scratch[m1][0], c->scratch[m1][1]}, NULL, 0, NULL, 0};
+    cl_mem last = p->npasses ? c->scratch[m1][(p->npasses - 1) % 2] : c->x;
+    if ((st = ocr_passes_enqueue(c->q, c->k, p, &io, ev, &nev)) != OCR_OK) goto fail;
+    OCR_CL(clEnqueueReadBuffer(c->q, last, CL_TRUE, 0, p->leftover * es, c->left, 0, NULL, NULL));
     ocr_value v = ocr_reduce_naive(c->left, p->leftover, c->type, OCR_SUM);
     memcpy(out, &v, es);
 fail:
+    for (unsigned i = 0; i < nev; ++i)
+        clReleaseEvent(ev[i]);
     return st;
 }
 

@@ -129,6 +129,12 @@ typedef struct {
     unsigned loads_per_slot; /* elements combined into each local slot while loading */
     size_t default_m;        /* default CPU threshold M (0: from the plan's geometry) */
     const char *summary;     /* one line for --help and --list-kernels */
+    struct {                      /* PER_GRID defaults by device type ({0} for the others) */
+        unsigned unroll;          /* 16-byte loads issued per work-item before the first is used */
+        size_t gpu_items_per_cu;  /* resident work-items per GPU compute unit */
+        size_t cpu_groups_per_cu; /* groups per CPU core */
+        size_t cpu_local_size;    /* work-group size with blocked access on a CPU */
+    } grid;
 } ocr_kernel_spec;
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
