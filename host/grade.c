@@ -12,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
+#include "ocr_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,8 +96,8 @@ static double now_s(void) {
 static ocr_build_request request(const grader *g, ocr_type t, ocr_op op, const char *name,
                                  const char *file, uint64_t e) {
     ocr_build_request rq = {0};
-    ocr_kernel_spec s = {name, file, OCR_PER_GROUP, g->local, (size_t)e, 1, e, "graded kernel",
-                         {0}};
+    ocr_kernel_spec s = {name, file, OCR_PER_GROUP,   g->local, (size_t)e,
+                         1,    e,    "graded kernel", {0}};
     rq.spec = s;
     rq.kernel_file = file;
     rq.type = t;
@@ -406,17 +407,7 @@ static void race_case(grader *g, const char *oclgrind, ocr_type t, grade_case *c
 /* ---- reports ------------------------------------------------------------ */
 
 static void json_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
+    ocr_quoted(f, s, 1);
 }
 
 static void csv_str(FILE *f, const char *s) {

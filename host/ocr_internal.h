@@ -73,6 +73,10 @@ struct ocr_device {
 void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
                       int exact, int any_order, double err_ulps, double tol_ulps, double tol);
 
+/* JSON and CSV writing shared by every report (host/ocr_report.c). */
+void ocr_quoted(FILE *f, const char *s, int json);
+void ocr_json_num(FILE *f, double x);
+
 /* The kernel a pass launches. */
 #define OCR_PASS_KERNEL(k, s) ((s)->finish ? (k)->finish_kernel : (k)->kernel)
 

@@ -14,6 +14,7 @@
  * every rank exits with the worst status.
  */
 #include "cli.h"
+#include "ocr_internal.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -341,17 +342,7 @@ static void text(const cli_options *o, const char *kernel, int size, const rank_
 }
 
 static void json_str(const char *s) {
-    putchar('"');
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+    ocr_quoted(stdout, s, 1);
 }
 
 static void json(const cli_options *o, const char *kernel, int size, const rank_info *ri,

@@ -172,8 +172,8 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     if (ri->passes) passes_table(f, r, ocr_type_size(ri->type));
 }
 
-/* A string as a JSON or CSV string literal. */
-static void quoted(FILE *f, const char *s, int json) {
+/* A string as a JSON or CSV string literal (every JSON and CSV writer's). */
+void ocr_quoted(FILE *f, const char *s, int json) {
     fputc('"', f);
     for (; *s; ++s) {
         unsigned char c = (unsigned char)*s;
@@ -286,7 +286,7 @@ static void value(FILE *f, const field *e, int json) {
     switch (e->kind) {
     case V_STR: /* CSV quotes only what needs it (and names with spaces) */
         if (e->s && (json || strpbrk(e->s, ",\" \r\n")))
-            quoted(f, e->s, json);
+            ocr_quoted(f, e->s, json);
         else if (e->s)
             fputs(e->s, f);
         else if (json)
@@ -379,7 +379,7 @@ static void json(FILE *f, const table *t, const ocr_report_info *ri, const ocr_r
             fprintf(f, "%s{\"run\": %u, ", i ? ", " : "", i);
             json_times(f, "times", &s->t, NULL, NULL);
             fputs(", \"result\": ", f);
-            quoted(f, ocr_value_str(ri->type, s->result, v, sizeof v), 1);
+            ocr_quoted(f, ocr_value_str(ri->type, s->result, v, sizeof v), 1);
             fprintf(f, ", \"passed\": %s", s->passed ? "true" : "false");
             for (int g = 0; g < 2; ++g) { /* each launch's event, and the gap before it */
                 fprintf(f, ", \"%s\": [", g ? "gap_ms" : "pass_ms");
@@ -412,4 +412,12 @@ void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel
     } else {
         json(f, &t, ri, r);
     }
+}
+
+/* A JSON number, or null where JSON has none (NaN, infinities). */
+void ocr_json_num(FILE *f, double x) {
+    if (isfinite(x))
+        fprintf(f, "%.6g", x);
+    else
+        fputs("null", f);
 }

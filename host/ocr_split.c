@@ -384,24 +384,7 @@ static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
 }
 
 static void json_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static void json_num(FILE *f, double x) {
-    if (isfinite(x))
-        fprintf(f, "%.6g", x);
-    else
-        fputs("null", f);
+    ocr_quoted(f, s, 1);
 }
 
 static void json_times(FILE *f, const char *name, const ocr_times *t, uint64_t combine) {
@@ -429,11 +412,11 @@ static void json(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
     fprintf(f, ", \"exact\": %s, \"passed\": %s, \"bad_run\": %u, \"repetitions\": %u, ",
             r->exact ? "true" : "false", r->passed ? "true" : "false", r->bad_run, r->repeats);
     fputs("\"err_ulps\": ", f);
-    json_num(f, r->err_ulps);
+    ocr_json_num(f, r->err_ulps);
     fputs(", \"bandwidth_gbs\": ", f);
-    json_num(f, gbs(r->elems_read * es, r->median.kernels_ns));
+    ocr_json_num(f, gbs(r->elems_read * es, r->median.kernels_ns));
     fputs(", \"bandwidth_e2e_gbs\": ", f);
-    json_num(f, gbs(r->n * es, r->median.gpu_ns));
+    ocr_json_num(f, gbs(r->n * es, r->median.gpu_ns));
     fputs(", ", f);
     json_times(f, "median", &r->median, r->combine_ns);
     fputs(", ", f);
@@ -446,7 +429,7 @@ static void json(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
                 "\"elements\": %llu, \"share\": %.6f, \"probe_gbs\": ",
                 i ? "," : "", p->choice.platform, p->choice.device, (unsigned long long)p->offset,
                 (unsigned long long)p->count, (double)p->count / (double)r->n);
-        json_num(f, p->probe_gbs);
+        ocr_json_num(f, p->probe_gbs);
         fputs(", \"report\": ", f);
         if (p->count && p->res.runs) { /* the single-device report of its share */
             ocr_report_info pi = *ri;

@@ -104,6 +104,25 @@ static void reference(void *buf, uint64_t n, uint64_t chunk, ocr_type t, ocr_op 
     }
 }
 
+/* Chunk slot s: upload cnt elements from its pinned memory on queue A once the
+ * reduction that last read its device buffer is done (*done), then reduce them
+ * on queue B once uploaded, into `out`; *up and *done become the new events. */
+static ocr_status enqueue_chunk(ocr_reducer *red, cl_command_queue qa, cl_command_queue qb,
+                                cl_mem dbuf, const void *hp, uint64_t cnt, size_t es, cl_mem out,
+                                cl_event *up, cl_event *done) {
+    ocr_status st = OCR_OK;
+    OCR_CL(clEnqueueWriteBuffer(qa, dbuf, CL_FALSE, 0, (size_t)(cnt * es), hp, *done ? 1 : 0,
+                                *done ? done : NULL, up));
+    OCR_CL(clFlush(qa));
+    if (*done) {
+        clReleaseEvent(*done);
+        *done = NULL;
+    }
+    st = ocr_reducer_reduce_async(red, qb, dbuf, 0, cnt, out, 1, up, done);
+fail:
+    return st;
+}
+
 ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
                           const ocr_stream_options *opt, ocr_stream_result *res) {
     ocr_status st = OCR_OK;
@@ -192,14 +211,7 @@ ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
         fill(hp[s], off, cnt, n, t, o, opt);
         res->fill_ns += ocr_now_ns() - f0;
         /* Into the device buffer once the reduction that last read it is done. */
-        OCR_CL(clEnqueueWriteBuffer(qa, dbuf[s], CL_FALSE, 0, (size_t)(cnt * es), hp[s],
-                                    done[s] ? 1 : 0, done[s] ? &done[s] : NULL, &up[s]));
-        OCR_CL(clFlush(qa));
-        if (done[s]) {
-            clReleaseEvent(done[s]);
-            done[s] = NULL;
-        }
-        if ((st = ocr_reducer_reduce_async(red, qb, dbuf[s], 0, cnt, out, 1, &up[s], &done[s])) !=
+        if ((st = enqueue_chunk(red, qa, qb, dbuf[s], hp[s], cnt, es, out, &up[s], &done[s])) !=
             OCR_OK)
             goto fail;
         /* In order on queue B: the next reduction writes `out` after this read. */
@@ -223,14 +235,7 @@ ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
         uint64_t off = i * chunk, cnt = n - off < chunk ? n - off : chunk;
         if (up[s]) clReleaseEvent(up[s]);
         up[s] = NULL;
-        OCR_CL(clEnqueueWriteBuffer(qa, dbuf[s], CL_FALSE, 0, (size_t)(cnt * es), hp[s],
-                                    done[s] ? 1 : 0, done[s] ? &done[s] : NULL, &up[s]));
-        OCR_CL(clFlush(qa));
-        if (done[s]) {
-            clReleaseEvent(done[s]);
-            done[s] = NULL;
-        }
-        if ((st = ocr_reducer_reduce_async(red, qb, dbuf[s], 0, cnt, out, 1, &up[s], &done[s])) !=
+        if ((st = enqueue_chunk(red, qa, qb, dbuf[s], hp[s], cnt, es, out, &up[s], &done[s])) !=
             OCR_OK)
             goto fail;
         OCR_CL(clFlush(qb));
@@ -280,24 +285,7 @@ static double ms(uint64_t ns) {
 }
 
 static void json_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static void json_num(FILE *f, double x) {
-    if (isfinite(x))
-        fprintf(f, "%.6g", x);
-    else
-        fputs("null", f);
+    ocr_quoted(f, s, 1);
 }
 
 void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_report_info *ri,
@@ -329,15 +317,15 @@ void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr
         fprintf(f, ", \"exact\": true, \"passed\": %s, \"wall_ms\": %.6f, \"fill_ms\": %.6f, ",
                 r->passed ? "true" : "false", ms(r->wall_ns), ms(r->fill_ns));
         fputs("\"e2e_gbs\": ", f);
-        json_num(f, r->e2e_gbs);
+        ocr_json_num(f, r->e2e_gbs);
         fprintf(f, ", \"h2d_chunk_ms\": %.6f, \"h2d_gbs\": ", ms(r->h2d_ns));
-        json_num(f, r->h2d_gbs);
+        ocr_json_num(f, r->h2d_gbs);
         fputs(", \"e2e_over_h2d\": ", f);
-        json_num(f, ratio);
+        ocr_json_num(f, ratio);
         fprintf(f, ", \"ready_ms\": %.6f, \"ready_gbs\": ", ms(r->pipe_ns));
-        json_num(f, r->pipe_gbs);
+        ocr_json_num(f, r->pipe_gbs);
         fputs(", \"ready_over_h2d\": ", f);
-        json_num(f, r->h2d_gbs > 0 ? r->pipe_gbs / r->h2d_gbs : 0);
+        ocr_json_num(f, r->h2d_gbs > 0 ? r->pipe_gbs / r->h2d_gbs : 0);
         fputs("}\n", f);
         return;
     }
