@@ -400,13 +400,18 @@ static int given(const cli_options *o, const char *long_name) {
     return d && (o->given >> (d - options) & 1);
 }
 
+/* The first of names[0..n) given on the command line, or NULL. */
+static const char *first_given(const cli_options *o, const char *const *names, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (given(o, names[i])) return names[i];
+    return NULL;
+}
+
 const char *cli_stream_conflict(const cli_options *o) {
     static const char *const single[] = {
         "grade", "tune",     "explain", "passes",    "resources", "peak",        "split",
         "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline"};
-    for (size_t i = 0; i < sizeof single / sizeof single[0]; ++i)
-        if (given(o, single[i])) return single[i];
-    return NULL;
+    return first_given(o, single, sizeof single / sizeof single[0]);
 }
 
 /* Options that cannot take effect are refused rather than ignored: a student
@@ -443,12 +448,11 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         static const char *const fixed[] = {"size",   "type",    "op",     "threshold",
                                             "repeat", "data",    "passes", "resources",
                                             "peak",   "explain", "seed"};
-        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; ++i)
-            if (given(o, fixed[i])) {
-                snprintf(msg, sizeof msg, "--%s cannot go with --grade: the matrix is fixed",
-                         fixed[i]);
-                return bad(msg, NULL, NULL);
-            }
+        const char *f = first_given(o, fixed, sizeof fixed / sizeof fixed[0]);
+        if (f) {
+            snprintf(msg, sizeof msg, "--%s cannot go with --grade: the matrix is fixed", f);
+            return bad(msg, NULL, NULL);
+        }
         if (o->all_devices) return bad("--grade runs on one device, not -d all", NULL, NULL);
     }
     if (given(o, "tune-budget") && !o->tune)
@@ -459,12 +463,11 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
             return bad("--tune tunes reduce7 (the kernel with a free geometry)", NULL, NULL);
         static const char *const fixed[] = {"local-size", "groups",  "access", "op",
                                             "grade",      "explain", "format", "threshold"};
-        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; ++i)
-            if (given(o, fixed[i])) {
-                snprintf(msg, sizeof msg, "--%s cannot go with --tune: it is what --tune chooses",
-                         fixed[i]);
-                return bad(msg, NULL, NULL);
-            }
+        const char *f = first_given(o, fixed, sizeof fixed / sizeof fixed[0]);
+        if (f) {
+            snprintf(msg, sizeof msg, "--%s cannot go with --tune: it is what --tune chooses", f);
+            return bad(msg, NULL, NULL);
+        }
         if (o->all_devices) return bad("--tune tunes one device, not -d all", NULL, NULL);
     }
     if (o->all_devices && o->device.device >= 0)
@@ -476,11 +479,11 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
         static const char *const single[] = {"grade",     "tune", "explain",     "passes",
                                              "resources", "peak", "cpu-baseline"};
         if (o->split && o->mpi) return bad("choose one of --split and --mpi", NULL, NULL);
-        for (size_t i = 0; i < sizeof single / sizeof single[0]; ++i)
-            if (given(o, single[i])) {
-                snprintf(msg, sizeof msg, "--%s cannot go with %s", single[i], what);
-                return bad(msg, NULL, NULL);
-            }
+        const char *f = first_given(o, single, sizeof single / sizeof single[0]);
+        if (f) {
+            snprintf(msg, sizeof msg, "--%s cannot go with %s", f, what);
+            return bad(msg, NULL, NULL);
+        }
         if (o->all_devices || (o->split && o->device.device >= 0)) {
             snprintf(msg, sizeof msg, "%s chooses the devices itself: drop -d", what);
             return bad(msg, NULL, NULL);

@@ -63,6 +63,16 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
 
 /* --stream, or -n 7 beyond one buffer (host/ocr_stream.c): the input made
  * chunk by chunk, never whole in host memory. */
+/* What every report of a run takes from the command line. */
+static ocr_report_info report_info(const cli_options *o, const ocr_build_request *rq) {
+    return (ocr_report_info){.kernel_name = rq->spec.name,
+                             .type = o->type,
+                             .op = o->op,
+                             .seed = o->seed,
+                             .data = o->data,
+                             .build_options = o->build_options};
+}
+
 static ocr_status run_stream(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
                              summary *sum) {
     ocr_stream_options so = {o->chunk,      o->seed,   o->data,          o->kernel_dir,
@@ -70,12 +80,7 @@ static ocr_status run_stream(const cli_options *o, const ocr_build_request *rq, 
     ocr_stream_result r;
     ocr_status st = ocr_stream_run(dev, o->type, o->op, o->size, &so, &r);
     if (st == OCR_OK || st == OCR_WRONG) {
-        ocr_report_info ri = {.kernel_name = rq->spec.name,
-                              .type = o->type,
-                              .op = o->op,
-                              .seed = o->seed,
-                              .data = o->data,
-                              .build_options = o->build_options};
+        ocr_report_info ri = report_info(o, rq);
         ocr_stream_report(stdout, o->format, dev, &ri, &r);
         sum->t_gpu = (double)r.wall_ns / 1e6;
         sum->gbs = r.e2e_gbs;
@@ -166,16 +171,11 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
     }
     st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
-        ocr_report_info ri = {.kernel_name = rq->spec.name,
-                              .type = o->type,
-                              .op = o->op,
-                              .seed = o->seed,
-                              .data = o->data,
-                              .build_options = o->build_options,
-                              .csv_header = csv_header,
-                              .json_runs = 1,
-                              .passes = o->passes,
-                              .tuning = tuning[0] ? tuning : NULL};
+        ocr_report_info ri = report_info(o, rq);
+        ri.csv_header = csv_header;
+        ri.json_runs = 1;
+        ri.passes = o->passes;
+        ri.tuning = tuning[0] ? tuning : NULL;
         ocr_report(stdout, o->format, dev, k, &ri, &res);
         double copy = 0;
         if (o->peak && st != OCR_RUNTIME) {
@@ -276,12 +276,7 @@ static ocr_status run_split(const cli_options *o, const ocr_build_request *rq) {
     ocr_split_result res;
     st = ocr_split_run(choices, (unsigned)n, rq, data, o->size, &ro, o->shares, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
-        ocr_report_info ri = {.kernel_name = rq->spec.name,
-                              .type = o->type,
-                              .op = o->op,
-                              .seed = o->seed,
-                              .data = o->data,
-                              .build_options = o->build_options};
+        ocr_report_info ri = report_info(o, rq);
         ocr_split_report(stdout, o->format, &ri, &res);
     }
     ocr_split_release(&res);
