@@ -77,9 +77,6 @@ void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const 
 void ocr_quoted(FILE *f, const char *s, int json);
 void ocr_json_num(FILE *f, double x);
 
-/* The kernel a pass launches. */
-#define OCR_PASS_KERNEL(k, s) ((s)->finish ? (k)->finish_kernel : (k)->kernel)
-
 /* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`,
  * pass i writes scratch[i % 2] (the last pass last_out, when it is set) and
  * pass i + 1 reads it. Pass 0 waits for the wait list; with `chain`, each

@@ -9,7 +9,7 @@ ocr_status ocr_pass_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_p
     ocr_status st = OCR_OK;
     cl_ulong n_in = s->n_in; /* the partial count of this pass, not the original n */
     size_t global = (size_t)s->global_size, local = (size_t)s->local_size;
-    cl_kernel kern = OCR_PASS_KERNEL(k, s);
+    cl_kernel kern = s->finish ? k->finish_kernel : k->kernel; /* reduce7_finish */
     *ev = NULL;
     OCR_CL(clSetKernelArg(kern, 0, sizeof src, &src));
     OCR_CL(clSetKernelArg(kern, 1, sizeof dst, &dst));
