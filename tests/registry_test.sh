@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # registry_test.sh OCR NAME... - the per-kernel tests loop over a ladder that
-# tests/CMakeLists.txt reads from host/ocr_kernels.c's source; it must be the
+# tests/CMakeLists.txt reads from host/lib/opencl/ocr_kernels.c's source; it must be the
 # registry the binary lists (--list-kernels, lab kernels under lab/ aside),
 # in order, so a kernel added to the registry cannot go untested. And the
 # types and operators --help names (literal text) are those of the tables

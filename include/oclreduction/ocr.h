@@ -29,7 +29,7 @@ extern "C" {
 #include "ocr_version.h"
 
 /* What a call did. The values are the library's, not exit codes: the
- * oclReduction program maps them to its exit codes (host/cli.c). OCR_USAGE and
+ * oclReduction program maps them to its exit codes (host/cli/cli.c). OCR_USAGE and
  * OCR_RUNTIME are the general kinds; the later values say more where the
  * library knows more, and are runtime failures as well. Callers should test
  * st != OCR_OK rather than ranges; ocr_status_name() gives a phrase for each. */
@@ -195,7 +195,7 @@ uint64_t ocr_kernel_default_m(const ocr_kernel *k);
 /* Where the device reports enough (NVIDIA's cl_nv_device_attribute_query,
  * plus the registers from a build with -cl-nv-verbose), an occupancy estimate
  * for the built kernel: the groups that fit on one compute unit and what
- * limits them (host/ocr_resources.c). */
+ * limits them (host/lib/opencl/ocr_resources.c). */
 typedef struct {
     unsigned registers, warp; /* 0 where unknown */
     int cc_major, cc_minor;
@@ -466,7 +466,7 @@ const char *ocr_last_error(void);
 
 const char *ocr_cl_error_name(cl_int err);
 
-/* ---- several devices: one input split over them (host/ocr_split.c) ----- */
+/* ---- several devices: one input split over them (host/lib/run/ocr_split.c) ----- */
 
 /* ocr_data_fill's elements [offset, offset + count) of the input of n
  * elements, into data[0..count): each MPI rank makes only its share, and the
@@ -535,7 +535,7 @@ void ocr_split_report(FILE *f, ocr_format fmt, const ocr_report_info *ri,
                       const ocr_split_result *r);
 void ocr_split_release(ocr_split_result *r);
 
-/* ---- streaming: inputs larger than one buffer (host/ocr_stream.c) ------ */
+/* ---- streaming: inputs larger than one buffer (host/lib/run/ocr_stream.c) ------ */
 
 /* How a streamed reduction runs; a zeroed struct takes every default. */
 typedef struct {

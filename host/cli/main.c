@@ -61,7 +61,7 @@ static ocr_status make_request(const cli_options *o, ocr_build_request *rq) {
     return OCR_OK;
 }
 
-/* --stream, or -n 7 beyond one buffer (host/ocr_stream.c): the input made
+/* --stream, or -n 7 beyond one buffer (host/lib/run/ocr_stream.c): the input made
  * chunk by chunk, never whole in host memory. */
 /* What every report of a run takes from the command line. */
 static ocr_report_info report_info(const cli_options *o, const ocr_build_request *rq) {
@@ -258,7 +258,7 @@ static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
     return st;
 }
 
-/* --split: one input over several devices at once (host/ocr_split.c). */
+/* --split: one input over several devices at once (host/lib/run/ocr_split.c). */
 static ocr_status run_split(const cli_options *o, const ocr_build_request *rq) {
     ocr_device_choice choices[OCR_SPLIT_MAX];
     int n = 0;

@@ -64,7 +64,7 @@ int cli_parse_size(const char *s, uint64_t max, uint64_t *out);
  * OCR_RUNTIME if none is found. */
 ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int max, int *count);
 
-/* --mpi (host/ocr_mpi.c, in builds with -DOCR_MPI=ON): the whole run under
+/* --mpi (host/cli/mpi.c, in builds with -DOCR_MPI=ON): the whole run under
  * mpirun; make_request builds the request on every rank. */
 typedef ocr_status (*cli_request_fn)(const cli_options *o, ocr_build_request *rq);
 ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_request_fn make_request);

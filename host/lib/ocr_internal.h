@@ -69,11 +69,11 @@ struct ocr_device {
 };
 
 /* The text report's "Result: ..." line up to its closing parenthesis
- * (host/ocr_report.c; also the split report's). */
+ * (host/lib/report/ocr_report.c; also the split report's). */
 void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
                       int exact, int any_order, double err_ulps, double tol_ulps, double tol);
 
-/* JSON and CSV writing shared by every report (host/ocr_report.c). */
+/* JSON and CSV writing shared by every report (host/lib/report/ocr_report.c). */
 void ocr_quoted(FILE *f, const char *s, int json);
 void ocr_json_num(FILE *f, double x);
 
@@ -169,7 +169,7 @@ int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind
 char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);
 
 /* For a binary of a build tree (exe_dir: its directory), the source tree's cl/
- * as the build's marker file names it (host/ocr_paths.c); else NULL. */
+ * as the build's marker file names it (host/lib/core/ocr_paths.c); else NULL. */
 const char *ocr_source_kernel_dir(const char *exe_dir);
 
 /* Reads a whole file; NULL and a message on failure. */
