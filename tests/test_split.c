@@ -22,7 +22,7 @@ static void fill_ranges(void) {
     const uint64_t sizes[] = {1, 2, 3, 31, 32, 33, 100, 1000, 4103, 100003};
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (int o = 0; o < OCR_NOPS; ++o)
-            for (int k = 0; k < 2; ++k)
+            for (int k = 0; k <= OCR_DATA_ONE_SIDED; ++k)
                 for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
                     if (!ocr_op_valid_for((ocr_op)o, (ocr_type)t)) continue;
                     uint64_t n = sizes[s];

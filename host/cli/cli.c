@@ -67,7 +67,7 @@ static ocr_status parse_data(const option_def *d, const char *val, cli_options *
     (void)d;
     return ocr_data_kind_from_name(val, &o->data) == 0
                ? OCR_OK
-               : bad("unknown value for --data (exact uniform)", NULL, val);
+               : bad("unknown value for --data (exact uniform one-sided)", NULL, val);
 }
 static ocr_status parse_host_mem(const option_def *d, const char *val, cli_options *o) {
     (void)d; /* "auto" is the default, not a choice */
@@ -204,7 +204,8 @@ static const option_def options[] = {
     CUSTOM(0, "build-options", "OPTS", parse_build_options,
            "appended to the kernel's OpenCL build options (e.g. -cl-std=CL2.0)"),
     CUSTOM(0, "data", "D", parse_data,
-           "exact (default: float sums exact in any order, checked bit for bit) or uniform"),
+           "exact (default: float sums exact in any order, checked bit for bit), uniform, or "
+           "one-sided (losses cannot cancel: a --kernel-file run's second data set)"),
     FLAG('l', "list", list, "list platforms and devices, then exit"),
     FLAG(0, "list-kernels", list_kernels, "list the built-in kernels, then exit"),
     FLAG(0, "explain", explain, "print the pass plan and exit without running"),
@@ -445,9 +446,8 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
     if (given(o, "timeout") && !o->grade)
         return bad("--timeout applies only with --grade", NULL, NULL);
     if (o->grade) { /* the grader chooses sizes, types, operators and M itself */
-        static const char *const fixed[] = {"size",   "type",    "op",     "threshold",
-                                            "repeat", "data",    "passes", "resources",
-                                            "peak",   "explain", "seed"};
+        static const char *const fixed[] = {"size", "type",   "op",        "threshold", "repeat",
+                                            "data", "passes", "resources", "peak",      "explain"};
         const char *f = first_given(o, fixed, sizeof fixed / sizeof fixed[0]);
         if (f) {
             snprintf(msg, sizeof msg, "--%s cannot go with --grade: the matrix is fixed", f);

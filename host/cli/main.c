@@ -157,7 +157,8 @@ static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
         ocr_plan_print(stdout, &plan, es);
         goto done;
     }
-    ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu, o->data, NULL, NULL};
+    ocr_run_options ro = {o->repeats, m,    o->host_mem,     o->cpu, o->data,
+                          NULL,       NULL, OCR_SECOND_AUTO, o->seed};
     /* Refuse sizes the host or the device cannot hold before touching memory. */
     if ((st = ocr_check_size(dev, k, o->size, &ro)) != OCR_OK) goto done;
     if (!*data) {
@@ -272,7 +273,8 @@ static ocr_status run_split(const cli_options *o, const ocr_build_request *rq) {
         return OCR_RUNTIME;
     }
     ocr_data_fill(data, o->size, o->type, o->op, o->seed, o->data);
-    ocr_run_options ro = {o->repeats, o->m, o->host_mem, OCR_CPU_NONE, o->data, NULL, NULL};
+    ocr_run_options ro = {o->repeats, o->m, o->host_mem,     OCR_CPU_NONE, o->data,
+                          NULL,       NULL, OCR_SECOND_AUTO, o->seed};
     ocr_split_result res;
     st = ocr_split_run(choices, (unsigned)n, rq, data, o->size, &ro, o->shares, &res);
     if (st == OCR_OK || st == OCR_WRONG) {

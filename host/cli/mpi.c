@@ -198,7 +198,8 @@ static ocr_status setup(const cli_options *o, cli_request_fn make_request, int r
             brq.access = tu.access;
     }
     if ((st = ocr_kernel_build(s->dev, &brq, &s->kernel)) != OCR_OK) return st;
-    ocr_run_options ro = {o->repeats, o->m, o->host_mem, OCR_CPU_NONE, o->data, NULL, NULL};
+    ocr_run_options ro = {o->repeats, o->m, o->host_mem,     OCR_CPU_NONE, o->data,
+                          NULL,       NULL, OCR_SECOND_AUTO, o->seed};
     if ((st = ocr_check_size(s->dev, s->kernel, s->count, &ro)) != OCR_OK) return st;
     if (!(s->data = malloc((size_t)(s->count * es)))) {
         fprintf(stderr, "oclReduction: cannot allocate %llu MiB of host memory for the share\n",
@@ -457,7 +458,8 @@ ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_reques
     ocr_status all = agree(st);
     if (all == OCR_OK) { /* every rank is ready: the runs, in step */
         if (s.count) {
-            ocr_run_options ro = {reps, o->m, o->host_mem, OCR_CPU_NONE, o->data, sync_ranks, &bs};
+            ocr_run_options ro = {reps,       o->m, o->host_mem,     OCR_CPU_NONE, o->data,
+                                  sync_ranks, &bs,  OCR_SECOND_AUTO, o->seed};
             st = ocr_run(s.dev, s.kernel, s.data, s.count, o->type, o->op, &ro, &s.res);
             s.ran = st == OCR_OK || st == OCR_WRONG;
         }

@@ -249,8 +249,13 @@ void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
  * the check compares bit for bit and a lost or doubled element fails for every
  * type. UNIFORM draws floats uniformly (sums) or near 1 (products), whose
  * rounding depends on the order: checked against a proven bound, with the
- * observed error reported in ulps. Integers are the same in both. */
-typedef enum { OCR_DATA_EXACT, OCR_DATA_UNIFORM } ocr_data_kind;
+ * observed error reported in ulps. Integers are the same in both. ONE_SIDED is
+ * the second data set behind every verdict on a kernel under test, chosen so
+ * that losses cannot cancel (sums of elements >= 0; float products of +-2^e,
+ * e != 0, whose exponent prefix sums never return to 0; the extreme of min and
+ * max at element n - 1; host/lib/core/ocr_reference.c has the rules); it is
+ * exact too. */
+typedef enum { OCR_DATA_EXACT, OCR_DATA_UNIFORM, OCR_DATA_ONE_SIDED } ocr_data_kind;
 
 const char *ocr_data_kind_name(ocr_data_kind k);
 int ocr_data_kind_from_name(const char *s, ocr_data_kind *k); /* 0 on success */
@@ -321,6 +326,9 @@ typedef enum {
 const char *ocr_host_mem_name(ocr_host_mem h);
 int ocr_host_mem_from_name(const char *s, ocr_host_mem *h);
 
+/* Whether ocr_run also checks the second data set (ocr_run_options.second). */
+typedef enum { OCR_SECOND_AUTO, OCR_SECOND_ON, OCR_SECOND_OFF } ocr_second_data;
+
 /* NONE skips timing the CPU (benchmarks of the device alone); the check runs. */
 typedef enum { OCR_CPU_NAIVE, OCR_CPU_BEST, OCR_CPU_NONE } ocr_cpu_baseline;
 
@@ -335,6 +343,13 @@ typedef struct {
      * every device start run r together with it (a barrier). */
     void (*sync)(void *ctx);
     void *sync_ctx;
+    /* The verdict's second data set (docs/output.md, "What is checked"): AUTO
+     * (0) checks every kernel of unknown order (a kernel under test: geometry
+     * tree == 0) also on independent one-sided data made with `seed` (exact
+     * data if `data` is one-sided itself): a warm-up and one run, both checked.
+     * ON does that for any kernel, OFF for none. */
+    ocr_second_data second;
+    uint64_t seed;
 } ocr_run_options;
 
 typedef struct {
@@ -346,7 +361,8 @@ typedef struct {
     int any_order;    /* see ocr_reference */
     double err_ulps;  /* |result - expected| in ulps of expected (floats) */
     double tol_ulps;  /* the tolerance in the same ulps */
-    int passed;       /* every run (warm-up included) passed and all agreed */
+    int passed;       /* every run (warm-up included) passed and all agreed, the second
+                         data set too, and nothing was written past the output */
     unsigned bad_run; /* 0: none; else 1 + the index in runs[] of the first run that failed
                          or differed from runs[0] (runs[0] is the warm-up) */
     unsigned repeats;
@@ -359,6 +375,20 @@ typedef struct {
     int best_passed;
     unsigned cpu_threads;
     ocr_host_mem host_mem; /* the path that ran (never AUTO) */
+    struct {               /* the second data set (see ocr_run_options) */
+        unsigned runs;     /* runs checked on it; 0: not checked */
+        ocr_data_kind data;
+        int passed;
+        ocr_value result, expected; /* the first run that failed, else the last */
+    } second;
+    /* Kernels under test write only out[0..values): every run checks a guard
+     * past the output buffers (the launch's global size plus 4 KiB, poisoned,
+     * so such a write lands in the buffer and is found the same way every
+     * time) and past the input. oob_pass: 0, or 1 + the first pass writing the
+     * buffer that was written past; oob_index: the first element written past
+     * oob_values, the values its passes write. */
+    unsigned oob_pass;
+    uint64_t oob_index, oob_values;
 } ocr_result;
 
 /* Refuses, with a message and OCR_TOO_LARGE, a size whose buffers exceed the

@@ -23,13 +23,13 @@ static double unit(uint64_t r) {
     return (double)(r >> 11) * 0x1.0p-52 - 1.0;
 }
 
-static const char *const data_names[] = {"exact", "uniform"};
+static const char *const data_names[] = {"exact", "uniform", "one-sided"};
 
 const char *ocr_data_kind_name(ocr_data_kind k) {
     return data_names[k];
 }
 int ocr_data_kind_from_name(const char *s, ocr_data_kind *k) {
-    int i = ocr_name_index(s, data_names, 2);
+    int i = ocr_name_index(s, data_names, 3);
     if (i >= 0) *k = (ocr_data_kind)i;
     return i < 0 ? -1 : 0;
 }
@@ -65,6 +65,7 @@ typedef struct {
     ocr_op o;
     ocr_data_kind kind;
     uint64_t seed, n, rare, k_max, prod_step;
+    unsigned q; /* one-sided sums: nonzero elements per block of 32 */
 } gen;
 
 enum { SIGN_BLOCK = 32 };
@@ -92,11 +93,12 @@ static int sum_any_order(ocr_type t, uint64_t n) {
     return p <= ((uint64_t)1 << bits) / sum_range(t, n);
 }
 
-/* 16 of 32 bits set, at positions drawn from (seed, block). */
-static uint32_t sign_mask(uint64_t seed, uint64_t block) {
-    uint32_t m = 0xFFFFu;
+/* q of 32 bits set, at positions drawn from (seed, block); q = 16 gives the
+ * exact data's signs. */
+static uint32_t block_mask(uint64_t seed, uint64_t block, unsigned q) {
+    uint32_t m = q >= SIGN_BLOCK ? 0xFFFFFFFFu : (1u << q) - 1;
     uint64_t r = 0;
-    for (unsigned b = 0; b < SIGN_BLOCK; ++b) {
+    for (unsigned b = 0; b < SIGN_BLOCK && q < SIGN_BLOCK; ++b) {
         if (b % 12 == 0) r = mix(seed ^ 0x2545F4914F6CDD1Dull, block * 3 + b / 12);
         unsigned j = (unsigned)(r & 31);
         r >>= 5;
@@ -104,6 +106,17 @@ static uint32_t sign_mask(uint64_t seed, uint64_t block) {
         m ^= (x << b) | (x << j);
     }
     return m;
+}
+
+/* Stores an element: iv for integer types, dv for floats. */
+static void store(void *dst, ocr_type t, uint64_t iv, double dv) {
+    if (ocr_type_is_float(t)) {
+        float f = (float)dv;
+        memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&f : (const void *)&dv, ocr_type_size(t));
+    } else {
+        uint32_t v = (uint32_t)iv;
+        memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&v : (const void *)&iv, ocr_type_size(t));
+    }
 }
 
 /* One element; `neg` is its sign from the block's mask (sums). Besides the
@@ -152,38 +165,154 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
         dv = unit(r) * 1.0e6;
         break;
     }
-    if (ocr_type_is_float(t)) {
-        float f = (float)dv;
-        memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&f : (const void *)&dv, ocr_type_size(t));
-    } else {
-        uint32_t v = (uint32_t)iv;
-        memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&v : (const void *)&iv, ocr_type_size(t));
+    store(dst, t, iv, dv);
+}
+
+/*
+ * One-sided data: the second data set behind every verdict on a kernel of
+ * unknown order (docs/output.md), chosen so that what a kernel loses cannot
+ * cancel out:
+ *  sum   every element >= 0, so every lost (doubled) element or partial
+ *        lowers (raises) the sum. Values k (integers) or k * 2^-8 (floats),
+ *        1 <= k <= K, are kept so small that the whole sum, hence every
+ *        partial sum in any order, stays within B units (2^24 float, 2^53
+ *        double, the type's maximum for integers): exact, and no integer
+ *        overflow. Where B allows fewer than one unit per element (floats
+ *        past 2^24 elements), only q of every 32 elements (seeded positions)
+ *        are nonzero, keeping q * n / 32 <= B: those are the ones a loss shows.
+ *  prod  floats: every element is +-2^e with e != 0, so each lost or doubled
+ *        one changes the magnitude. e_0 = 3, e_i = +-1 after the Thue-Morse
+ *        sequence ((-1)^popcount(i)) and the last one brings the total to
+ *        exactly 4: the prefix sums stay in 1..3 and the whole is 2^4, so the
+ *        identity, any lost prefix and any lost suffix (an off-by-one bound,
+ *        a skipped last group) change the result, bit for bit. Partial
+ *        products of contiguous or power-of-two-strided ranges stay within
+ *        2^+-8 (Thue-Morse along such ranges is Thue-Morse again), so they
+ *        are exact; in any order at all up to 120 (float) or 1016 (double)
+ *        elements. Integers: odd factors 3..15, never +-1, so losing (or
+ *        doubling) fewer than 9 (32-bit) or 17 (64-bit) elements always
+ *        shows: their product would have to be 1 mod 2^32 (2^64).
+ *  min, max   element n - 1 is the strict extreme, the others random: a lost
+ *        last element (the classic off-by-one, a lost tail) shows.
+ *  and, or    elements 0 and n - 1 alone decide one bit each.
+ *  xor   random odd values: any lost element, and any odd number of lost
+ *        or doubled elements, changes the result.
+ */
+#define ONE_SIDED_SALT 0x6A09E667F3BCC908ull
+
+/* The largest whole sum one-sided data may reach, in units. */
+static uint64_t one_sided_budget(ocr_type t) {
+    const ocr_type_traits *tr = ocr_type_traits_of(t);
+    if (tr->is_float) return (uint64_t)1 << tr->mantissa_bits;
+    uint64_t max = tr->size == 4 ? UINT32_MAX : UINT64_MAX;
+    return tr->is_signed ? max >> 1 : max;
+}
+
+/* q (nonzero elements per block of 32) and K (largest value) for n; returns
+ * whether q * K per block fits B over the whole input. */
+static int one_sided_sum_shape(ocr_type t, uint64_t n, unsigned *q, uint64_t *k) {
+    uint64_t blocks = n / SIGN_BLOCK + (n % SIGN_BLOCK != 0), b = one_sided_budget(t);
+    uint64_t per = b / (blocks ? blocks : 1); /* units per block */
+    *q = per >= SIGN_BLOCK ? SIGN_BLOCK : per ? (unsigned)per : 1;
+    *k = per >= SIGN_BLOCK ? per / SIGN_BLOCK : 1;
+    if (*k > 1024) *k = 1024;
+    return per > 0;
+}
+
+/* The exponent of element i of n in one-sided float products. */
+static int prod_exponent(uint64_t i, uint64_t n) {
+    if (n == 1) return 4;
+    if (i == 0) return 3;
+    if (i + 1 < n) return __builtin_popcountll(i) & 1 ? -1 : 1;
+    /* Thue-Morse prefix sums: 0 over pairs, so +-1 after an odd count */
+    int prefix = (n - 1) % 2 ? (__builtin_popcountll(n - 2) & 1 ? -1 : 1) : 0;
+    return 4 - (2 + prefix); /* the prefix of n - 1 elements is 2 + prefix */
+}
+
+/* Element i of one-sided data; `on` is its bit in the block mask (sums). */
+static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
+    uint64_t r = mix(g->seed ^ ONE_SIDED_SALT, i), r2 = mix(g->seed ^ ~ONE_SIDED_SALT, i);
+    const ocr_type_traits *tr = ocr_type_traits_of(g->t);
+    int last = i + 1 == g->n, is_max = g->o == OCR_MAX;
+    uint64_t s = (uint64_t)1 << (tr->size * 8 - 3), iv = 0; /* min/max value ranges */
+    double dv = 0;
+    unsigned bits = (unsigned)tr->size * 8, b0 = (unsigned)(g->seed % bits), b1 = (b0 + 1) % bits;
+    switch (g->o) {
+    case OCR_SUM:
+        iv = on ? 1 + r % g->k_max : 0;
+        dv = (double)iv / 256;
+        break;
+    case OCR_PROD:
+        iv = 3 + 2 * (r % 7);
+        if (tr->is_signed && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
+        dv = ldexp(r2 & 1 ? -1.0 : 1.0, prod_exponent(i, g->n));
+        break;
+    case OCR_MIN:
+    case OCR_MAX: /* others in [-s, s) (signed) or [2s, 4s); the last beyond */
+        iv = tr->is_signed ? (uint64_t)((int64_t)(r % (2 * s)) - (int64_t)s) : 2 * s + r % (2 * s);
+        if (last)
+            iv = is_max ? (tr->is_signed ? s : 4 * s) + r % s
+                        : (tr->is_signed ? (uint64_t)(-2 * (int64_t)s) : 0) + r % s;
+        dv = last ? (is_max ? 1.0 : -1.0) * (2.0e6 + fabs(unit(r)) * 1.0e6) : unit(r) * 1.0e6;
+        break;
+    case OCR_AND: /* bit b0 cleared by element 0 alone, b1 by element n - 1 alone */
+    case OCR_OR:
+        iv = (r % g->rare == 0) ? 1ull << (r2 % bits) : 0;
+        iv &= ~((1ull << b0) | (1ull << b1));
+        if (i == 0) iv |= 1ull << b0;
+        if (last) iv |= 1ull << b1;
+        if (g->o == OCR_AND) iv = ~iv;
+        break;
+    default: /* xor */
+        iv = r | 1;
+        break;
     }
+    store(dst, g->t, iv, dv);
+}
+
+static gen gen_make(ocr_type t, ocr_op o, uint64_t seed, uint64_t n, ocr_data_kind kind) {
+    uint64_t l2 = prod_span(t); /* 2L non-unit factors at most */
+    gen g = {t,
+             o,
+             kind,
+             seed,
+             n,
+             n / 16 > 2 ? n / 16 : 2,
+             sum_range(t, n),
+             n / l2 + (n % l2 != 0),
+             SIGN_BLOCK};
+    if (kind == OCR_DATA_ONE_SIDED && o == OCR_SUM) one_sided_sum_shape(t, n, &g.q, &g.k_max);
+    return g;
+}
+
+/* The block's mask: the signs of exact and uniform sums, the nonzero
+ * elements of one-sided ones. */
+static uint32_t mask_of(const gen *g, uint64_t block) {
+    if (g->o != OCR_SUM) return 0;
+    return g->kind == OCR_DATA_ONE_SIDED ? block_mask(g->seed ^ ONE_SIDED_SALT, block, g->q)
+                                         : block_mask(g->seed, block, SIGN_BLOCK / 2);
 }
 
 void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
                    ocr_data_kind kind) {
-    size_t es = ocr_type_size(t);
-    uint64_t l2 = prod_span(t); /* 2L non-unit factors at most */
-    gen g = {t, o, kind, seed, n, n / 16 > 2 ? n / 16 : 2, sum_range(t, n), n / l2 + (n % l2 != 0)};
-    uint32_t mask = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-        if (i % SIGN_BLOCK == 0 && o == OCR_SUM) mask = sign_mask(seed, i / SIGN_BLOCK);
-        element((char *)data + i * es, i, &g, (int)((mask >> (i % SIGN_BLOCK)) & 1u));
-    }
+    ocr_data_fill_range(data, 0, n, n, t, o, seed, kind);
 }
 
 /* The same elements as ocr_data_fill's array of n, from `offset` on: the
- * generator is counter-based, so a share needs only its block's sign mask. */
+ * generator is counter-based, so a share needs only its block's mask. */
 void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n, ocr_type t,
                          ocr_op o, uint64_t seed, ocr_data_kind kind) {
     size_t es = ocr_type_size(t);
-    uint64_t l2 = prod_span(t);
-    gen g = {t, o, kind, seed, n, n / 16 > 2 ? n / 16 : 2, sum_range(t, n), n / l2 + (n % l2 != 0)};
-    uint32_t mask = o == OCR_SUM && count ? sign_mask(seed, offset / SIGN_BLOCK) : 0;
+    gen g = gen_make(t, o, seed, n, kind);
+    uint32_t mask = count ? mask_of(&g, offset / SIGN_BLOCK) : 0;
     for (uint64_t i = offset; i < offset + count; ++i) {
-        if (i % SIGN_BLOCK == 0 && o == OCR_SUM) mask = sign_mask(seed, i / SIGN_BLOCK);
-        element((char *)data + (i - offset) * es, i, &g, (int)((mask >> (i % SIGN_BLOCK)) & 1u));
+        if (i % SIGN_BLOCK == 0) mask = mask_of(&g, i / SIGN_BLOCK);
+        int bit = (int)((mask >> (i % SIGN_BLOCK)) & 1u);
+        char *dst = (char *)data + (i - offset) * es;
+        if (kind == OCR_DATA_ONE_SIDED)
+            element_one_sided(dst, i, &g, bit);
+        else
+            element(dst, i, &g, bit);
     }
 }
 
@@ -274,8 +403,8 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
         ref->expected.f = (float)val;
     else
         ref->expected.d = (double)val;
-    if (kind == OCR_DATA_EXACT) { /* the sum or product is exact: compare bits */
-        ref->any_order = o != OCR_SUM || sum_any_order(t, n);
+    if (kind != OCR_DATA_UNIFORM) { /* the sum or product is exact: compare bits */
+        ref->any_order = ocr_reference_any_order(t, o, n, kind);
         return;
     }
     double floor_tol = 4 * u * fabs((double)val);
@@ -285,7 +414,15 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
 }
 
 int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind) {
-    return !ocr_type_is_float(t) || o != OCR_SUM || kind != OCR_DATA_EXACT || sum_any_order(t, n);
+    if (!ocr_type_is_float(t) || kind == OCR_DATA_UNIFORM) return 1;
+    if (kind == OCR_DATA_ONE_SIDED) { /* see element_one_sided */
+        unsigned q;
+        uint64_t k;
+        return o == OCR_SUM    ? one_sided_sum_shape(t, n, &q, &k)
+               : o == OCR_PROD ? n <= (t == OCR_FLOAT ? 120u : 1016u)
+                               : 1;
+    }
+    return o != OCR_SUM || sum_any_order(t, n);
 }
 
 int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got) {

@@ -31,7 +31,7 @@ ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind) {
     /* Chunk sums of exact data are exact, and so is their combination (a
      * contiguous order); uniform float sums and products would need an error
      * bound over the chunks, which the streamed check does not make. */
-    if (ocr_type_is_float(t) && kind != OCR_DATA_EXACT && (o == OCR_SUM || o == OCR_PROD)) {
+    if (ocr_type_is_float(t) && kind == OCR_DATA_UNIFORM && (o == OCR_SUM || o == OCR_PROD)) {
         ocr_errorf("streaming checks bit for bit: %s %s needs --data exact (uniform data is "
                    "checked against an error bound, which a streamed run does not make)",
                    ocr_type_name(t), ocr_op_name(o));
