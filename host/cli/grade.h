@@ -1,15 +1,124 @@
 /* grade.h - oclReduction --grade: a student kernel against a fixed matrix of
  * cases, each isolated in a child process with a time limit, plus a race
- * check under oclgrind and a speed ratio (docs/labs/grading.md). */
+ * check under oclgrind and a speed ratio (docs/labs/grading.md).
+ *
+ * The parts: grade.c plans the matrix and decides the verdict, grade_run.c
+ * runs the cases in child processes (isolation, time limits, the kernel's
+ * own output), grade_report.c writes the report from the case records. */
 #ifndef OCR_GRADE_H
 #define OCR_GRADE_H
 
 #include "cli.h"
 
+#include <limits.h>
+#include <sys/types.h>
+
 /* Grades o->kernel_file and prints the report in o->format. OCR_OK: every
- * check passed; OCR_WRONG: the kernel is wrong in any way (WRONG,
- * BUILD_ERROR, CRASH, TIMEOUT, RACE); OCR_RUNTIME: the environment is broken
- * (no device, an unreadable kernel file). */
+ * value check passed, races checked or not (PASS, PASS_UNCHECKED);
+ * OCR_WRONG: the kernel is wrong in any way (WRONG, BUILD_ERROR,
+ * OUT_OF_BOUNDS, CRASH, TIMEOUT, RACE); OCR_RUNTIME: the environment is
+ * broken (no device, an unreadable kernel file, a matrix this machine cannot
+ * hold). */
 ocr_status cli_grade(const cli_options *o);
+
+/* ---- between the parts of the grader --------------------------------- */
+
+typedef enum {
+    V_PASS,
+    V_PASS_UNCHECKED, /* every value check passed; races not checked (no oclgrind) */
+    V_WRONG,
+    V_BUILD_ERROR,
+    V_OUT_OF_BOUNDS, /* the guard past an output buffer was written */
+    V_CRASH,
+    V_TIMEOUT,
+    V_RACE,
+    V_SKIPPED,
+    V_NOT_RUN,
+    V_NVERDICTS
+} grade_verdict;
+extern const char *const grade_verdict_names[V_NVERDICTS];
+
+/* One case's record: what every report writer reads. */
+typedef struct {
+    int race;     /* 0: a value check in a child; 1: a race check under oclgrind */
+    unsigned geo; /* index in grader.geo */
+    ocr_type type;
+    ocr_op op;
+    uint64_t n;
+    grade_verdict verdict;
+    int data; /* the data set that failed (an ocr_data_kind), or -1 */
+    char got[64], want[64];
+    uint64_t kernel_ns;
+    char detail[1024];
+} grade_case;
+
+/* A work-group size and the elements one group reduces. */
+typedef struct {
+    size_t local;
+    uint64_t elems;
+} grade_geometry;
+
+/* The cases one child runs: one build of one (type, operator, geometry). */
+typedef struct {
+    ocr_type type;
+    ocr_op op;
+    unsigned geo, first, count; /* cases [first, first + count) */
+} grade_group;
+
+enum { GRADE_MAX_SIZES = 12, GRADE_MAX_GROUPS = 16, GRADE_MAX_CASES = 192, GRADE_GEOS = 2 };
+
+typedef struct {
+    const cli_options *o;
+    grade_geometry geo[GRADE_GEOS];
+    unsigned ngeo;
+    uint64_t sizes[GRADE_GEOS][GRADE_MAX_SIZES];
+    unsigned nsizes[GRADE_GEOS];
+    grade_group groups[GRADE_MAX_GROUPS];
+    unsigned ngroups;
+    grade_case cases[GRADE_MAX_CASES];
+    unsigned ncases, nvalue; /* cases[0, nvalue) are value checks, the rest race checks */
+    char self[PATH_MAX], oclgrind[PATH_MAX];
+    char tmpdir[64]; /* the children's stderr files */
+    int have_oclgrind;
+    size_t device_limit; /* the device's largest work-group, 0: not known yet */
+    int second_planned;  /* the second geometry's groups are in the matrix (or cannot be) */
+    int env_broken, timed_out;
+    int timeout_group; /* the first group in matrix order with a TIMEOUT, or -1 */
+    char env_msg[1024];
+    uint64_t speed_ns, ref_ns; /* the speed case's kernel time, and reduce6's at its size */
+    /* The kernel's own output (its printf, the children's stdout): the first
+     * GRADE_OUTPUT_CAP bytes are kept for the log, the rest only counted. */
+    char *output;
+    size_t output_len;
+    uint64_t output_total;
+    /* The summary (grade.c) */
+    grade_verdict verdict;
+    unsigned passed, total;
+    int first;      /* the first case with the verdict, or -1 */
+    double ratio;   /* speed: kernel time / reduce6's, 0: none */
+    unsigned speed; /* the speed case's index */
+} grader;
+
+enum { GRADE_OUTPUT_CAP = 64 * 1024 };
+
+/* grade.c: adds the second geometry's groups once the device's largest
+ * work-group is known (the first child tells). */
+void grade_plan_second(grader *g);
+
+/* grade_run.c: runs every value group, two children at a time (the machine
+ * has cores to spare while one child compiles), then times the speed case
+ * and reduce6 alone. A child that crashes or hangs is replaced for the
+ * group's remaining cases; after a time-out no new group starts, and the
+ * outcome is made the one a serial run gives: every group after the first
+ * that timed out is NOT_RUN. */
+void grade_run_values(grader *g);
+/* grade_run.c: the race checks cases[idx[0..count)] under oclgrind, two at a
+ * time. */
+void grade_run_races(grader *g, const unsigned *idx, unsigned count);
+
+/* grade_report.c: the report in o->format on stdout. */
+void grade_report(const grader *g);
+/* grade_report.c: the command line that replays value case i on its own. */
+void grade_replay(const grader *g, unsigned i, char *buf, size_t len);
 
 #endif

@@ -70,7 +70,14 @@ static uint64_t scratch_elems(const ocr_plan *p, unsigned i) {
  * after every run (the guard): a write at out[get_global_id(0)], one past
  * the end, or a read past the last group then lands in memory of ours, the
  * same way every time, instead of corrupting the heap now and then. */
-enum { GUARD_BYTES = 4096, POISON = 0x7F };
+enum { GUARD_BYTES = 4096, READ_GUARD_MAX = 1 << 20, POISON = 0x7F };
+
+/* Room past `used` bytes for reads of the last group's whole span (`span`
+ * bytes), at most READ_GUARD_MAX (a huge E must not cost a huge buffer). */
+static uint64_t read_room(uint64_t used, uint64_t span) {
+    uint64_t extra = span > used ? span - used : 0;
+    return used + (extra < READ_GUARD_MAX ? extra : READ_GUARD_MAX);
+}
 
 /* Bytes of the input buffer and of each scratch buffer, and the bytes of
  * scratch buffer i that its passes write (the guard starts there). */
@@ -85,14 +92,15 @@ static void layout_of(const ocr_kernel *k, const ocr_plan *p, uint64_t es, layou
     for (unsigned i = 0; i < 2; ++i)
         l->used[i] = l->scratch[i] = scratch_elems(p, i) * es;
     if (!guarded) return;
-    if (p->npasses && p->pass[0].groups * e > p->n) l->in = p->pass[0].groups * e * es;
+    if (p->npasses) l->in = read_room(l->in, p->pass[0].groups * e * es);
     l->in += GUARD_BYTES;
     for (unsigned s = 0; s < p->npasses; ++s) {
         const ocr_pass *ps = &p->pass[s];
         unsigned w = s % 2; /* pass s writes scratch[s % 2], reads scratch[(s + 1) % 2] */
         if (ps->n_out * es > l->used[w]) l->used[w] = ps->n_out * es;
         if (ps->global_size * es > l->scratch[w]) l->scratch[w] = ps->global_size * es;
-        if (s > 0 && ps->groups * e * es > l->scratch[!w]) l->scratch[!w] = ps->groups * e * es;
+        uint64_t read = s > 0 ? read_room(p->pass[s - 1].n_out * es, ps->groups * e * es) : 0;
+        if (read > l->scratch[!w]) l->scratch[!w] = read;
     }
     for (unsigned i = 0; i < 2; ++i) {
         if (l->used[i] > l->scratch[i]) l->scratch[i] = l->used[i];

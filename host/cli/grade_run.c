@@ -1,0 +1,557 @@
+/*
+ * grade_run.c - the grader's children: isolation, time limits, blame.
+ *
+ * The grading process never touches OpenCL. Each group of cases (one build of
+ * one type, operator and geometry) runs in a child that opens the device,
+ * builds the kernel once and runs the sizes in turn, saying on a pipe when
+ * each case starts and how it ended. The parent reads that pipe with read()
+ * (no stdio buffer between poll() and the lines: every line is acted on as
+ * soon as it arrives), so each case gets its own deadline and a hang is
+ * blamed on the case that hung. A child that dies is a CRASH of the case in
+ * flight, one that stays silent past --timeout is killed (TIMEOUT); either
+ * way a new child goes on with the next case. What the kernel prints (its
+ * stdout) comes back on a second pipe and is kept, capped, for the log: it
+ * never reaches the report. The race check runs oclgrind on this program,
+ * as a child with a time limit too.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "grade.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { SPEED_REPS = 5 };
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the child: device, build, cases ------------------------------------ */
+
+/* One line to the parent; a message's line breaks become spaces. */
+static void say(int fd, const char *fmt, ...) {
+    char line[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    for (char *c = line; *c; ++c)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    strcat(line, "\n");
+    if (write(fd, line, strlen(line)) < 0) _exit(3);
+}
+
+/* The child's end: what the kernel printed must reach the parent first. */
+static void leave(void) {
+    fflush(NULL);
+    _exit(0);
+}
+
+/* Opens the device and builds group gi's kernel (reduce6 for the speed
+ * reference), or says why not and leaves: E (the device cannot be opened),
+ * H (the harness cannot run this geometry here), B (the kernel does not
+ * build or fit). Tells the device's largest work-group first (D). */
+static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_device **dev) {
+    int ref = gi == g->ngroups + 1;
+    const grade_group *gr = &g->groups[gi < g->ngroups ? gi : 0];
+    const grade_geometry *geo = &g->geo[gr->geo];
+    ocr_device_choice choice = g->o->device;
+    ocr_kernel *k = NULL;
+    if (ocr_device_open(&choice, dev) != OCR_OK) say(fd, "E"), leave();
+    const ocr_device_info *in = ocr_device_get_info(*dev);
+    size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
+    say(fd, "D %zu", limit);
+    if (geo->local > limit)
+        say(fd, "H %s takes at most %zu work-items per group, not %zu: choose a smaller -w",
+            in->name, limit, geo->local),
+            leave();
+    ocr_build_request rq = {0};
+    if (ref) {
+        rq.spec = *ocr_kernel_find("reduce6");
+        rq.kernel_dir = g->o->kernel_dir;
+        rq.type = OCR_INT, rq.op = OCR_SUM;
+    } else {
+        ocr_kernel_spec s = {g->o->kernel_name, g->o->kernel_file,  OCR_PER_GROUP,
+                             geo->local,        (size_t)geo->elems, 1,
+                             geo->elems,        "graded kernel",    {0}};
+        rq.spec = s;
+        rq.kernel_file = g->o->kernel_file;
+        rq.type = gr->type, rq.op = gr->op;
+        rq.local_size = geo->local;
+        rq.extra_options = g->o->build_options;
+    }
+    ocr_status st = ocr_kernel_build(*dev, &rq, &k);
+    if (st == OCR_OK) return k;
+    /* A kernel that does not compile, or does not fit (its attributes, its
+     * local memory, its registers at this size), is the kernel's fault. */
+    if (!ref && (st == OCR_BUILD || st == OCR_RUNTIME || st == OCR_OPENCL)) say(fd, "B"), leave();
+    say(fd, "H %s", ref ? "reduce6, the speed reference, does not build" : ocr_last_error());
+    leave();
+    return NULL;
+}
+
+/* The verdict of one run, with the data set that failed. */
+static grade_verdict run_verdict(ocr_status st, const ocr_result *r, int *data) {
+    *data = -1;
+    if (st == OCR_OK) return V_PASS;
+    if (st != OCR_WRONG) return V_CRASH; /* a launch or a finish failed: the kernel did it */
+    if (r->oob_pass) return V_OUT_OF_BOUNDS;
+    *data = r->bad_run ? (int)OCR_DATA_EXACT : (int)r->second.data;
+    return V_WRONG;
+}
+
+/* Runs cases [first, end) of group gi; one line per event on fd:
+ *   D limit      the device's largest work-group
+ *   E            the device cannot be opened (a broken environment)
+ *   H message    the harness cannot run here (too large, no memory)
+ *   B            the kernel does not build (the log is on stderr)
+ *   S i          case i starts
+ *   T i detail   what case i did wrong, in words (before its R)
+ *   R i V data got expected kernel_ns
+ * gi == ngroups: the speed case (group 0's kernel), timed; ngroups + 1:
+ * reduce6 at the speed case's size, the reference. */
+static void worker(const grader *g, unsigned gi, unsigned first, unsigned end, int fd) {
+    ocr_device *dev = NULL;
+    ocr_kernel *k = open_and_build(g, gi, fd, &dev);
+    ocr_type t = g->cases[first].type;
+    ocr_op op = gi > g->ngroups ? OCR_SUM : g->cases[first].op;
+    uint64_t most = 0;
+    for (unsigned i = first; i < end; ++i)
+        most = g->cases[i].n > most ? g->cases[i].n : most;
+    void *data = malloc(most * ocr_type_size(t));
+    if (!data)
+        say(fd, "H cannot allocate %llu MiB for n = %llu",
+            (unsigned long long)(most * ocr_type_size(t) >> 20), (unsigned long long)most),
+            leave();
+    for (unsigned i = first; i < end; ++i) {
+        uint64_t n = g->cases[i].n;
+        say(fd, "S %u", i);
+        ocr_run_options ro = {.repeats = gi >= g->ngroups ? SPEED_REPS : 1,
+                              .cpu = OCR_CPU_NONE,
+                              .data = OCR_DATA_EXACT,
+                              .seed = g->o->seed};
+        if (ocr_check_size(dev, k, n, &ro) != OCR_OK) say(fd, "H %s", ocr_last_error()), leave();
+        ocr_data_fill(data, n, t, op, g->o->seed, OCR_DATA_EXACT);
+        ocr_result r;
+        ocr_status st = ocr_run(dev, k, data, n, t, op, &ro, &r);
+        if (st == OCR_NO_MEMORY || st == OCR_TOO_LARGE || st == OCR_USAGE)
+            say(fd, "H %s", ocr_last_error()), leave();
+        char got[64] = "-", want[64] = "-";
+        int ran = st == OCR_OK || st == OCR_WRONG, set;
+        grade_verdict v = run_verdict(st, &r, &set);
+        const int second = set == (int)r.second.data && ran;
+        if (ran) {
+            ocr_value_str(t, second ? r.second.result : r.result, got, sizeof got);
+            ocr_value_str(t, second ? r.second.expected : r.expected, want, sizeof want);
+        }
+        if (v == V_OUT_OF_BOUNDS)
+            say(fd,
+                "T %u pass %u wrote element %llu of its output, which holds %llu values (found "
+                "in the poisoned guard past the output, the same way every run)",
+                i, r.oob_pass - 1, (unsigned long long)r.oob_index,
+                (unsigned long long)r.oob_values);
+        say(fd, "R %u %d %d %s %s %llu", i, (int)v, set, got, want,
+            (unsigned long long)(ran ? r.median.kernels_ns : 0));
+        ocr_result_release(&r);
+    }
+    leave();
+}
+
+/* ---- the parent: children, pipes, deadlines ----------------------------- */
+
+static void file_part(const char *path, char *buf, size_t len, int head) {
+    FILE *f = fopen(path, "rb");
+    buf[0] = '\0';
+    if (!f) return;
+    if (!head && fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        fseek(f, size > (long)len - 1 ? size - (long)len + 1 : 0, SEEK_SET);
+    }
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* The kernel's output, kept up to the cap and counted beyond it. */
+static void keep_output(grader *g, const char *b, size_t n) {
+    if (!g->output) g->output = malloc(GRADE_OUTPUT_CAP);
+    size_t room = g->output ? GRADE_OUTPUT_CAP - g->output_len : 0, k = n < room ? n : room;
+    if (k) memcpy(g->output + g->output_len, b, k);
+    g->output_len += k;
+    g->output_total += n;
+}
+
+typedef enum { JOB_GROUP, JOB_SPEED, JOB_REF, JOB_RACE } job_kind;
+
+/* One child at work and what it works on. */
+typedef struct {
+    job_kind kind;
+    int active, ended;
+    pid_t pid;
+    int msg, out; /* the pipes from it, -1 once closed */
+    char line[2048], errlog[96];
+    size_t len;
+    double deadline, start_limit;
+    int killed, status;
+    unsigned gi, first, end; /* JOB_GROUP: group gi's cases [first, end) */
+    int cur, done;           /* the case in flight (-1: none); the last one finished */
+    grade_case *race;        /* JOB_RACE */
+    unsigned limit;
+} job;
+
+/* Forks j's child with its stdout on a pipe, its stderr in j->errlog and,
+ * for workers, a message pipe; it dies with the grader however the grader
+ * ends. Returns 0 in the child (with the message pipe's end in *msg_fd). */
+static int spawn(grader *g, job *j, int *msg_fd) {
+    int out[2], msg[2] = {-1, -1}, with_msg = j->kind != JOB_RACE;
+    j->msg = j->out = -1, j->len = 0, j->killed = j->ended = 0;
+    if ((with_msg && pipe(msg) != 0) || pipe(out) != 0) goto broken;
+    fflush(NULL);
+    pid_t parent = getpid();
+    if ((j->pid = fork()) < 0) goto broken;
+    if (j->pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(3);
+        int e = open(j->errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (e >= 0) dup2(e, 2);
+        dup2(out[1], 1);
+        close(out[0]), close(out[1]);
+        if (with_msg) close(msg[0]);
+        *msg_fd = msg[1];
+        return 0;
+    }
+    close(out[1]);
+    j->out = out[0];
+    if (with_msg) close(msg[1]), j->msg = msg[0];
+    j->active = 1;
+    return 1;
+broken:
+    snprintf(g->env_msg, sizeof g->env_msg, "cannot start a child: %s", strerror(errno));
+    g->env_broken = 1;
+    return -1;
+}
+
+static void on_worker_line(grader *g, job *j, char *line);
+
+/* Reads what j's child sent on fd (i: 0 messages, 1 output); closes the
+ * pipe at its end. Message lines are framed here, not by stdio, so none
+ * waits in a buffer while poll() sees an empty pipe. */
+static void drain(grader *g, job *j, int i) {
+    char buf[65536];
+    int *fd = i ? &j->out : &j->msg;
+    ssize_t n = read(*fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) return;
+    if (n <= 0) {
+        close(*fd), *fd = -1;
+        return;
+    }
+    if (i) {
+        if (j->kind != JOB_RACE) keep_output(g, buf, (size_t)n); /* oclgrind's run: its report */
+        return;
+    }
+    for (ssize_t k = 0; k < n; ++k) {
+        if (buf[k] == '\n') {
+            j->line[j->len] = '\0', j->len = 0;
+            on_worker_line(g, j, j->line);
+        } else if (j->len + 1 < sizeof j->line) {
+            j->line[j->len++] = buf[k];
+        }
+    }
+}
+
+/* Waits until at least one of the active jobs' children has ended (both
+ * pipes closed, or killed at its deadline), handing on what they send;
+ * reaps the ones that ended. */
+static void wait_any(grader *g, job *jobs, unsigned n) {
+    for (int ended = 0; !ended;) {
+        struct pollfd pf[8];
+        double now = now_s(), next = now + 3600;
+        for (unsigned k = 0; k < n; ++k) {
+            pf[2 * k] = (struct pollfd){jobs[k].active ? jobs[k].msg : -1, POLLIN, 0};
+            pf[2 * k + 1] = (struct pollfd){jobs[k].active ? jobs[k].out : -1, POLLIN, 0};
+            if (jobs[k].active && jobs[k].deadline < next) next = jobs[k].deadline;
+        }
+        int pr = poll(pf, 2 * n, next > now ? (int)((next - now) * 1000) + 1 : 0);
+        if (pr < 0 && errno != EINTR) break;
+        for (unsigned k = 0; k < n; ++k) {
+            job *j = &jobs[k];
+            for (int i = 0; i < 2 && j->active && pr > 0; ++i)
+                if (pf[2 * k + i].revents & (POLLIN | POLLHUP | POLLERR)) drain(g, j, i);
+            if (j->active && (j->msg >= 0 || j->out >= 0) && now_s() > j->deadline) {
+                kill(j->pid, SIGKILL); /* silent too long: the case in flight hangs */
+                j->killed = 1;
+            }
+            if (!j->active || (!j->killed && (j->msg >= 0 || j->out >= 0))) continue;
+            if (j->msg >= 0) close(j->msg), j->msg = -1;
+            if (j->out >= 0) close(j->out), j->out = -1;
+            waitpid(j->pid, &j->status, 0);
+            j->active = 0, j->ended = ended = 1;
+        }
+    }
+}
+
+/* ---- value checks ------------------------------------------------------- */
+
+/* One line from a worker (see worker()). */
+static void on_worker_line(grader *g, job *j, char *line) {
+    unsigned i;
+    int v, set, at = 0;
+    unsigned long long ns;
+    size_t limit;
+    char got[64], want[64];
+    if (line[0] == 'E') {
+        g->env_broken = 1;
+        file_part(j->errlog, g->env_msg, sizeof g->env_msg, 0);
+    } else if (line[0] == 'H') {
+        g->env_broken = 1;
+        snprintf(g->env_msg, sizeof g->env_msg, "%s", line + 2);
+    } else if (sscanf(line, "D %zu", &limit) == 1) {
+        g->device_limit = limit;
+    } else if (line[0] == 'B' && j->kind == JOB_GROUP) {
+        for (unsigned k = j->first; k < j->end; ++k) {
+            g->cases[k].verdict = V_BUILD_ERROR;
+            file_part(j->errlog, g->cases[k].detail, sizeof g->cases[k].detail, 1);
+        }
+        j->done = (int)j->end - 1;
+    } else if (sscanf(line, "T %u %n", &i, &at) == 1 && at > 0 && i < j->end) {
+        if (j->kind == JOB_GROUP)
+            snprintf(g->cases[i].detail, sizeof g->cases[i].detail, "%s", line + at);
+    } else if (sscanf(line, "S %u", &i) == 1 && i < j->end) {
+        j->cur = (int)i;
+        j->deadline = now_s() + g->o->timeout; /* each case gets the full limit */
+    } else if (sscanf(line, "R %u %d %d %63s %63s %llu", &i, &v, &set, got, want, &ns) == 6 &&
+               i < j->end && v >= 0 && v < V_NVERDICTS) {
+        grade_case *k = &g->cases[i];
+        if (j->kind == JOB_REF) {
+            g->ref_ns = ns;
+        } else if (j->kind == JOB_SPEED) {
+            g->speed_ns = v == V_PASS ? ns : 0;
+        } else {
+            k->verdict = (grade_verdict)v, k->data = set, k->kernel_ns = ns;
+            snprintf(k->got, sizeof k->got, "%s", got);
+            snprintf(k->want, sizeof k->want, "%s", want);
+            if (v == V_CRASH) file_part(j->errlog, k->detail, sizeof k->detail, 0);
+        }
+        j->done = (int)i, j->cur = -1;
+        j->deadline = now_s() + g->o->timeout; /* the next case's setup, or the exit */
+    }
+}
+
+/* Starts a worker on j's cases from j->first on. */
+static void start_worker(grader *g, job *j) {
+    int fd;
+    j->cur = -1, j->done = (int)j->first - 1;
+    int sp = spawn(g, j, &fd);
+    if (sp == 0)
+        worker(g, j->kind == JOB_GROUP ? j->gi : g->ngroups + (j->kind == JOB_REF), j->first,
+               j->end, fd);
+    /* Starting the child, opening the device and building come before the
+     * first case and get a limit of their own: on a loaded machine a build
+     * alone can take seconds, which is no fault of the kernel. */
+    j->start_limit = 10.0 * g->o->timeout > 60 ? 10.0 * g->o->timeout : 60;
+    j->deadline = now_s() + j->start_limit;
+}
+
+/* After j's child ended: blames the case in flight (or the start, if none)
+ * for an early end and goes on with the next case in a new child, if the
+ * group still should run. */
+static void finish_worker(grader *g, job *j) {
+    if (j->done >= (int)j->end - 1 || g->env_broken || j->kind != JOB_GROUP) return;
+    unsigned bad = j->cur >= 0 ? (unsigned)j->cur : (unsigned)j->done + 1;
+    grade_case *k = &g->cases[bad];
+    if (j->killed) {
+        k->verdict = V_TIMEOUT;
+        if (j->cur >= 0)
+            snprintf(k->detail, sizeof k->detail, "no answer within %u s; killed", g->o->timeout);
+        else
+            snprintf(k->detail, sizeof k->detail,
+                     "the device or the build did not answer within %.0f s; killed",
+                     j->start_limit);
+        g->timed_out = 1; /* the next cases would most likely hang too: stop */
+        if (g->timeout_group < 0 || (int)j->gi < g->timeout_group) g->timeout_group = (int)j->gi;
+    } else {
+        k->verdict = V_CRASH;
+        if (WIFSIGNALED(j->status))
+            snprintf(k->detail, sizeof k->detail, "the run died of signal %d (%s)",
+                     WTERMSIG(j->status), strsignal(WTERMSIG(j->status)));
+        else
+            snprintf(k->detail, sizeof k->detail, "the run exited with status %d",
+                     WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1);
+    }
+    j->first = bad + 1;
+    /* A group before the first that timed out runs to its end, as serially. */
+    if (j->first < j->end && (g->timeout_group < 0 || (int)j->gi < g->timeout_group))
+        start_worker(g, j);
+}
+
+/* As a serial run: the groups after the first that timed out are NOT_RUN,
+ * whatever a second child got done meanwhile (the gradebook must not depend
+ * on timing). */
+static void settle(grader *g) {
+    if (g->timeout_group < 0) return;
+    for (unsigned gi = (unsigned)g->timeout_group + 1; gi < g->ngroups; ++gi)
+        for (unsigned i = 0; i < g->groups[gi].count; ++i) {
+            grade_case *c = &g->cases[g->groups[gi].first + i];
+            c->verdict = V_NOT_RUN, c->data = -1, c->got[0] = c->want[0] = '\0';
+            c->detail[0] = '\0';
+        }
+}
+
+enum { PARALLEL = 2 };
+
+static void job_init(grader *g, job *j, unsigned slot, job_kind kind) {
+    memset(j, 0, sizeof *j);
+    j->kind = kind;
+    snprintf(j->errlog, sizeof j->errlog, "%s/stderr%u", g->tmpdir, slot);
+}
+
+/* Runs one worker of `kind` on case i alone, waiting for it. */
+static void run_alone(grader *g, job_kind kind, unsigned i) {
+    job j;
+    job_init(g, &j, 0, kind);
+    j.first = i, j.end = i + 1;
+    start_worker(g, &j);
+    if (j.active) wait_any(g, &j, 1);
+}
+
+void grade_run_values(grader *g) {
+    job jobs[PARALLEL];
+    unsigned next = 0;
+    for (unsigned k = 0; k < PARALLEL; ++k)
+        job_init(g, &jobs[k], k, JOB_GROUP);
+    for (;;) {
+        if (!g->second_planned && g->device_limit) grade_plan_second(g);
+        unsigned active = 0;
+        for (unsigned k = 0; k < PARALLEL; ++k) {
+            job *j = &jobs[k];
+            if (!j->active && next < g->ngroups && !g->timed_out && !g->env_broken) {
+                j->gi = next++, j->first = g->groups[j->gi].first;
+                j->end = j->first + g->groups[j->gi].count;
+                start_worker(g, j);
+            }
+            active += j->active;
+        }
+        if (!active) break;
+        wait_any(g, jobs, PARALLEL);
+        for (unsigned k = 0; k < PARALLEL; ++k)
+            if (jobs[k].ended) jobs[k].ended = 0, finish_worker(g, &jobs[k]);
+    }
+    settle(g);
+    /* The speed case, timed alone: the kernel (its build cached by now),
+     * then reduce6 at the same size. */
+    if (!g->env_broken && !g->timed_out && g->cases[g->speed].verdict == V_PASS) {
+        run_alone(g, JOB_SPEED, g->speed);
+        if (g->speed_ns && !g->env_broken) run_alone(g, JOB_REF, g->speed);
+    }
+}
+
+/* ---- the race check: oclgrind on this program --------------------------- */
+
+static void start_race(grader *g, job *j, grade_case *c) {
+    const cli_options *o = g->o;
+    const grade_geometry *geo = &g->geo[c->geo];
+    char e[32], w[32], n[32], s[32];
+    snprintf(e, sizeof e, "%llu", (unsigned long long)geo->elems);
+    snprintf(w, sizeof w, "%zu", geo->local);
+    snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
+    snprintf(s, sizeof s, "%llu", (unsigned long long)o->seed);
+    const char *argv[32] = {g->oclgrind,
+                            "--data-races",
+                            "--uninitialized",
+                            "--check-api",
+                            g->self,
+                            "--kernel-file",
+                            o->kernel_file,
+                            "--kernel-name",
+                            o->kernel_name,
+                            "--elems-per-group",
+                            e,
+                            "-w",
+                            w,
+                            "--type",
+                            ocr_type_name(c->type),
+                            "-s",
+                            n,
+                            "--seed",
+                            s,
+                            "-r",
+                            "1",
+                            "--cpu-baseline",
+                            "none"};
+    int a = 0, fd;
+    while (argv[a])
+        ++a;
+    if (o->build_options) argv[a++] = "--build-options", argv[a++] = o->build_options;
+    argv[a] = NULL;
+    j->race = c;
+    /* oclgrind simulates, far slower: 8 times the case limit, or just the
+     * limit after a time-out (the kernel may well hang here too). */
+    j->limit = g->timed_out ? o->timeout : 8 * o->timeout;
+    if (spawn(g, j, &fd) == 0) {
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    j->deadline = now_s() + j->limit;
+}
+
+/* The race check's verdict. oclgrind's diagnostics go to stderr; a clean run
+ * writes nothing there. Exit 1 is the run's own check failing: a wrong value
+ * is WRONG, never a pass (the value checks say which data set). */
+static void finish_race(job *j) {
+    grade_case *c = j->race;
+    char log[2048];
+    file_part(j->errlog, log, sizeof log, 1); /* the first diagnostic is the one to read */
+    const char *first = log;
+    while (*first == '\n')
+        ++first;
+    int st = WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1;
+    if (j->killed) {
+        c->verdict = V_TIMEOUT;
+        snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s", j->limit);
+    } else if (log[0] && (st == 0 || st == 1)) {
+        c->verdict = V_RACE;
+        snprintf(c->detail, sizeof c->detail, "%.500s", first);
+    } else if (st == 0) {
+        c->verdict = V_PASS;
+    } else if (st == 1) {
+        c->verdict = V_WRONG;
+        snprintf(c->detail, sizeof c->detail,
+                 "under oclgrind the run's own check failed at n = %llu (the value cases say how)",
+                 (unsigned long long)c->n);
+    } else {
+        c->verdict = V_CRASH;
+        snprintf(c->detail, sizeof c->detail, "under oclgrind the run ended with status %d: %.400s",
+                 WIFEXITED(j->status) ? st : j->status, first);
+    }
+}
+
+void grade_run_races(grader *g, const unsigned *idx, unsigned count) {
+    job jobs[PARALLEL];
+    unsigned next = 0;
+    for (unsigned k = 0; k < PARALLEL; ++k)
+        job_init(g, &jobs[k], k, JOB_RACE);
+    for (;;) {
+        unsigned active = 0;
+        for (unsigned k = 0; k < PARALLEL; ++k) {
+            if (!jobs[k].active && next < count && !g->env_broken)
+                start_race(g, &jobs[k], &g->cases[idx[next++]]);
+            active += jobs[k].active;
+        }
+        if (!active) break;
+        wait_any(g, jobs, PARALLEL);
+        for (unsigned k = 0; k < PARALLEL; ++k)
+            if (jobs[k].ended) jobs[k].ended = 0, finish_race(&jobs[k]);
+    }
+}
