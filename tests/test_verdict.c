@@ -1,11 +1,15 @@
 /*
  * test_verdict.c - the check must be able to fail. Each fixture in
  * tests/kernels_verdict/ makes one classic mistake (loses element n - 1,
- * counts element 0 twice, skips the last element of every group); each must
- * FAIL for int, uint, long, float and double at every size below, with the
- * default (exact) data, both as a --kernel-file kernel and in reduce6's
- * built-in geometry (--kernel-dir). The same body without the mistake is the
- * control and must PASS everywhere, or failing everything would pass.
+ * counts element 0 twice, skips the last element of every group, reads
+ * nothing and answers the identity); each must FAIL for int, uint, long,
+ * float and double sums, and float and double products, at every size
+ * below, both as a --kernel-file kernel and in reduce6's built-in geometry
+ * (--kernel-dir). Every verdict rests on two data sets: the exact data of
+ * seed 1 and the one-sided set (ocr_run checks both for a --kernel-file
+ * kernel; here also for the built-in geometry). The same body without the
+ * mistake is the control and must PASS everywhere, or failing everything
+ * would pass.
  *
  *   test_verdict DIR            DIR = tests/kernels_verdict
  *
@@ -22,11 +26,19 @@
 static int passed, failed;
 
 static const uint64_t sizes[] = {1, 3, 4096, 4103, 1000001, (uint64_t)1 << 25};
-static const ocr_type types[] = {OCR_INT, OCR_UINT, OCR_LONG, OCR_FLOAT, OCR_DOUBLE};
-static const char *const fixtures[] = {"correct", "drop_last", "dup_first", "skip_group_tail"};
+static const char *const fixtures[] = {"correct", "drop_last", "dup_first", "skip_group_tail",
+                                       "identity"};
+/* Sums of every type; products of the float types, where exact data alone
+ * could not show a lost element. */
+static const struct {
+    ocr_type t;
+    ocr_op o;
+} cases[] = {{OCR_INT, OCR_SUM},    {OCR_UINT, OCR_SUM},   {OCR_LONG, OCR_SUM},
+             {OCR_FLOAT, OCR_SUM},  {OCR_DOUBLE, OCR_SUM}, {OCR_FLOAT, OCR_PROD},
+             {OCR_DOUBLE, OCR_PROD}};
 
 static ocr_kernel *build(ocr_device *dev, const char *dir, const char *fixture, ocr_type t,
-                         int as_file, char *path, size_t len) {
+                         ocr_op o, int as_file, char *path, size_t len) {
     ocr_build_request rq = {0};
     ocr_kernel *k = NULL;
     snprintf(path, len, "%s/%s", dir, fixture);
@@ -40,8 +52,38 @@ static ocr_kernel *build(ocr_device *dev, const char *dir, const char *fixture, 
         rq.kernel_dir = path;
     }
     rq.type = t;
-    rq.op = OCR_SUM;
+    rq.op = o;
     return ocr_kernel_build(dev, &rq, &k) == OCR_OK ? k : NULL;
+}
+
+/* One size: must FAIL unless the fixture is the control (or nothing
+ * launched, which only a built-in geometry allows, at N = 1). */
+static void run_case(ocr_device *dev, ocr_kernel *k, const char *path, ocr_type t, ocr_op o,
+                     uint64_t n, int control, int as_file, void *data) {
+    ocr_data_fill(data, n, t, o, 1, OCR_DATA_EXACT);
+    ocr_run_options ro = {.repeats = 1,
+                          .m = as_file ? 0 : 1,
+                          .cpu = OCR_CPU_NONE,
+                          .data = OCR_DATA_EXACT,
+                          .second = OCR_SECOND_ON,
+                          .seed = 1};
+    ocr_result r;
+    ocr_status st = ocr_run(dev, k, data, n, t, o, &ro, &r);
+    int launched = r.plan.npasses > 0, want_pass = control || !launched;
+    int ok = (st == OCR_OK || st == OCR_WRONG) && r.passed == want_pass &&
+             (launched || (!as_file && n == 1)) && r.second.runs == 2;
+    char got[64], want[64], got2[64], want2[64];
+    if (!ok)
+        printf("FAIL %s %s %s n=%llu: %s, got %s, expected %s; one-sided: got %s, expected %s "
+               "(status %d, %u passes)\n",
+               path, ocr_type_name(t), ocr_op_name(o), (unsigned long long)n,
+               want_pass ? "should pass" : "should FAIL",
+               ocr_value_str(t, r.result, got, sizeof got),
+               ocr_value_str(t, r.expected, want, sizeof want),
+               ocr_value_str(t, r.second.result, got2, sizeof got2),
+               ocr_value_str(t, r.second.expected, want2, sizeof want2), (int)st, r.plan.npasses);
+    ok ? ++passed : ++failed;
+    ocr_result_release(&r);
 }
 
 /* The library's messages, for the log of a failing case. */
@@ -65,40 +107,19 @@ int main(int argc, char **argv) {
     if (!data) return 3;
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; ++f)
         for (int as_file = 1; as_file >= 0; --as_file)
-            for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ++ti) {
-                ocr_type t = types[ti];
+            for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ++ci) {
+                ocr_type t = cases[ci].t;
+                ocr_op o = cases[ci].o;
                 char path[512];
                 if (t == OCR_DOUBLE && !fp64) continue;
-                ocr_kernel *k = build(dev, argv[1], fixtures[f], t, as_file, path, sizeof path);
+                ocr_kernel *k = build(dev, argv[1], fixtures[f], t, o, as_file, path, sizeof path);
                 if (!k) {
                     printf("FAIL %s: build failed\n", path);
                     ++failed;
                     continue;
                 }
-                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
-                    uint64_t n = sizes[si];
-                    ocr_data_fill(data, n, t, OCR_SUM, 1, OCR_DATA_EXACT);
-                    ocr_run_options ro = {.repeats = 1,
-                                          .m = as_file ? 0 : 1,
-                                          .cpu = OCR_CPU_NONE,
-                                          .data = OCR_DATA_EXACT};
-                    ocr_result r;
-                    ocr_status st = ocr_run(dev, k, data, n, t, OCR_SUM, &ro, &r);
-                    int launched = r.plan.npasses > 0, want_pass = f == 0 || !launched;
-                    int ok = (st == OCR_OK || st == OCR_WRONG) && r.passed == want_pass &&
-                             (launched || (!as_file && n == 1));
-                    char got[64], want[64];
-                    if (!ok)
-                        printf(
-                            "FAIL %s %s n=%llu: %s, got %s, expected %s (status %d, %u passes)\n",
-                            path, ocr_type_name(t), (unsigned long long)n,
-                            want_pass ? "should pass" : "should FAIL",
-                            ocr_value_str(t, r.result, got, sizeof got),
-                            ocr_value_str(t, r.expected, want, sizeof want), (int)st,
-                            r.plan.npasses);
-                    ok ? ++passed : ++failed;
-                    ocr_result_release(&r);
-                }
+                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
+                    run_case(dev, k, path, t, o, sizes[si], f == 0, as_file, data);
                 ocr_kernel_release(k);
             }
     free(data);
