@@ -12,7 +12,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
-#include "ocr_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -407,7 +406,7 @@ static void race_case(grader *g, const char *oclgrind, ocr_type t, grade_case *c
 /* ---- reports ------------------------------------------------------------ */
 
 static void json_str(FILE *f, const char *s) {
-    ocr_quoted(f, s, 1);
+    ocr_report_quoted(f, OCR_FORMAT_JSON, s);
 }
 
 static void csv_str(FILE *f, const char *s) {

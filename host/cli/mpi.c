@@ -14,7 +14,6 @@
  * every rank exits with the worst status.
  */
 #include "cli.h"
-#include "ocr_internal.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -342,7 +341,7 @@ static void text(const cli_options *o, const char *kernel, int size, const rank_
 }
 
 static void json_str(const char *s) {
-    ocr_quoted(stdout, s, 1);
+    ocr_report_quoted(stdout, OCR_FORMAT_JSON, s);
 }
 
 static void json(const cli_options *o, const char *kernel, int size, const rank_info *ri,

@@ -73,8 +73,8 @@ struct ocr_device {
 void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
                       int exact, int any_order, double err_ulps, double tol_ulps, double tol);
 
-/* JSON and CSV writing shared by every report (host/lib/report/ocr_report.c). */
-void ocr_quoted(FILE *f, const char *s, int json);
+/* A JSON number, null where not finite (host/lib/report/ocr_report.c; strings:
+ * ocr_report_quoted). */
 void ocr_json_num(FILE *f, double x);
 
 /* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`,

@@ -401,6 +401,11 @@ void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel
                 const ocr_report_info *info, const ocr_result *r);
 /* The CSV header line alone (for several rows under one header). */
 void ocr_report_csv_header(FILE *f);
+/* s as one quoted JSON string (OCR_FORMAT_JSON: quotes, backslashes and
+ * control characters escaped) or CSV field (otherwise: quotes doubled), for
+ * reports a caller composes around the library's (every report's strings go
+ * through it). */
+void ocr_report_quoted(FILE *f, ocr_format fmt, const char *s);
 
 /* ---- tuning ------------------------------------------------------------- */
 

@@ -173,7 +173,8 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
 }
 
 /* A string as a JSON or CSV string literal (every JSON and CSV writer's). */
-void ocr_quoted(FILE *f, const char *s, int json) {
+void ocr_report_quoted(FILE *f, ocr_format fmt, const char *s) {
+    int json = fmt == OCR_FORMAT_JSON;
     fputc('"', f);
     for (; *s; ++s) {
         unsigned char c = (unsigned char)*s;
@@ -286,7 +287,7 @@ static void value(FILE *f, const field *e, int json) {
     switch (e->kind) {
     case V_STR: /* CSV quotes only what needs it (and names with spaces) */
         if (e->s && (json || strpbrk(e->s, ",\" \r\n")))
-            ocr_quoted(f, e->s, json);
+            ocr_report_quoted(f, json ? OCR_FORMAT_JSON : OCR_FORMAT_CSV, e->s);
         else if (e->s)
             fputs(e->s, f);
         else if (json)
@@ -379,7 +380,7 @@ static void json(FILE *f, const table *t, const ocr_report_info *ri, const ocr_r
             fprintf(f, "%s{\"run\": %u, ", i ? ", " : "", i);
             json_times(f, "times", &s->t, NULL, NULL);
             fputs(", \"result\": ", f);
-            ocr_quoted(f, ocr_value_str(ri->type, s->result, v, sizeof v), 1);
+            ocr_report_quoted(f, OCR_FORMAT_JSON, ocr_value_str(ri->type, s->result, v, sizeof v));
             fprintf(f, ", \"passed\": %s", s->passed ? "true" : "false");
             for (int g = 0; g < 2; ++g) { /* each launch's event, and the gap before it */
                 fprintf(f, ", \"%s\": [", g ? "gap_ms" : "pass_ms");

@@ -384,7 +384,7 @@ static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
 }
 
 static void json_str(FILE *f, const char *s) {
-    ocr_quoted(f, s, 1);
+    ocr_report_quoted(f, OCR_FORMAT_JSON, s);
 }
 
 static void json_times(FILE *f, const char *name, const ocr_times *t, uint64_t combine) {

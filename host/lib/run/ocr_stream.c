@@ -294,7 +294,7 @@ static double ms(uint64_t ns) {
 }
 
 static void json_str(FILE *f, const char *s) {
-    ocr_quoted(f, s, 1);
+    ocr_report_quoted(f, OCR_FORMAT_JSON, s);
 }
 
 void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_report_info *ri,
