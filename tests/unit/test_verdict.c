@@ -1,13 +1,13 @@
 /*
  * test_verdict.c - the check must be able to fail. Each fixture in
- * tests/kernels_verdict/ makes one classic mistake (loses element n - 1,
+ * tests/fixtures/kernels_verdict/ makes one classic mistake (loses element n - 1,
  * counts element 0 twice, skips the last element of every group); each must
  * FAIL for int, uint, long, float and double at every size below, with the
  * default (exact) data, both as a --kernel-file kernel and in reduce6's
  * built-in geometry (--kernel-dir). The same body without the mistake is the
  * control and must PASS everywhere, or failing everything would pass.
  *
- *   test_verdict DIR            DIR = tests/kernels_verdict
+ *   test_verdict DIR            DIR = tests/fixtures/kernels_verdict
  *
  * Built-in geometry runs with M = 1 so the kernel launches; at N = 1 a
  * built-in kernel never launches (N <= M), which the report says instead.

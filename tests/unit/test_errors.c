@@ -1,7 +1,7 @@
 /*
  * test_errors.c - the library's error channel (issue 14).
  *
- *   test_errors BROKEN_KERNEL_DIR   (tests/kernels_broken: a reduce6.cl that
+ *   test_errors BROKEN_KERNEL_DIR   (tests/fixtures/kernels_broken: a reduce6.cl that
  *                                    does not compile)
  *
  * Without a message callback a failing call prints nothing: stdout and stderr

@@ -139,7 +139,7 @@ def main():
         sys.exit("labs_tables: no measured table in docs/labs")
     if bad:
         print(f"FAIL: {bad} page(s) quote tables the measurement files do not give;"
-              " run tests/labs_tables.py SRC --write")
+              " run tests/scripts/labs_tables.py SRC --write")
         return 1
     print(f"ok: {tables} measured tables agree with docs/measurements")
     return 0

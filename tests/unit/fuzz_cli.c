@@ -6,7 +6,7 @@
  *
  * Built with -DOCR_FUZZ_REPLAY it becomes a plain program that runs the files
  * named on its command line through the same function: the regression test
- * for tests/fuzz_corpus, where every input that ever crashed is kept.
+ * for tests/fixtures/fuzz_corpus, where every input that ever crashed is kept.
  */
 #include "cli.h"
 

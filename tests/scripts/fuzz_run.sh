@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fuzz_run.sh FUZZER CORPUS SECONDS - runs the libFuzzer binary for a bounded
 # time from a copy of the seed corpus. A crash fails the test and prints the
-# input; add that file to tests/fuzz_corpus/ so fuzz.corpus_replay keeps it.
+# input; add that file to tests/fixtures/fuzz_corpus/ so fuzz.corpus_replay keeps it.
 set -u
 fuzzer=$1 corpus=$2 secs=$3
 tmp=$(mktemp -d)
