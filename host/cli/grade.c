@@ -96,7 +96,7 @@ static ocr_build_request request(const grader *g, ocr_type t, ocr_op op, const c
                                  const char *file, uint64_t e) {
     ocr_build_request rq = {0};
     ocr_kernel_spec s = {name, file, OCR_PER_GROUP,   g->local, (size_t)e,
-                         1,    e,    "graded kernel", {0}};
+                         1,    e,    "graded kernel", {0}, 0};
     rq.spec = s;
     rq.kernel_file = file;
     rq.type = t;

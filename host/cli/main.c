@@ -1,7 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /* main.c - oclReduction: a thin command-line shell over the ocr library. */
-#include "grade.h"
-#include "runners.h"
+#include "modes.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -14,10 +13,10 @@ static void list_kernels(void) {
         printf("%-27s %-35s %s\n", s->name, s->file, s->summary);
 }
 
+/* Parse, answer the questions that run nothing, then the row of the mode
+ * table the options choose runs (its refusals were the parser's). */
 static ocr_status run_main(int argc, char **argv) {
     cli_options o;
-    ocr_build_request rq;
-    void *data = NULL;
 #ifdef OCR_HAVE_MPI
     int muted = cli_mpi_mute_parse(argc, argv);
     ocr_status st = cli_parse(argc, argv, &o);
@@ -39,24 +38,7 @@ static ocr_status run_main(int argc, char **argv) {
         return OCR_OK;
     }
     if (o.list) return ocr_device_list(stdout);
-    if (o.grade) return cli_grade(&o);
-    if (o.tune) return tune(&o);
-    if (o.mpi) { /* every message after MPI starts goes through rank 0 */
-#ifdef OCR_HAVE_MPI
-        return cli_mpi_run(&argc, &argv, &o, make_request);
-#else
-        fprintf(stderr, "oclReduction: --mpi needs a build with MPI: cmake -DOCR_MPI=ON "
-                        "(docs/scale.md)\n");
-        return OCR_USAGE;
-#endif
-    }
-    if ((st = make_request(&o, &rq)) != OCR_OK) return st;
-    if (o.all_devices) return run_all(&o, &rq);
-    if (o.split) return run_split(&o, &rq);
-    summary sum;
-    st = run_on(&o, &rq, &o.device, &data, 1, &sum);
-    free(data);
-    return st;
+    return cli_mode_of(&o)->run(&o, &argc, &argv);
 }
 
 /* The library prints nothing of its own: its messages reach stderr through

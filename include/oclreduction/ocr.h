@@ -92,6 +92,12 @@ void ocr_device_close(ocr_device *dev);
 /* Fills out[0..*count) with one choice per device of `type` (CL_DEVICE_TYPE_ALL:
  * every device), each naming its platform and its index within the platform. */
 ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int max, int *count);
+/* The devices a choice covers: every device of choice->type on platform
+ * choice->platform (every platform if < 0), at most max; with gpus_first and
+ * no type given (type_given 0), the GPUs alone where there are any. *count
+ * may be 0. */
+ocr_status ocr_device_select(const ocr_device_choice *choice, int gpus_first,
+                             ocr_device_choice *out, int max, int *count);
 /* Prints every platform and device with its main limits. */
 ocr_status ocr_device_list(FILE *f);
 
@@ -135,7 +141,16 @@ typedef struct {
         size_t cpu_groups_per_cu; /* groups per CPU core */
         size_t cpu_local_size;    /* work-group size with blocked access on a CPU */
     } grid;
+    unsigned caps; /* OCR_KERNEL_* abilities (0 for a --kernel-file kernel) */
 } ocr_kernel_spec;
+
+/* What a built-in kernel can do besides reducing (ocr_kernel_spec.caps): the
+ * program asks these, never a kernel's name. */
+enum {
+    OCR_KERNEL_FREE_GEOMETRY = 1, /* groups per launch and access pattern are free (PER_GRID) */
+    OCR_KERNEL_TUNABLE = 2,       /* --tune sweeps its geometry; the tuning cache applies */
+    OCR_KERNEL_STREAMABLE = 4     /* the reducer's kernel: it streams inputs beyond one buffer */
+};
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
 const ocr_kernel_spec *ocr_kernel_find(const char *name_or_number);
@@ -435,6 +450,12 @@ ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_
  * (corrupt, or tuned for another version of the kernel). */
 int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, ocr_tuning *out,
                     char *note, size_t note_len);
+/* A tunable built-in kernel with no geometry of the caller's (no local size,
+ * groups or access): the cache's geometry for this device, type and kernel
+ * source put into *rq, else the built-in defaults. `tuning` says which, for
+ * the report ("" for any other request); an entry that was there but ignored
+ * is a note ("note: ...") on the message channel. */
+void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, size_t len);
 
 /* ---- peak --------------------------------------------------------------- */
 
@@ -449,6 +470,8 @@ ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes
 uint64_t ocr_now_ns(void);                      /* monotonic clock */
 uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
 uint64_t ocr_min_u64(const uint64_t *v, size_t n);
+/* Both of v[0..n), n >= 1 (sorts v in place): every run statistic. */
+void ocr_median_min_u64(uint64_t *v, size_t n, uint64_t *median, uint64_t *min);
 
 /* ---- errors ------------------------------------------------------------- */
 

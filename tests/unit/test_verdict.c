@@ -33,7 +33,7 @@ static ocr_kernel *build(ocr_device *dev, const char *dir, const char *fixture, 
     rq.spec = *ocr_kernel_find("reduce6");
     if (as_file) { /* what oclReduction --kernel-file F --kernel-name reduce6 -E 1024 builds */
         strncat(path, "/reduce6.cl", len - strlen(path) - 1);
-        ocr_kernel_spec s = {"reduce6", path, OCR_PER_GROUP, 64, 1024, 1, 1024, "fixture", {0}};
+        ocr_kernel_spec s = {"reduce6", path, OCR_PER_GROUP, 64, 1024, 1, 1024, "fixture", {0}, 0};
         rq.spec = s;
         rq.kernel_file = path;
     } else {

@@ -79,20 +79,7 @@ static void *setup(void *arg) {
     ocr_split_part *p = w->p;
     const shared *sh = w->sh;
     ocr_build_request brq = *sh->rq;
-    if (brq.spec.kind == OCR_PER_GRID && !brq.kernel_file && !brq.local_size && !brq.groups &&
-        !brq.access) {
-        ocr_tuning tu;
-        char note[1200];
-        if (ocr_tune_lookup(p->dev, sh->type, brq.kernel_dir, &tu, note, sizeof note)) {
-            brq.local_size = tu.local_size, brq.groups = tu.groups;
-            brq.unroll = tu.unroll, brq.access = tu.access;
-            snprintf(p->tuning, sizeof p->tuning, "tuned for this device (%s)", tu.source);
-        } else {
-            if (note[0]) ocr_errorf("note: %s", note);
-            snprintf(p->tuning, sizeof p->tuning,
-                     "built-in defaults (--tune tunes them for this device)");
-        }
-    }
+    ocr_tune_apply(p->dev, &brq, p->tuning, sizeof p->tuning);
     if ((p->st = ocr_kernel_build(p->dev, &brq, &p->kernel)) != OCR_OK) return NULL;
     if (w->probe) { /* 4M elements at most, 3 timed runs: a rate, not a benchmark */
         uint64_t pn = sh->n < ((uint64_t)1 << 22) ? sh->n : (uint64_t)1 << 22;

@@ -263,3 +263,20 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
     best->total = nc;
     return OCR_OK;
 }
+
+void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, size_t len) {
+    ocr_tuning tu;
+    char note[1200];
+    if (len) tuning[0] = '\0';
+    if (rq->kernel_file || !(rq->spec.caps & OCR_KERNEL_TUNABLE) || rq->local_size ||
+        rq->groups || rq->access)
+        return;
+    if (ocr_tune_lookup(dev, rq->type, rq->kernel_dir, &tu, note, sizeof note)) {
+        rq->local_size = tu.local_size, rq->groups = tu.groups;
+        rq->unroll = tu.unroll, rq->access = tu.access;
+        snprintf(tuning, len, "tuned for this device (%s)", tu.source);
+    } else {
+        if (note[0]) ocr_errorf("note: %s", note);
+        snprintf(tuning, len, "built-in defaults (--tune tunes them for this device)");
+    }
+}
