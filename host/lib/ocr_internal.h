@@ -73,6 +73,9 @@ struct ocr_device {
 void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
                       int exact, int any_order, double err_ulps, double tol_ulps, double tol);
 
+/* Runs of the pinned upload alone that a stream times (its report says so). */
+#define OCR_STREAM_H2D_REPS 5
+
 /* A JSON number, null where not finite (host/lib/report/ocr_report.c; strings:
  * ocr_report_quoted). */
 void ocr_json_num(FILE *f, double x);
@@ -129,6 +132,38 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
  * req->kernel_dir and kernel_file are then ignored). */
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
                                ocr_kernel **out);
+
+/* ---- building a kernel: ocr_source.c, ocr_geometry.c, ocr_program.c ---- */
+
+/* A growing string. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} ocr_strbuf;
+
+/* Sets k->path and returns the expanded source in *src (the caller frees
+ * src->s, also on failure). */
+ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, int embedded,
+                           ocr_kernel *k, ocr_strbuf *src);
+
+/* How a kernel is launched on a device, before and while it is built. */
+typedef struct {
+    size_t local;   /* work-group size */
+    size_t vec;     /* reduce7: elements per 16-byte load */
+    int blocked;    /* reduce7: blocked (CPU) rather than strided access */
+    int user_local; /* the caller fixed the work-group size: never shrink it */
+    int user;       /* a kernel under test: nothing known before the build */
+} ocr_launch_policy;
+
+/* The requested or default work-group size fitted to the device, checked
+ * against what the built-in kernels' shapes need. */
+ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
+                               ocr_launch_policy *p);
+/* k's launch geometry, once the work-group size is final. */
+void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq, const ocr_launch_policy *p,
+                      ocr_kernel *k);
+/* The largest power of two <= x (x >= 1). */
+size_t ocr_floor_pow2(size_t x);
 
 /* Everything known about an element type, in one row (ocr_types.c). */
 typedef struct {
