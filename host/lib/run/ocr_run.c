@@ -299,13 +299,79 @@ static void stat(const ocr_run_sample *runs, unsigned reps, size_t off, uint64_t
                  uint64_t *med, uint64_t *mn) {
     for (unsigned i = 0; i < reps; ++i)
         memcpy(&tmp[i], (const char *)&runs[i + 1].t + off, sizeof tmp[i]);
-    *mn = ocr_min_u64(tmp, reps);
-    *med = ocr_median_u64(tmp, reps);
+    ocr_median_min_u64(tmp, reps, med, mn);
+}
+
+/* Every part's median and minimum over the timed runs. */
+static void run_stats(ocr_result *res, unsigned reps, uint64_t *tmp) {
+#define STAT(f) stat(res->runs, reps, offsetof(ocr_times, f), tmp, &res->median.f, &res->min.f)
+    STAT(h2d_ns);
+    STAT(kernels_ns);
+    STAT(d2h_ns);
+    STAT(cpu_ns);
+    STAT(gpu_ns);
+    STAT(wall_ns);
+    STAT(resident_ns);
+#undef STAT
+}
+
+/* The CPU baselines, timed over as many runs: the tutorial's naive loop
+ * (unless NONE) and, for BEST, the optimized reduction with its own check. */
+static void time_cpu(const void *data, uint64_t n, ocr_type t, ocr_op o,
+                     const ocr_run_options *opt, unsigned reps, uint64_t *samples,
+                     ocr_result *res) {
+    /* The sink keeps the calls from being optimised away. */
+    volatile uint64_t sink = opt->cpu != OCR_CPU_NONE ? ocr_reduce_naive(data, n, t, o).ul : 0;
+    for (unsigned r = 0; r < reps && opt->cpu != OCR_CPU_NONE; ++r) {
+        uint64_t t0 = ocr_now_ns();
+        sink ^= ocr_reduce_naive(data, n, t, o).ul;
+        samples[r] = ocr_now_ns() - t0;
+    }
+    (void)sink;
+    if (opt->cpu != OCR_CPU_NONE)
+        ocr_median_min_u64(samples, reps, &res->ref_ns_median, &res->ref_ns_min);
+    res->best_passed = 1;
+    if (opt->cpu != OCR_CPU_BEST) return;
+    res->best_result = ocr_reduce_best(data, n, t, o, 0, &res->cpu_threads); /* warm-up */
+    for (unsigned r = 0; r < reps; ++r) {
+        uint64_t t0 = ocr_now_ns();
+        res->best_result = ocr_reduce_best(data, n, t, o, 0, NULL);
+        samples[r] = ocr_now_ns() - t0;
+    }
+    ocr_median_min_u64(samples, reps, &res->best_ns_median, &res->best_ns_min);
+    /* Its order differs from the device's, so is its depth. */
+    ocr_reference any;
+    ocr_reference_make(data, n, t, o, ocr_best_depth(n, res->cpu_threads), opt->data, &any);
+    res->best_passed = ocr_check(t, &any, res->best_result);
 }
 
 void ocr_result_release(ocr_result *res) {
     free(res->runs);
     res->runs = NULL;
+}
+
+/* Every run is checked, the warm-up (runs[0]) too: a kernel that is right
+ * once and wrong later (stale scratch, a race) must not pass on its last run.
+ * Runs must also agree bit for bit with the first. */
+static ocr_status runs(ocr_device *dev, ocr_kernel *k, const buffers *bf, void *left,
+                       const ocr_reference *ref, const ocr_run_options *opt, unsigned reps,
+                       ocr_result *res) {
+    ocr_status st = OCR_OK;
+    size_t es = ocr_type_size(k->type);
+    for (unsigned r = 0; r <= reps; ++r) {
+        ocr_run_sample *rs = &res->runs[r];
+        if (opt->sync) opt->sync(opt->sync_ctx);
+        if ((st = run_once(dev, k, &res->plan, bf, es, left, rs)) != OCR_OK) return st;
+        rs->passed = ocr_check(k->type, ref, rs->result) &&
+                     memcmp(&rs->result, &res->runs[0].result, es) == 0;
+        if (!rs->passed && !res->bad_run) res->bad_run = r + 1;
+    }
+    if (opt->sync) opt->sync(opt->sync_ctx);
+    res->result = res->runs[res->bad_run ? res->bad_run - 1 : reps].result;
+    res->passed = res->bad_run == 0;
+    res->err_ulps = ocr_error_ulps(k->type, res->expected, res->result);
+    res->tol_ulps = ocr_ulps_of(k->type, res->expected, res->tolerance);
+    return OCR_OK;
 }
 
 ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
@@ -340,68 +406,14 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         st = OCR_NO_MEMORY;
         goto fail;
     }
-
-    /* Every run is checked, the warm-up (runs[0]) too: a kernel that is right
-     * once and wrong later (stale scratch, a race) must not pass on its last
-     * run. Runs must also agree bit for bit with the first. */
     ocr_reference_make(data, n, t, o, plan->depth, opt->data, &ref);
     res->expected = ref.expected;
     res->tolerance = ref.tolerance;
     res->exact = ref.tolerance == 0;
     res->any_order = ref.any_order;
-    for (unsigned r = 0; r <= reps; ++r) {
-        ocr_run_sample *rs = &res->runs[r];
-        if (opt->sync) opt->sync(opt->sync_ctx);
-        if ((st = run_once(dev, k, plan, &bf, es, left, rs)) != OCR_OK) goto fail;
-        rs->passed =
-            ocr_check(t, &ref, rs->result) && memcmp(&rs->result, &res->runs[0].result, es) == 0;
-        if (!rs->passed && !res->bad_run) res->bad_run = r + 1;
-    }
-    if (opt->sync) opt->sync(opt->sync_ctx);
-    res->result = res->runs[res->bad_run ? res->bad_run - 1 : reps].result;
-    res->passed = res->bad_run == 0;
-    res->err_ulps = ocr_error_ulps(t, res->expected, res->result);
-    res->tol_ulps = ocr_ulps_of(t, res->expected, res->tolerance);
-
-#define STAT(f) stat(res->runs, reps, offsetof(ocr_times, f), samples, &res->median.f, &res->min.f)
-    STAT(h2d_ns);
-    STAT(kernels_ns);
-    STAT(d2h_ns);
-    STAT(cpu_ns);
-    STAT(gpu_ns);
-    STAT(wall_ns);
-    STAT(resident_ns);
-#undef STAT
-
-    /* The tutorial's CPU reference: the naive loop, timed the same way. The
-     * sink keeps the calls from being optimised away. */
-    volatile uint64_t sink = opt->cpu != OCR_CPU_NONE ? ocr_reduce_naive(data, n, t, o).ul : 0;
-    for (unsigned r = 0; r < reps && opt->cpu != OCR_CPU_NONE; ++r) {
-        uint64_t t0 = ocr_now_ns();
-        sink ^= ocr_reduce_naive(data, n, t, o).ul;
-        samples[r] = ocr_now_ns() - t0;
-    }
-    (void)sink;
-    if (opt->cpu != OCR_CPU_NONE) {
-        res->ref_ns_min = ocr_min_u64(samples, reps);
-        res->ref_ns_median = ocr_median_u64(samples, reps);
-    }
-
-    res->best_passed = 1;
-    if (opt->cpu == OCR_CPU_BEST) {
-        res->best_result = ocr_reduce_best(data, n, t, o, 0, &res->cpu_threads); /* warm-up */
-        for (unsigned r = 0; r < reps; ++r) {
-            uint64_t t0 = ocr_now_ns();
-            res->best_result = ocr_reduce_best(data, n, t, o, 0, NULL);
-            samples[r] = ocr_now_ns() - t0;
-        }
-        res->best_ns_min = ocr_min_u64(samples, reps);
-        res->best_ns_median = ocr_median_u64(samples, reps);
-        /* Its order differs from the device's, so is its depth. */
-        ocr_reference any;
-        ocr_reference_make(data, n, t, o, ocr_best_depth(n, res->cpu_threads), opt->data, &any);
-        res->best_passed = ocr_check(t, &any, res->best_result);
-    }
+    if ((st = runs(dev, k, &bf, left, &ref, opt, reps, res)) != OCR_OK) goto fail;
+    run_stats(res, reps, samples);
+    time_cpu(data, n, t, o, opt, reps, samples, res);
     res->repeats = reps;
     st = res->passed && res->best_passed ? OCR_OK : OCR_WRONG;
 fail:

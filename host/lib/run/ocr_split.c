@@ -139,8 +139,162 @@ static ocr_status on_threads(void *(*fn)(void *), worker *w, unsigned n, const i
 /* Median and minimum over runs 1..reps of v[1..reps] (v[0]: the warm-up). */
 static void med_min(const uint64_t *v, unsigned reps, uint64_t *tmp, uint64_t *med, uint64_t *mn) {
     memcpy(tmp, v + 1, reps * sizeof *tmp);
-    *mn = ocr_min_u64(tmp, reps);
-    *med = ocr_median_u64(tmp, reps);
+    ocr_median_min_u64(tmp, reps, med, mn);
+}
+
+/* What one split run works with besides res->part: the threads' workers,
+ * which parts have a share, and per-run scratch (repeats + 1 values each). */
+typedef struct {
+    shared sh;
+    worker *w;
+    int *active;
+    double *weights;
+    uint64_t *count, *agg, *tmp, *comb;
+} split_state;
+
+static ocr_status state_alloc(split_state *z, unsigned nparts, unsigned reps,
+                              ocr_split_result *res) {
+    res->part = calloc(nparts, sizeof *res->part);
+    z->w = calloc(nparts, sizeof *z->w);
+    z->active = calloc(nparts, sizeof *z->active);
+    z->weights = calloc(nparts, sizeof *z->weights);
+    z->count = calloc(nparts, sizeof *z->count);
+    z->sh.release_ns = calloc(reps + 2, sizeof *z->sh.release_ns);
+    z->agg = calloc(reps + 1, sizeof *z->agg);
+    z->tmp = calloc(reps + 1, sizeof *z->tmp);
+    z->comb = calloc(reps + 1, sizeof *z->comb);
+    if (!res->part || !z->w || !z->active || !z->weights || !z->count || !z->sh.release_ns ||
+        !z->agg || !z->tmp || !z->comb) {
+        ocr_errorf("out of host memory");
+        return OCR_RUNTIME;
+    }
+    return OCR_OK;
+}
+
+static void state_free(split_state *z) {
+    free(z->comb);
+    free(z->tmp);
+    free(z->agg);
+    free(z->sh.release_ns);
+    free(z->count);
+    free(z->weights);
+    free(z->active);
+    free(z->w);
+}
+
+/* Phase 1: the devices opened in turn on this thread (the first calls into
+ * an OpenCL driver are not always safe from several threads at once: POCL 3.1
+ * has then reported no devices), then the builds (and probes) at once. */
+static ocr_status open_and_build(split_state *z, ocr_split_result *res) {
+    ocr_status st = OCR_OK;
+    for (unsigned i = 0; i < res->nparts; ++i)
+        if ((st = ocr_device_open(&res->part[i].choice, &res->part[i].dev)) != OCR_OK) return st;
+    if ((st = on_threads(setup, z->w, res->nparts, NULL)) != OCR_OK) return st;
+    for (unsigned i = 0; i < res->nparts; ++i)
+        if (res->part[i].st > st) st = res->part[i].st;
+    return st;
+}
+
+/* Each part's slice of the input; the number with a share. */
+static unsigned assign_shares(split_state *z, ocr_split_result *res) {
+    unsigned nactive = 0;
+    for (unsigned i = 0; i < res->nparts; ++i)
+        z->weights[i] = res->part[i].probe_gbs;
+    ocr_split_shares(res->n, res->nparts, res->shares == OCR_SHARES_RATE ? z->weights : NULL,
+                     z->count);
+    for (uint64_t i = 0, off = 0; i < res->nparts; off += z->count[i], ++i) {
+        res->part[i].offset = off, res->part[i].count = z->count[i];
+        z->active[i] = z->count[i] > 0;
+        nactive += (unsigned)z->active[i];
+    }
+    return nactive;
+}
+
+/* Phase 2: every share at once (devices with no share sit it out). */
+static ocr_status run_shares(split_state *z, ocr_split_result *res, unsigned nactive) {
+    ocr_status st = OCR_OK;
+    if (pthread_barrier_init(&z->sh.barrier, NULL, nactive) != 0) {
+        ocr_errorf("cannot create a barrier for %u host threads", nactive);
+        return OCR_RUNTIME;
+    }
+    st = on_threads(run_share, z->w, res->nparts, z->active);
+    pthread_barrier_destroy(&z->sh.barrier);
+    if (st != OCR_OK) return st;
+    for (unsigned i = 0; i < res->nparts; ++i)
+        if (z->active[i] && res->part[i].st != OCR_WRONG && res->part[i].st > st)
+            st = res->part[i].st;
+    return st;
+}
+
+/* Combine each run's values in device order, as the kernels would, and
+ * check it against the reference of the whole input. The depth (for the
+ * float bound) is the deepest part's plus one operation per part. z->agg
+ * gets each run's combine time. */
+static void combine_and_check(split_state *z, ocr_split_result *res, const void *data,
+                              const ocr_run_options *opt) {
+    ocr_type t = res->type;
+    ocr_op o = res->op;
+    size_t es = ocr_type_size(t);
+    uint64_t depth = 0;
+    res->passed = 1;
+    for (unsigned i = 0; i < res->nparts; ++i)
+        if (z->active[i]) {
+            const ocr_result *r = &res->part[i].res;
+            if (r->plan.depth > depth) depth = r->plan.depth;
+            res->elems_read += r->plan.elems_read;
+            if (!r->passed) res->passed = 0;
+        }
+    ocr_reference ref;
+    ocr_reference_make(data, res->n, t, o, depth + res->nparts, opt->data, &ref);
+    res->expected = ref.expected;
+    res->tolerance = ref.tolerance;
+    res->exact = ref.tolerance == 0;
+    res->any_order = ref.any_order;
+    ocr_value first = ocr_identity(t, o);
+    for (unsigned r = 0; r <= res->repeats; ++r) {
+        uint64_t t0 = ocr_now_ns();
+        ocr_value v = ocr_identity(t, o);
+        for (unsigned i = 0; i < res->nparts; ++i)
+            if (z->active[i]) v = ocr_combine(t, o, v, res->part[i].res.runs[r].result);
+        z->agg[r] = ocr_now_ns() - t0;
+        if (r == 0) first = v;
+        int ok = ocr_check(t, &ref, v) && memcmp(&v, &first, es) == 0;
+        if (!ok && !res->bad_run) res->bad_run = r + 1, res->result = v; /* the first failure */
+        if (r == res->repeats && !res->bad_run) res->result = v;
+    }
+    if (res->bad_run) res->passed = 0;
+    res->err_ulps = ocr_error_ulps(t, res->expected, res->result);
+    res->tol_ulps = ocr_ulps_of(t, res->expected, res->tolerance);
+}
+
+/* The aggregate of each run: the slowest device's part (+ the combine, in
+ * z->agg), then medians and minima over the runs; the wall clock from one
+ * barrier to the next. */
+static void aggregate(split_state *z, ocr_split_result *res) {
+    unsigned reps = res->repeats;
+    uint64_t dummy;
+    med_min(z->agg, reps, z->tmp, &res->combine_ns, &dummy);
+    const size_t offs[] = {offsetof(ocr_times, h2d_ns), offsetof(ocr_times, kernels_ns),
+                           offsetof(ocr_times, d2h_ns), offsetof(ocr_times, cpu_ns),
+                           offsetof(ocr_times, gpu_ns), offsetof(ocr_times, resident_ns)};
+    for (size_t f = 0; f < sizeof offs / sizeof offs[0]; ++f) {
+        for (unsigned r = 0; r <= reps; ++r) {
+            uint64_t mx = 0, c = 0;
+            for (unsigned i = 0; i < res->nparts; ++i)
+                if (z->active[i]) {
+                    memcpy(&c, (const char *)&res->part[i].res.runs[r].t + offs[f], sizeof c);
+                    if (c > mx) mx = c;
+                }
+            int plus = offs[f] == offsetof(ocr_times, gpu_ns) ||
+                       offs[f] == offsetof(ocr_times, resident_ns);
+            z->comb[r] = mx + (plus ? z->agg[r] : 0);
+        }
+        med_min(z->comb, reps, z->tmp, (uint64_t *)((char *)&res->median + offs[f]),
+                (uint64_t *)((char *)&res->min + offs[f]));
+    }
+    for (unsigned r = 1; r <= reps; ++r) /* run r: from barrier r to barrier r + 1 */
+        z->agg[r] = z->sh.release_ns[r + 1] - z->sh.release_ns[r];
+    med_min(z->agg, reps, z->tmp, &res->median.wall_ns, &res->min.wall_ns);
 }
 
 ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
@@ -148,14 +302,10 @@ ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
                          const ocr_run_options *opt, ocr_shares shares, ocr_split_result *res) {
     ocr_status st = OCR_OK;
     unsigned reps = opt->repeats ? opt->repeats : 1;
-    shared sh;
-    worker *w = NULL;
-    int *active = NULL, barrier = 0;
-    uint64_t *agg = NULL, *tmp = NULL, *comb = NULL;
-    double *weights = NULL;
-    uint64_t *count = NULL;
-    memset(&sh, 0, sizeof sh);
-    sh.rq = rq, sh.data = data, sh.n = n, sh.opt = opt, sh.type = rq->type, sh.op = rq->op;
+    split_state z;
+    memset(&z, 0, sizeof z);
+    z.sh.rq = rq, z.sh.data = data, z.sh.n = n, z.sh.opt = opt;
+    z.sh.type = rq->type, z.sh.op = rq->op;
     memset(res, 0, sizeof *res);
     res->nparts = nparts, res->shares = shares, res->n = n, res->repeats = reps;
     res->type = rq->type, res->op = rq->op;
@@ -164,131 +314,18 @@ ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
                    nparts, OCR_SPLIT_MAX);
         return OCR_USAGE;
     }
-    res->part = calloc(nparts, sizeof *res->part);
-    w = calloc(nparts, sizeof *w);
-    active = calloc(nparts, sizeof *active);
-    weights = calloc(nparts, sizeof *weights);
-    count = calloc(nparts, sizeof *count);
-    sh.release_ns = calloc(reps + 2, sizeof *sh.release_ns);
-    agg = calloc(reps + 1, sizeof *agg);
-    tmp = calloc(reps + 1, sizeof *tmp);
-    comb = calloc(reps + 1, sizeof *comb);
-    if (!res->part || !w || !active || !weights || !count || !sh.release_ns || !agg || !tmp ||
-        !comb) {
-        ocr_errorf("out of host memory");
-        st = OCR_RUNTIME;
-        goto fail;
-    }
+    if ((st = state_alloc(&z, nparts, reps, res)) != OCR_OK) goto fail;
     for (unsigned i = 0; i < nparts; ++i) {
         res->part[i].choice = choices[i];
-        w[i] = (worker){&sh, &res->part[i], 0, shares == OCR_SHARES_RATE};
+        z.w[i] = (worker){&z.sh, &res->part[i], 0, shares == OCR_SHARES_RATE};
     }
-
-    /* Opened in turn on this thread: the first calls into an OpenCL driver
-     * are not always safe from several threads at once (POCL 3.1 has then
-     * reported no devices). Then the builds (and probes) at once; stop if
-     * any device cannot. */
-    for (unsigned i = 0; i < nparts; ++i)
-        if ((st = ocr_device_open(&res->part[i].choice, &res->part[i].dev)) != OCR_OK) goto fail;
-    if ((st = on_threads(setup, w, nparts, NULL)) != OCR_OK) goto fail;
-    for (unsigned i = 0; i < nparts; ++i)
-        if (res->part[i].st > st) st = res->part[i].st;
-    if (st != OCR_OK) goto fail;
-
-    for (unsigned i = 0; i < nparts; ++i)
-        weights[i] = res->part[i].probe_gbs;
-    ocr_split_shares(n, nparts, shares == OCR_SHARES_RATE ? weights : NULL, count);
-    unsigned nactive = 0;
-    for (uint64_t i = 0, off = 0; i < nparts; off += count[i], ++i) {
-        res->part[i].offset = off, res->part[i].count = count[i];
-        active[i] = count[i] > 0;
-        nactive += (unsigned)active[i];
-    }
-
-    /* Phase 2: every share at once (devices with no share sit it out). */
-    if (pthread_barrier_init(&sh.barrier, NULL, nactive) != 0) {
-        ocr_errorf("cannot create a barrier for %u host threads", nactive);
-        st = OCR_RUNTIME;
-        goto fail;
-    }
-    barrier = 1;
-    if ((st = on_threads(run_share, w, nparts, active)) != OCR_OK) goto fail;
-    for (unsigned i = 0; i < nparts; ++i)
-        if (active[i] && res->part[i].st != OCR_WRONG && res->part[i].st > st) st = res->part[i].st;
-    if (st != OCR_OK) goto fail;
-
-    /* Combine each run's values in device order, as the kernels would, and
-     * check it against the reference of the whole input. The depth (for the
-     * float bound) is the deepest part's plus one operation per part. */
-    ocr_type t = rq->type;
-    ocr_op o = rq->op;
-    size_t es = ocr_type_size(t);
-    uint64_t depth = 0;
-    res->passed = 1;
-    for (unsigned i = 0; i < nparts; ++i)
-        if (active[i]) {
-            const ocr_result *r = &res->part[i].res;
-            if (r->plan.depth > depth) depth = r->plan.depth;
-            res->elems_read += r->plan.elems_read;
-            if (!r->passed) res->passed = 0;
-        }
-    ocr_reference ref;
-    ocr_reference_make(data, n, t, o, depth + nparts, opt->data, &ref);
-    res->expected = ref.expected;
-    res->tolerance = ref.tolerance;
-    res->exact = ref.tolerance == 0;
-    res->any_order = ref.any_order;
-    ocr_value first = ocr_identity(t, o);
-    for (unsigned r = 0; r <= reps; ++r) {
-        uint64_t t0 = ocr_now_ns();
-        ocr_value v = ocr_identity(t, o);
-        for (unsigned i = 0; i < nparts; ++i)
-            if (active[i]) v = ocr_combine(t, o, v, res->part[i].res.runs[r].result);
-        agg[r] = ocr_now_ns() - t0;
-        if (r == 0) first = v;
-        int ok = ocr_check(t, &ref, v) && memcmp(&v, &first, es) == 0;
-        if (!ok && !res->bad_run) res->bad_run = r + 1, res->result = v; /* the first failure */
-        if (r == reps && !res->bad_run) res->result = v;
-    }
-    if (res->bad_run) res->passed = 0;
-    res->err_ulps = ocr_error_ulps(t, res->expected, res->result);
-    res->tol_ulps = ocr_ulps_of(t, res->expected, res->tolerance);
-    uint64_t dummy;
-    med_min(agg, reps, tmp, &res->combine_ns, &dummy);
-
-    /* The aggregate of each run: the slowest device's part (+ the combine). */
-    const size_t offs[] = {offsetof(ocr_times, h2d_ns), offsetof(ocr_times, kernels_ns),
-                           offsetof(ocr_times, d2h_ns), offsetof(ocr_times, cpu_ns),
-                           offsetof(ocr_times, gpu_ns), offsetof(ocr_times, resident_ns)};
-    for (size_t f = 0; f < sizeof offs / sizeof offs[0]; ++f) {
-        for (unsigned r = 0; r <= reps; ++r) {
-            uint64_t mx = 0, c = 0;
-            for (unsigned i = 0; i < nparts; ++i)
-                if (active[i]) {
-                    memcpy(&c, (const char *)&res->part[i].res.runs[r].t + offs[f], sizeof c);
-                    if (c > mx) mx = c;
-                }
-            int plus = offs[f] == offsetof(ocr_times, gpu_ns) ||
-                       offs[f] == offsetof(ocr_times, resident_ns);
-            comb[r] = mx + (plus ? agg[r] : 0);
-        }
-        med_min(comb, reps, tmp, (uint64_t *)((char *)&res->median + offs[f]),
-                (uint64_t *)((char *)&res->min + offs[f]));
-    }
-    for (unsigned r = 1; r <= reps; ++r) /* run r: from barrier r to barrier r + 1 */
-        agg[r] = sh.release_ns[r + 1] - sh.release_ns[r];
-    med_min(agg, reps, tmp, &res->median.wall_ns, &res->min.wall_ns);
+    if ((st = open_and_build(&z, res)) != OCR_OK) goto fail;
+    if ((st = run_shares(&z, res, assign_shares(&z, res))) != OCR_OK) goto fail;
+    combine_and_check(&z, res, data, opt);
+    aggregate(&z, res);
     st = res->passed ? OCR_OK : OCR_WRONG;
 fail:
-    if (barrier) pthread_barrier_destroy(&sh.barrier);
-    free(comb);
-    free(tmp);
-    free(agg);
-    free(sh.release_ns);
-    free(count);
-    free(weights);
-    free(active);
-    free(w);
+    state_free(&z);
     return st;
 }
 
