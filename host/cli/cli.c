@@ -1,5 +1,5 @@
 /* cli.c - the options table, the parser it drives and the --help it prints. */
-#include "modes.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -401,14 +401,8 @@ ocr_status cli_usage_error(const char *msg) {
     return bad(msg, NULL, NULL);
 }
 
-/* Options that need an ability of the built-in kernel (the registry's caps). */
-static const struct {
-    const char *option;
-    unsigned needs;
-} option_needs[] = {{"groups", OCR_KERNEL_FREE_GEOMETRY}, {"access", OCR_KERNEL_FREE_GEOMETRY}};
-
-/* The kernel's own rules: the type and operator, --kernel-file's companions,
- * and the options only a kernel with an ability takes. */
+/* The kernel's own rules: the type and operator, and --kernel-file's
+ * companions. */
 static ocr_status refuse_kernel_choice(const cli_options *o) {
     char msg[160];
     if (!ocr_op_valid_for(o->op, o->type)) {
@@ -435,31 +429,7 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
     return OCR_OK;
 }
 
-static ocr_status refuse_without_ability(const cli_options *o) {
-    char msg[160];
-    const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
-    if (!o->kernel_file && !s) return OCR_OK; /* an unknown kernel: the run says so */
-    for (size_t i = 0; i < sizeof option_needs / sizeof option_needs[0]; ++i)
-        if (cli_given(o, option_needs[i].option) &&
-            (!s || (s->caps & option_needs[i].needs) != option_needs[i].needs)) {
-            snprintf(msg, sizeof msg, "--%s applies only to reduce7, not %s",
-                     option_needs[i].option, s ? s->name : "a --kernel-file kernel");
-            return bad(msg, NULL, NULL);
-        }
-    return OCR_OK;
-}
-
-/* Options that cannot take effect are refused rather than ignored: a student
- * who passes -g to reduce3 must not believe the groups changed. The modes'
- * refusals come from their rows (modes.c). */
-static ocr_status refuse_inapplicable(const cli_options *o) {
-    ocr_status st = refuse_kernel_choice(o);
-    if (st == OCR_OK) st = cli_modes_refuse(o);
-    if (st == OCR_OK) st = refuse_without_ability(o);
-    return st;
-}
-
-ocr_status cli_parse(int argc, char **argv, cli_options *o) {
+ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
     memset(o, 0, sizeof *o);
     o->kernel = "6";
     o->size = (uint64_t)1 << 25;
@@ -498,5 +468,5 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         o->given |= (uint64_t)1 << (d - options);
     }
     if (o->stream && !cli_given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
-    return refuse_inapplicable(o);
+    return refuse_kernel_choice(o);
 }

@@ -33,8 +33,13 @@ typedef struct {
     uint64_t chunk;     /* --chunk: elements per chunk, 0: the default */
 } cli_options;
 
-/* Fills o from argv. Returns OCR_OK, or OCR_USAGE after printing why. */
+/* Fills o from argv and refuses what cannot take effect (modes.c: the
+ * options, then the mode table's refusals). Returns OCR_OK, or OCR_USAGE
+ * after printing why. */
 ocr_status cli_parse(int argc, char **argv, cli_options *o);
+/* The options alone (and the kernel's own rules: type and operator,
+ * --kernel-file's companions), as cli_parse begins. */
+ocr_status cli_read_options(int argc, char **argv, cli_options *o);
 void cli_help(FILE *f);
 
 /* 1 if the option with this long name ("size", "kernel") was given. */
@@ -64,9 +69,8 @@ int cli_parse_size(const char *s, uint64_t max, uint64_t *out);
  * it, or NULL. */
 const char *cli_split_pair(const char *p, int *platform, int *device);
 
-/* --mpi (host/cli/mpi.c, in builds with -DOCR_MPI=ON): the whole run under
- * mpirun. */
-ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o);
+/* --mpi's runner (cli_run_mpi, modes.h) is in host/cli/mpi.c, built with
+ * -DOCR_MPI=ON. */
 /* Around cli_parse under a launcher: ranks other than 0 print no usage error
  * (rank 0 prints it once). mute returns what unmute takes (-1: nothing done). */
 int cli_mpi_mute_parse(int argc, char **argv);

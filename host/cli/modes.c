@@ -182,10 +182,41 @@ static ocr_status refuse_row(const cli_mode *m, const cli_options *o) {
     return OCR_OK;
 }
 
+/* Options that need an ability of the built-in kernel (the registry's caps). */
+static const struct {
+    const char *option;
+    unsigned needs;
+} option_needs[] = {{"groups", OCR_KERNEL_FREE_GEOMETRY}, {"access", OCR_KERNEL_FREE_GEOMETRY}};
+
+static ocr_status refuse_without_ability(const cli_options *o) {
+    char msg[160];
+    const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
+    if (!o->kernel_file && !s) return OCR_OK; /* an unknown kernel: the run says so */
+    for (size_t i = 0; i < sizeof option_needs / sizeof option_needs[0]; ++i)
+        if (cli_given(o, option_needs[i].option) &&
+            (!s || (s->caps & option_needs[i].needs) != option_needs[i].needs)) {
+            snprintf(msg, sizeof msg, "--%s applies only to reduce7, not %s",
+                     option_needs[i].option, s ? s->name : "a --kernel-file kernel");
+            return cli_usage_error(msg);
+        }
+    return OCR_OK;
+}
+
 ocr_status cli_modes_refuse(const cli_options *o) {
     for (size_t i = 0; i < NMODES; ++i) {
         ocr_status st = refuse_row(&modes[i], o);
         if (st != OCR_OK) return st;
     }
     return OCR_OK;
+}
+
+/* Options that cannot take effect are refused rather than ignored: a student
+ * who passes -g to reduce3 must not believe the groups changed. The kernel's
+ * own rules come with the options (cli.c), then every row's, then the
+ * options that need an ability of the kernel. */
+ocr_status cli_parse(int argc, char **argv, cli_options *o) {
+    ocr_status st = cli_read_options(argc, argv, o);
+    if (st == OCR_OK) st = cli_modes_refuse(o);
+    if (st == OCR_OK) st = refuse_without_ability(o);
+    return st;
 }

@@ -515,7 +515,8 @@ static ocr_status gather_and_report(const cli_options *o, const world *w, const 
     return (ocr_status)verdict;
 }
 
-ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o) {
+/* Every message after MPI starts goes through rank 0. */
+ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv) {
     world w = {0, 1, 0, 1, ""};
     if (world_start(argc, argv, &w) != 0) {
         fprintf(stderr, "oclReduction: --mpi: MPI_Init failed\n");
