@@ -58,7 +58,9 @@ class OcrError(RuntimeError):
 
 
 class _Options(ctypes.Structure):
+    # ocr_reducer_options; size first (the size rule of ocr_reducer.h).
     _fields_ = [
+        ("size", ctypes.c_size_t),
         ("kernel_dir", ctypes.c_char_p),
         ("local_size", ctypes.c_size_t),
         ("groups", ctypes.c_size_t),
@@ -152,8 +154,8 @@ class Reducer:
         self.op = op
         self.context = context
         self.device = device if device is not None else context.devices[0]
-        opt = _Options(kernel_dir.encode() if kernel_dir else None, local_size, groups,
-                       build_options.encode() if build_options else None)
+        opt = _Options(ctypes.sizeof(_Options), kernel_dir.encode() if kernel_dir else None,
+                       local_size, groups, build_options.encode() if build_options else None)
         st = lib.ocr_reducer_create(context.int_ptr, self.device.int_ptr, _TYPES[self.dtype],
                                     _OPS[op], ctypes.byref(opt), ctypes.byref(self._r))
         if st != 0:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install_examples_test.sh SRC BUILD - installs the project into a temporary
 # prefix, moves it (a relocated install), builds examples/ against it with
-# find_package(oclreduction) (static, and shared through its RPATH) and with
+# find_package(oclreduction) (the default target, shared through its RPATH
+# where built, and the archive) and with
 # pkg-config (oclreduction-static, and oclreduction run with LD_LIBRARY_PATH),
 # and runs reduce_my_buffer from each: every type and operator must agree with
 # the CPU loop using the kernels compiled into the library, with no kernel
@@ -27,9 +28,9 @@ run() {
 }
 cmake -S "$src/examples" -B "$tmp/ex" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/ex" >/dev/null
-run "cmake, static" "$tmp/ex/reduce_my_buffer" 1 4103 100003
+run "cmake, static" "$tmp/ex/reduce_my_buffer_static" 1 4103 100003
 if ls "$tmp/prefix/$libdir"/liboclreduction.so.* >/dev/null 2>&1; then
-  run "cmake, shared (RPATH)" "$tmp/ex/reduce_my_buffer_shared" 4103
+  run "cmake, default target: shared (RPATH)" "$tmp/ex/reduce_my_buffer" 4103
 fi
 if command -v pkg-config >/dev/null; then
   export PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig"

@@ -5,8 +5,10 @@
 # text file), then builds a program against it four ways and runs each: it
 # must reduce correctly using the installed kernels (the source tree is not on
 # its search path).
-#   find_package(oclreduction): oclreduction::oclreduction (static) and
-#     oclreduction::oclreduction_shared (run through the RPATH CMake gives it)
+#   find_package(oclreduction): oclreduction::oclreduction (the shared
+#     library, run through the RPATH CMake gives it; the archive in a build
+#     without it), oclreduction::oclreduction_static, and the shared
+#     library's earlier name oclreduction::oclreduction_shared
 #   pkg-config: oclreduction (shared; run with LD_LIBRARY_PATH, as a user of a
 #     private prefix would) and oclreduction-static (the archive)
 # Each shared build must need liboclreduction.so.N, each static one must not.
@@ -20,7 +22,7 @@ p=$tmp/prefix
 test -x "$p/bin/oclReduction"
 test -f "$p/share/oclreduction/cl/reduce6.cl"
 test -f "$p/share/man/man1/oclReduction.1"
-for h in ocr.h ocr_reducer.h ocr_version.h; do test -f "$p/include/oclreduction/$h"; done
+for h in ocr.h ocr_core.h ocr_bench.h ocr_reducer.h ocr_version.h; do test -f "$p/include/oclreduction/$h"; done
 test ! -e "$p/include/ocr.h"
 test -f "$p/$libdir/liboclreduction.a"
 test -f "$p/$libdir/pkgconfig/oclreduction.pc"
@@ -71,10 +73,13 @@ mv "$p" "$tmp/moved"
 mv "$tmp/moved" "$p"
 export OCLREDUCTION_KERNEL_DIR="$p/share/oclreduction/cl" # not a build-tree binary of ours
 cmake -S "$src/tests/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$p" >/dev/null
-cmake --build "$tmp/consumer" >/dev/null
-"$tmp/consumer/consumer" | sed 's/consumer/cmake static consumer/'
-needs "$tmp/consumer/consumer" no
+cmake --build "$tmp/consumer" --target consumer consumer_static >/dev/null
+"$tmp/consumer/consumer" | sed 's/consumer/cmake default-target consumer/'
+needs "$tmp/consumer/consumer" "$([ -n "$shared" ] && echo yes || echo no)"
+"$tmp/consumer/consumer_static" | sed 's/consumer/cmake static consumer/'
+needs "$tmp/consumer/consumer_static" no
 if [ -n "$shared" ]; then
+  cmake --build "$tmp/consumer" --target consumer_shared >/dev/null
   "$tmp/consumer/consumer_shared" | sed 's/consumer/cmake shared consumer (RPATH)/'
   needs "$tmp/consumer/consumer_shared" yes
 fi

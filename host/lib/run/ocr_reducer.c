@@ -45,12 +45,39 @@ static void keep_error(char **slot, char *text, ocr_status st) {
         memcpy(*slot, "unknown error (no message)", sizeof "unknown error (no message)");
 }
 
+/* The caller's options as this library reads them (the size rule of
+ * ocr_reducer.h): the fields within opt->size, defaults for the rest; a
+ * larger struct than this library knows is refused if its unknown fields are
+ * set. */
+static ocr_status read_options(const ocr_reducer_options *opt, ocr_reducer_options *out) {
+    memset(out, 0, sizeof *out);
+    if (!opt) return OCR_OK;
+    size_t n = opt->size ? opt->size : sizeof *opt;
+    if (n < sizeof opt->size) {
+        ocr_errorf("ocr_reducer_options: size %zu is too small (0, or sizeof the struct)", n);
+        return OCR_USAGE;
+    }
+    for (size_t i = sizeof *opt; i < n; ++i)
+        if (((const unsigned char *)opt)[i]) {
+            ocr_errorf("ocr_reducer_options: fields this library (%s) does not know are set "
+                       "(size %zu, it knows %zu bytes)",
+                       OCR_VERSION, n, sizeof *opt);
+            return OCR_USAGE;
+        }
+    memcpy(out, opt, n < sizeof *opt ? n : sizeof *opt);
+    out->size = sizeof *out;
+    return OCR_OK;
+}
+
 static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
-                         const ocr_reducer_options *opt, ocr_reducer *r) {
+                         const ocr_reducer_options *caller_opt, ocr_reducer *r) {
     ocr_status st = OCR_OK;
     cl_int err;
     cl_uint ndev = 0, align_bits = 0;
     cl_device_id *devs = NULL;
+    ocr_reducer_options o;
+    const ocr_reducer_options *opt = &o;
+    if ((st = read_options(caller_opt, &o)) != OCR_OK) return st;
     if (!ctx || !device) {
         ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
         return OCR_USAGE;
@@ -95,12 +122,12 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr
 
     ocr_build_request rq = {
         .spec = *ocr_kernel_find("reduce7"),
-        .kernel_dir = opt ? opt->kernel_dir : NULL,
+        .kernel_dir = opt->kernel_dir,
         .type = type,
         .op = op,
-        .local_size = opt ? opt->local_size : 0,
-        .groups = opt ? opt->groups : 0,
-        .extra_options = opt ? opt->build_options : NULL,
+        .local_size = opt->local_size,
+        .groups = opt->groups,
+        .extra_options = opt->build_options,
     };
     if ((st = ocr_kernel_build_ex(&r->dev, &rq, rq.kernel_dir == NULL, &r->k)) != OCR_OK) goto fail;
     r->result = clCreateBuffer(ctx, CL_MEM_READ_WRITE, r->es, NULL, &err);

@@ -129,7 +129,8 @@ static ocr_status stream_open(stream *s) {
     const ocr_stream_options *opt = s->opt;
     cl_context ctx = s->dev->context;
     size_t bytes = (size_t)(s->chunk * s->es);
-    ocr_reducer_options ro = {opt->kernel_dir, opt->local_size, opt->groups, opt->build_options};
+    ocr_reducer_options ro = {sizeof ro, opt->kernel_dir, opt->local_size, opt->groups,
+                              opt->build_options};
     if ((st = ocr_reducer_create(ctx, s->dev->device, s->t, s->o, &ro, &s->red)) != OCR_OK)
         return st;
     s->qa = clCreateCommandQueue(ctx, s->dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
@@ -139,7 +140,8 @@ static ocr_status stream_open(stream *s) {
     for (int k = 0; k < SLOTS; ++k) {
         s->dbuf[k] = clCreateBuffer(ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
         OCR_CHECK(err, "clCreateBuffer (device chunk)");
-        s->pin[k] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+        s->pin[k] =
+            clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
         OCR_CHECK(err, "clCreateBuffer (pinned chunk)");
         /* Mapped for the whole run: page-locked memory the uploads copy from. */
         s->hp[k] = clEnqueueMapBuffer(s->qa, s->pin[k], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
