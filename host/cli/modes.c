@@ -12,18 +12,18 @@
 #define ANY_FORMAT (TEXT | CSV | JSON)
 
 /* The grader chooses sizes, types, operators and M itself. */
-static const char *const grade_fixed[] = {"size",   "type",      "op",   "threshold",
-                                          "repeat", "data",      "passes", "resources",
-                                          "peak",   "explain",   "seed", NULL};
-static const char *const tune_chooses[] = {"local-size", "groups",  "access", "op", "grade",
+static const char *const grade_fixed[] = {"size",   "type",    "op",     "threshold",
+                                          "repeat", "data",    "passes", "resources",
+                                          "peak",   "explain", "seed",   NULL};
+static const char *const tune_chooses[] = {"local-size", "groups", "access",    "op", "grade",
                                            "explain",    "format", "threshold", NULL};
 /* One report over several devices or ranks: no per-device extras. */
 static const char *const one_report[] = {"grade",     "tune", "explain",      "passes",
                                          "resources", "peak", "cpu-baseline", NULL};
 /* One streamed pass of reduce7 through pinned slots. */
 static const char *const one_stream[] = {
-    "grade",  "tune",      "explain", "passes",       "resources", "peak", "split", "mpi",
-    "host-mem", "repeat", "threshold", "access", "cpu-baseline", NULL};
+    "grade", "tune",     "explain", "passes",    "resources", "peak",         "split",
+    "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline", NULL};
 static const char *const grade_only[] = {"timeout", NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
@@ -106,7 +106,9 @@ static const cli_mode modes[] = {
      .formats_msg = "%s reports text or json, not csv",
      .run = cli_run_stream},
     /* Modifiers of the single and -d all runs (run_on does them). */
-    {.name = "--explain", ON(explain), .formats = TEXT,
+    {.name = "--explain",
+     ON(explain),
+     .formats = TEXT,
      .formats_msg = "%s prints text only; drop --format"},
     {.name = "--passes", ON(passes), .formats = TEXT, .formats_msg = PASSES_TEXT},
     {.name = "--resources", ON(resources), .formats = TEXT, .formats_msg = PASSES_TEXT},

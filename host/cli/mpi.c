@@ -488,7 +488,8 @@ static ocr_status gather_and_report(const cli_options *o, const world *w, const 
     int ok = mine && (w->rank != 0 || (ri && runs)), all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_ok) {
-        if (w->rank == 0) fprintf(stderr, "oclReduction: --mpi: out of host memory for the report\n");
+        if (w->rank == 0)
+            fprintf(stderr, "oclReduction: --mpi: out of host memory for the report\n");
         free(runs);
         free(ri);
         return OCR_RUNTIME;

@@ -108,8 +108,8 @@ static int streams_by_size(const cli_options *o, const ocr_build_request *rq,
            o->size * ocr_type_size(o->type) > ocr_device_get_info(dev)->max_alloc;
 }
 
-static ocr_status stream_by_size(const cli_options *o, const ocr_build_request *rq,
-                                 ocr_device *dev, summary *sum) {
+static ocr_status stream_by_size(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
+                                 summary *sum) {
     const char *c = cli_mode_forbidden(cli_mode_find("--stream"), o);
     if (c) {
         fprintf(stderr,
@@ -180,15 +180,14 @@ static void summarize(const ocr_result *res, size_t es, summary *sum) {
     sum->gbs = res->median.kernels_ns
                    ? (double)(res->plan.elems_read * es) / (double)res->median.kernels_ns
                    : 0.0;
-    sum->speedup =
-        res->median.gpu_ns ? (double)res->ref_ns_median / (double)res->median.gpu_ns : 0;
+    sum->speedup = res->median.gpu_ns ? (double)res->ref_ns_median / (double)res->median.gpu_ns : 0;
 }
 
 /* Runs the built kernel over the input (made on first use, `*data`, and
  * shared by every device) and prints the report. */
-static ocr_status run_and_report(const cli_options *o, const ocr_build_request *rq,
-                                 ocr_device *dev, ocr_kernel *k, uint64_t m, void **data,
-                                 int csv_header, const char *tuning, summary *sum) {
+static ocr_status run_and_report(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
+                                 ocr_kernel *k, uint64_t m, void **data, int csv_header,
+                                 const char *tuning, summary *sum) {
     ocr_result res;
     ocr_run_options ro = {o->repeats, m, o->host_mem, o->cpu, o->data, NULL, NULL};
     /* Refuse sizes the host or the device cannot hold before touching memory. */
@@ -244,9 +243,9 @@ done:
 static void comparison(const cli_options *o, const ocr_build_request *rq,
                        const ocr_device_choice *choices, const summary *sums, int n) {
     static const char *const outcome[] = {"PASSED", "FAILED", "usage error", "error"};
-    printf("\nComparison (%s, %llu elements):\n%-4s %-40s %12s %12s %10s %9s  %s\n",
-           rq->spec.name, (unsigned long long)o->size, "p.d", "device", "t gpu", "t kernel",
-           "GB/s", "speedup", "result");
+    printf("\nComparison (%s, %llu elements):\n%-4s %-40s %12s %12s %10s %9s  %s\n", rq->spec.name,
+           (unsigned long long)o->size, "p.d", "device", "t gpu", "t kernel", "GB/s", "speedup",
+           "result");
     for (int i = 0; i < n; ++i)
         printf("%d.%-2d %-40.40s %9.4f ms %9.4f ms %10.3f %9.3f  %s\n", choices[i].platform,
                choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels, sums[i].gbs,
@@ -368,41 +367,51 @@ static ocr_status tune(const cli_options *o) {
 
 /* ---- the modes' runners (the table's last column) -------------------------- */
 
-ocr_status cli_run_single(const cli_options *o, int *argc, char ***argv) {
-    ocr_build_request rq;
+/* The single run, on the device the options choose. */
+static ocr_status run_single(const cli_options *o, const ocr_build_request *rq) {
     void *data = NULL;
     summary sum;
-    (void)argc, (void)argv;
-    ocr_status st = cli_make_request(o, &rq);
-    if (st == OCR_OK) st = run_on(o, &rq, &o->device, &data, 1, &sum);
+    ocr_status st = run_on(o, rq, &o->device, &data, 1, &sum);
     free(data);
     return st;
 }
 
-ocr_status cli_run_all(const cli_options *o, int *argc, char ***argv) {
+/* --stream, on the device the options choose. */
+static ocr_status run_streamed(const cli_options *o, const ocr_build_request *rq) {
+    ocr_device *dev = NULL;
+    summary sum;
+    ocr_status st = ocr_device_open(&o->device, &dev);
+    if (st == OCR_OK) st = run_stream(o, rq, dev, &sum);
+    ocr_device_close(dev);
+    return st;
+}
+
+/* Runs fn with the build request the options describe. */
+static ocr_status with_request(const cli_options *o,
+                               ocr_status (*fn)(const cli_options *, const ocr_build_request *)) {
     ocr_build_request rq;
-    (void)argc, (void)argv;
     ocr_status st = cli_make_request(o, &rq);
-    return st != OCR_OK ? st : run_all(o, &rq);
+    return st != OCR_OK ? st : fn(o, &rq);
+}
+
+ocr_status cli_run_single(const cli_options *o, int *argc, char ***argv) {
+    (void)argc, (void)argv;
+    return with_request(o, run_single);
+}
+
+ocr_status cli_run_all(const cli_options *o, int *argc, char ***argv) {
+    (void)argc, (void)argv;
+    return with_request(o, run_all);
 }
 
 ocr_status cli_run_split(const cli_options *o, int *argc, char ***argv) {
-    ocr_build_request rq;
     (void)argc, (void)argv;
-    ocr_status st = cli_make_request(o, &rq);
-    return st != OCR_OK ? st : run_split(o, &rq);
+    return with_request(o, run_split);
 }
 
 ocr_status cli_run_stream(const cli_options *o, int *argc, char ***argv) {
-    ocr_build_request rq;
-    ocr_device *dev = NULL;
-    summary sum;
     (void)argc, (void)argv;
-    ocr_status st = cli_make_request(o, &rq);
-    if (st == OCR_OK) st = ocr_device_open(&o->device, &dev);
-    if (st == OCR_OK) st = run_stream(o, &rq, dev, &sum);
-    ocr_device_close(dev);
-    return st;
+    return with_request(o, run_streamed);
 }
 
 ocr_status cli_run_tune(const cli_options *o, int *argc, char ***argv) {

@@ -76,9 +76,16 @@ void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const 
 /* Runs of the pinned upload alone that a stream times (its report says so). */
 #define OCR_STREAM_H2D_REPS 5
 
-/* A JSON number, null where not finite (host/lib/report/ocr_report.c; strings:
- * ocr_report_quoted). */
+/* The reports' writers (host/lib/report/ocr_report.c; strings:
+ * ocr_report_quoted). A JSON number, null where not finite: */
 void ocr_json_num(FILE *f, double x);
+/* The opening of a report's JSON object, up to its "data" field:
+ * {"<kind>": true, "kernel": ..., "type": ..., "op": ..., "n": ..., "seed": ..., "data": ... */
+void ocr_json_open(FILE *f, const char *kind, const ocr_report_info *ri, ocr_type t, ocr_op o,
+                   uint64_t n);
+/* Nanoseconds as milliseconds; a / b, 0 when b is 0 (bytes / ns: GB/s). */
+double ocr_ms(uint64_t ns);
+double ocr_ratio(uint64_t a, uint64_t b);
 
 /* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`,
  * pass i writes scratch[i % 2] (the last pass last_out, when it is set) and
@@ -102,7 +109,7 @@ ocr_status ocr_passes_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr
 struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;
-    cl_kernel finish_kernel; /* reduce7_finish, or NULL (geom.finishes) */
+    cl_kernel finish_kernel;              /* reduce7_finish, or NULL (geom.finishes) */
     cl_mem finish_ticket, finish_partial; /* its last two arguments, set once */
     ocr_geometry geom;
     ocr_kernel_resources res; /* queried from the built kernel */
@@ -133,6 +140,13 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
                                ocr_kernel **out);
 
+/* A result's check fields from its reference (ocr_result, ocr_split_result):
+ * the expected value, the tolerance, whether the comparison is bit for bit,
+ * and whether exact data are exact in any order. */
+#define OCR_TAKE_REFERENCE(res, ref)                                                               \
+    ((res)->expected = (ref).expected, (res)->tolerance = (ref).tolerance,                         \
+     (res)->exact = (ref).tolerance == 0, (res)->any_order = (ref).any_order)
+
 /* ---- building a kernel: ocr_source.c, ocr_geometry.c, ocr_program.c ---- */
 
 /* A growing string. */
@@ -160,8 +174,8 @@ typedef struct {
 ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
                                ocr_launch_policy *p);
 /* k's launch geometry, once the work-group size is final. */
-void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq, const ocr_launch_policy *p,
-                      ocr_kernel *k);
+void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq,
+                      const ocr_launch_policy *p, ocr_kernel *k);
 /* The largest power of two <= x (x >= 1). */
 size_t ocr_floor_pow2(size_t x);
 

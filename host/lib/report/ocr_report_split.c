@@ -3,15 +3,6 @@
  * one JSON object holding each device's own report. */
 #include "ocr_internal.h"
 
-/* ---- report --------------------------------------------------------------- */
-
-static double ms(uint64_t ns) {
-    return (double)ns / 1e6;
-}
-static double gbs(uint64_t bytes, uint64_t ns) {
-    return ns ? (double)bytes / (double)ns : 0.0;
-}
-
 static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) {
     size_t es = ocr_type_size(r->type);
     fprintf(f, "Split '%s' over %u devices: %llu elements (%s %s, seed %llu, %s data)\n",
@@ -33,9 +24,9 @@ static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
             fprintf(f, "  (no share: fewer elements than devices)\n");
             continue;
         }
-        fprintf(f, " %9.4f ms %9.4f ms %10.3f %10.3f  %s\n", ms(s->median.kernels_ns),
-                ms(s->median.gpu_ns), gbs(s->plan.elems_read * es, s->median.kernels_ns),
-                gbs(p->count * es, s->median.gpu_ns), s->passed ? "PASSED" : "FAILED");
+        fprintf(f, " %9.4f ms %9.4f ms %10.3f %10.3f  %s\n", ocr_ms(s->median.kernels_ns),
+                ocr_ms(s->median.gpu_ns), ocr_ratio(s->plan.elems_read * es, s->median.kernels_ns),
+                ocr_ratio(p->count * es, s->median.gpu_ns), s->passed ? "PASSED" : "FAILED");
     }
     for (unsigned i = 0; r->shares == OCR_SHARES_RATE && i < r->nparts; ++i)
         fprintf(f, "Probe %d.%d: %.3f GB/s end to end\n", r->part[i].choice.platform,
@@ -55,56 +46,48 @@ static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
     fprintf(f,
             "T kernels: %.5g ms (min %.5g); bandwidth read %.3f GB/s (every device's bytes / "
             "the slowest device's T kernels)\n",
-            ms(md->kernels_ns), ms(mn->kernels_ns), gbs(r->elems_read * es, md->kernels_ns));
+            ocr_ms(md->kernels_ns), ocr_ms(mn->kernels_ns),
+            ocr_ratio(r->elems_read * es, md->kernels_ns));
     fprintf(f,
             "T gpu: %.5g ms (kernels + read-back + CPU finish + combine, input already on the "
             "devices; min %.5g)\n",
-            ms(md->resident_ns), ms(mn->resident_ns));
+            ocr_ms(md->resident_ns), ocr_ms(mn->resident_ns));
     fprintf(f,
             "T total: %.5g ms end to end from host memory (H2D + kernels + D2H + CPU + "
             "combine; min %.5g): %.3f GB/s of input\n",
-            ms(md->gpu_ns), ms(mn->gpu_ns), gbs(r->n * es, md->gpu_ns));
-    fprintf(f, "T combine: %.6f ms (host, %u values)\n", ms(r->combine_ns), r->nparts);
+            ocr_ms(md->gpu_ns), ocr_ms(mn->gpu_ns), ocr_ratio(r->n * es, md->gpu_ns));
+    fprintf(f, "T combine: %.6f ms (host, %u values)\n", ocr_ms(r->combine_ns), r->nparts);
     fprintf(f,
             "T wall: %.5g ms (host clock from the start on every device to the end on the "
             "last, per run; min %.5g)\n",
-            ms(md->wall_ns), ms(mn->wall_ns));
-}
-
-static void json_str(FILE *f, const char *s) {
-    ocr_report_quoted(f, OCR_FORMAT_JSON, s);
+            ocr_ms(md->wall_ns), ocr_ms(mn->wall_ns));
 }
 
 static void json_times(FILE *f, const char *name, const ocr_times *t, uint64_t combine) {
     fprintf(f,
             "\"%s\": {\"t_kernels_ms\": %.6f, \"t_gpu_tutorial_ms\": %.6f, \"t_gpu_ms\": %.6f, "
             "\"h2d_ms\": %.6f, \"d2h_ms\": %.6f, \"wall_ms\": %.6f, \"combine_ms\": %.6f}",
-            name, ms(t->kernels_ns), ms(t->resident_ns), ms(t->gpu_ns), ms(t->h2d_ns),
-            ms(t->d2h_ns), ms(t->wall_ns), ms(combine));
+            name, ocr_ms(t->kernels_ns), ocr_ms(t->resident_ns), ocr_ms(t->gpu_ns),
+            ocr_ms(t->h2d_ns), ocr_ms(t->d2h_ns), ocr_ms(t->wall_ns), ocr_ms(combine));
 }
 
 static void json(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) {
     size_t es = ocr_type_size(r->type);
     char v[64];
-    fputs("{\"split\": true, \"kernel\": ", f);
-    json_str(f, ri->kernel_name);
-    fprintf(f,
-            ", \"type\": \"%s\", \"op\": \"%s\", \"n\": %llu, \"seed\": %llu, \"data\": \"%s\", "
-            "\"devices\": %u, \"shares\": \"%s\", \"result\": ",
-            ocr_type_name(r->type), ocr_op_name(r->op), (unsigned long long)r->n,
-            (unsigned long long)ri->seed, ocr_data_kind_name(ri->data), r->nparts,
+    ocr_json_open(f, "split", ri, r->type, r->op, r->n);
+    fprintf(f, ", \"devices\": %u, \"shares\": \"%s\", \"result\": ", r->nparts,
             ocr_shares_name(r->shares));
-    json_str(f, ocr_value_str(r->type, r->result, v, sizeof v));
+    ocr_report_quoted(f, OCR_FORMAT_JSON, ocr_value_str(r->type, r->result, v, sizeof v));
     fputs(", \"expected\": ", f);
-    json_str(f, ocr_value_str(r->type, r->expected, v, sizeof v));
+    ocr_report_quoted(f, OCR_FORMAT_JSON, ocr_value_str(r->type, r->expected, v, sizeof v));
     fprintf(f, ", \"exact\": %s, \"passed\": %s, \"bad_run\": %u, \"repetitions\": %u, ",
             r->exact ? "true" : "false", r->passed ? "true" : "false", r->bad_run, r->repeats);
     fputs("\"err_ulps\": ", f);
     ocr_json_num(f, r->err_ulps);
     fputs(", \"bandwidth_gbs\": ", f);
-    ocr_json_num(f, gbs(r->elems_read * es, r->median.kernels_ns));
+    ocr_json_num(f, ocr_ratio(r->elems_read * es, r->median.kernels_ns));
     fputs(", \"bandwidth_e2e_gbs\": ", f);
-    ocr_json_num(f, gbs(r->n * es, r->median.gpu_ns));
+    ocr_json_num(f, ocr_ratio(r->n * es, r->median.gpu_ns));
     fputs(", ", f);
     json_times(f, "median", &r->median, r->combine_ns);
     fputs(", ", f);

@@ -2,16 +2,6 @@
  * computes it): text, or one JSON object. */
 #include "ocr_internal.h"
 
-/* ---- report --------------------------------------------------------------- */
-
-static double ms(uint64_t ns) {
-    return (double)ns / 1e6;
-}
-
-static void json_str(FILE *f, const char *s) {
-    ocr_report_quoted(f, OCR_FORMAT_JSON, s);
-}
-
 void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_report_info *ri,
                        const ocr_stream_result *r) {
     const ocr_device_info *in = &dev->info;
@@ -21,32 +11,27 @@ void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr
     ocr_value_str(r->type, r->result, got, sizeof got);
     ocr_value_str(r->type, r->expected, want, sizeof want);
     if (fmt == OCR_FORMAT_JSON) {
-        fputs("{\"stream\": true, \"kernel\": ", f);
-        json_str(f, ri->kernel_name);
-        fprintf(f,
-                ", \"type\": \"%s\", \"op\": \"%s\", \"n\": %llu, \"seed\": %llu, \"data\": "
-                "\"%s\", \"device\": ",
-                ocr_type_name(r->type), ocr_op_name(r->op), (unsigned long long)r->n,
-                (unsigned long long)ri->seed, ocr_data_kind_name(ri->data));
-        json_str(f, in->name);
+        ocr_json_open(f, "stream", ri, r->type, r->op, r->n);
+        fputs(", \"device\": ", f);
+        ocr_report_quoted(f, OCR_FORMAT_JSON, in->name);
         fprintf(f,
                 ", \"automatic\": %s, \"max_alloc_bytes\": %llu, \"chunks\": %llu, \"chunk\": "
                 "%llu, \"chunk_bytes\": %llu, \"result\": ",
                 r->automatic ? "true" : "false", (unsigned long long)r->max_alloc,
                 (unsigned long long)r->chunks, (unsigned long long)r->chunk,
                 (unsigned long long)(r->chunk * es));
-        json_str(f, got);
+        ocr_report_quoted(f, OCR_FORMAT_JSON, got);
         fputs(", \"expected\": ", f);
-        json_str(f, want);
+        ocr_report_quoted(f, OCR_FORMAT_JSON, want);
         fprintf(f, ", \"exact\": true, \"passed\": %s, \"wall_ms\": %.6f, \"fill_ms\": %.6f, ",
-                r->passed ? "true" : "false", ms(r->wall_ns), ms(r->fill_ns));
+                r->passed ? "true" : "false", ocr_ms(r->wall_ns), ocr_ms(r->fill_ns));
         fputs("\"e2e_gbs\": ", f);
         ocr_json_num(f, r->e2e_gbs);
-        fprintf(f, ", \"h2d_chunk_ms\": %.6f, \"h2d_gbs\": ", ms(r->h2d_ns));
+        fprintf(f, ", \"h2d_chunk_ms\": %.6f, \"h2d_gbs\": ", ocr_ms(r->h2d_ns));
         ocr_json_num(f, r->h2d_gbs);
         fputs(", \"e2e_over_h2d\": ", f);
         ocr_json_num(f, ratio);
-        fprintf(f, ", \"ready_ms\": %.6f, \"ready_gbs\": ", ms(r->pipe_ns));
+        fprintf(f, ", \"ready_ms\": %.6f, \"ready_gbs\": ", ocr_ms(r->pipe_ns));
         ocr_json_num(f, r->pipe_gbs);
         fputs(", \"ready_over_h2d\": ", f);
         ocr_json_num(f, r->h2d_gbs > 0 ? r->pipe_gbs / r->h2d_gbs : 0);
@@ -77,7 +62,7 @@ void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr
     fprintf(f,
             "T wall: %.5g ms (host clock, first chunk generated to last value read; the host "
             "spent %.5g ms generating the input)\n",
-            ms(r->wall_ns), ms(r->fill_ns));
+            ocr_ms(r->wall_ns), ocr_ms(r->fill_ns));
     fprintf(f, "End to end: %.3f GB/s of input (input bytes / T wall)\n", r->e2e_gbs);
     fprintf(f, "Pinned H2D: %.3f GB/s (one chunk's upload alone, %.3f MiB, median of %d)\n",
             r->h2d_gbs, (double)r->h2d_bytes / (1 << 20), OCR_STREAM_H2D_REPS);
@@ -85,5 +70,5 @@ void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr
     fprintf(f,
             "Input ready in host memory: %.3f GB/s (the same stream again without generating "
             "the input: %.5g ms), %.3f of pinned H2D\n",
-            r->pipe_gbs, ms(r->pipe_ns), r->h2d_gbs > 0 ? r->pipe_gbs / r->h2d_gbs : 0);
+            r->pipe_gbs, ocr_ms(r->pipe_ns), r->h2d_gbs > 0 ? r->pipe_gbs / r->h2d_gbs : 0);
 }

@@ -407,10 +407,7 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         goto fail;
     }
     ocr_reference_make(data, n, t, o, plan->depth, opt->data, &ref);
-    res->expected = ref.expected;
-    res->tolerance = ref.tolerance;
-    res->exact = ref.tolerance == 0;
-    res->any_order = ref.any_order;
+    OCR_TAKE_REFERENCE(res, ref);
     if ((st = runs(dev, k, &bf, left, &ref, opt, reps, res)) != OCR_OK) goto fail;
     run_stats(res, reps, samples);
     time_cpu(data, n, t, o, opt, reps, samples, res);

@@ -246,10 +246,7 @@ static void combine_and_check(split_state *z, ocr_split_result *res, const void 
         }
     ocr_reference ref;
     ocr_reference_make(data, res->n, t, o, depth + res->nparts, opt->data, &ref);
-    res->expected = ref.expected;
-    res->tolerance = ref.tolerance;
-    res->exact = ref.tolerance == 0;
-    res->any_order = ref.any_order;
+    OCR_TAKE_REFERENCE(res, ref);
     ocr_value first = ocr_identity(t, o);
     for (unsigned r = 0; r <= res->repeats; ++r) {
         uint64_t t0 = ocr_now_ns();
