@@ -103,6 +103,10 @@ static ocr_status parse_build_options(const option_def *d, const char *val, cli_
         if (*c < 0x20 || *c > 0x7e)
             return bad("--build-options takes printable ASCII on one line", NULL, NULL);
     if (len == 0 || len > 512) return bad("--build-options needs 1 to 512 characters", NULL, NULL);
+    if (ocr_build_options_check(val) != OCR_OK) { /* the library's message said why */
+        fprintf(stderr, "Try 'oclReduction --help'.\n");
+        return OCR_USAGE;
+    }
     o->build_options = val;
     return OCR_OK;
 }

@@ -1,0 +1,33 @@
+# Issue 24: the edges of options, caches, the C API, MPI, time limits and the
+# suite on any machine. Included last but one by tests/CMakeLists.txt (before
+# the sanitizer block, which must reach these tests too).
+
+# The library's edges in C: build options, an overlapping result buffer,
+# ocr_reducer_geometry(NULL), ocr_split_shares' weights (tests/test_edges.c).
+add_executable(test_edges test_edges.c)
+target_link_libraries(test_edges PRIVATE oclreduction)
+add_test(NAME edges.library COMMAND test_edges ${PROJECT_SOURCE_DIR}/cl)
+set_tests_properties(edges.library PROPERTIES LABELS "quick;unit;reducer" TIMEOUT 120)
+
+function(edge_test name)
+  add_test(NAME edges.${name} COMMAND ${EXPECT} ${ARGN})
+  set_tests_properties(edges.${name} PROPERTIES LABELS "quick;cli;edges" TIMEOUT 120)
+endfunction()
+
+# --- build options: a bare -D, -I or -U is a usage error before any compiler
+# sees it (POCL's option parser crashed on them: exit 139), in every mode.
+set(EDGE_BAD_OPTIONS "-D" "-I" "-U" "-D " "-DA -D" "-D -DA")
+set(EDGE_BAD_OPTION_NAMES bare_D bare_I bare_U D_space DA_D D_DA)
+foreach(o n IN ZIP_LISTS EDGE_BAD_OPTIONS EDGE_BAD_OPTION_NAMES)
+  edge_test(build_options_${n} --rc 2 --err "build options \"${o}\": (-D|-I|-U) needs"
+            --err "Try 'oclReduction --help'" --no-out . -- ${OCR} -n 7 -s 5003 --build-options "${o}")
+endforeach()
+set(KF --kernel-file ${PROJECT_SOURCE_DIR}/docs/labs/starter.cl --kernel-name my_reduce --elems-per-group 1024)
+edge_test(build_options_stream --rc 2 --err "-D needs a macro name" -- ${OCR} --stream -s 5003 --build-options "-DA -D")
+edge_test(build_options_all --rc 2 --err "-D needs a macro name" -- ${OCR} -d all -s 5003 --build-options "-D")
+edge_test(build_options_split --rc 2 --err "-I needs a directory" --env "POCL_DEVICES=pthread pthread"
+          -- ${OCR} --split all -s 5003 --build-options "-I")
+edge_test(build_options_grade --rc 2 --err "-D needs a macro name" -- ${OCR} --grade ${KF} --build-options "-D ")
+edge_test(build_options_kernel_file --rc 2 --err "-U needs a macro name" -- ${OCR} ${KF} -s 5003 --build-options "-U")
+edge_test(build_options_good --rc 0 --out "^Test PASSED!$" --out "^Build options added: -DA -D B=2 -I /tmp$"
+          -- ${OCR} -n 6 -s 5003 -r 1 --build-options "-DA -D B=2 -I /tmp")
