@@ -43,3 +43,11 @@ edge_test(sweep_size_not_a_number --rc 2 --err "-s takes the log2 of the first a
           --env OCR=${OCR} -- ${SWEEP} -k 6 -s "1e3" -r 1 -o sweep-edges-out)
 set_tests_properties(edges.sweep_size_wraps edges.sweep_size_reversed edges.sweep_size_not_a_number
                      PROPERTIES LABELS "quick;tools;edges")
+
+# --- the tuning cache (host/lib/run/ocr_tune.c): every field checked, the real
+# line number in the note, the file's mode and symbolic link kept, a
+# read-only cache refused, two tuners at once keep both entries.
+foreach(part fields files race)
+  add_test(NAME edges.tune_${part} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tune_edges_test.sh ${OCR} ${part})
+  set_tests_properties(edges.tune_${part} PROPERTIES LABELS "quick;tune;edges" TIMEOUT 300)
+endforeach()
