@@ -219,7 +219,7 @@ static const option_def options[] = {
     FLAG(0, "grade", grade,
          "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
     NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
-        "--grade: seconds one case may run; default 20"),
+        "seconds the run may take, then it is abandoned (exit 3); --grade: per case, default 20"),
     FLAG(0, "tune", tune,
          "sweep reduce7's geometry on this device and cache the fastest (docs/tuning.md)"),
     NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
@@ -446,8 +446,6 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
     if (o->grade && !o->kernel_file)
         return bad("--grade grades a --kernel-file (with --kernel-name, --elems-per-group)", NULL,
                    NULL);
-    if (given(o, "timeout") && !o->grade)
-        return bad("--timeout applies only with --grade", NULL, NULL);
     if (o->grade) { /* the grader chooses sizes, types, operators and M itself */
         static const char *const fixed[] = {"size",   "type",    "op",     "threshold",
                                             "repeat", "data",    "passes", "resources",
@@ -576,6 +574,7 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         o->given |= (uint64_t)1 << (d - options);
     }
     if (o->stream && !given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
+    if (given(o, "timeout") && !o->grade) o->run_timeout = o->timeout; /* the whole run's */
     return refuse_inapplicable(o);
 }
 

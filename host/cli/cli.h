@@ -25,6 +25,7 @@ typedef struct {
     int list, list_kernels, explain, passes, resources, peak, grade, tune, help, version;
     unsigned tune_budget; /* --tune: seconds */
     unsigned timeout; /* --grade: seconds a case may run */
+    unsigned run_timeout; /* --timeout outside --grade: seconds the run may take, 0: none */
     uint64_t given; /* bit i: options[i] appeared on the command line */
     const char *split;  /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
     ocr_shares shares;  /* --split-shares */
@@ -32,6 +33,11 @@ typedef struct {
     int stream;         /* --stream */
     uint64_t chunk;     /* --chunk: elements per chunk, 0: the default */
 } cli_options;
+
+/* --timeout outside --grade (host/cli/watchdog.c): when `seconds` have passed
+ * and the run has not ended, one message and exit 3, whatever the run was
+ * waiting for. OCR_RUNTIME if the timer cannot start. */
+ocr_status cli_watchdog_start(unsigned seconds);
 
 /* The first option given that a streamed run cannot apply (--repeat,
  * --passes, ...), or NULL. */

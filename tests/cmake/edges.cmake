@@ -51,3 +51,20 @@ foreach(part fields files race)
   add_test(NAME edges.tune_${part} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tune_edges_test.sh ${OCR} ${part})
   set_tests_properties(edges.tune_${part} PROPERTIES LABELS "quick;tune;edges" TIMEOUT 300)
 endforeach()
+
+# --- --timeout for any run (host/cli/watchdog.c): a kernel that never ends
+# (tests/kernels_hang/spin.cl) is abandoned at the limit, exit 3, with a
+# message naming it; a run that ends in time is unchanged.
+set(HANG --kernel-file ${CMAKE_CURRENT_SOURCE_DIR}/kernels_hang/spin.cl --kernel-name spin --elems-per-group 1024)
+set(TIME_LIMIT "did not finish within its time limit \\(--timeout 3 s\\): abandoned")
+edge_test(timeout_single --rc 3 --err "${TIME_LIMIT}" -- ${OCR} ${HANG} -s 4103 -r 1 --timeout 3)
+edge_test(timeout_device_all --rc 3 --err "${TIME_LIMIT}" -- ${OCR} ${HANG} -d all -s 4103 -r 1 --timeout 3)
+edge_test(timeout_split --rc 3 --err "${TIME_LIMIT}" --env "POCL_DEVICES=pthread pthread" --pocl
+          -- ${OCR} ${HANG} --split @P@.0,@P@.1 -s 4103 -r 1 --timeout 3)
+edge_test(timeout_json --rc 3 --err "${TIME_LIMIT}" -- ${OCR} ${HANG} -s 4103 -r 1 --format json --timeout 3)
+edge_test(timeout_stream_in_time --rc 0 --out "^Test PASSED!$" -- ${OCR} --stream --chunk 1000 -s 100003 --timeout 120)
+edge_test(timeout_in_time --rc 0 --out "^Test PASSED!$" -- ${OCR} -n 6 -s 4103 -r 2 --timeout 120)
+edge_test(timeout_zero --rc 2 --err "invalid value for --timeout" -- ${OCR} -n 6 -s 4103 --timeout 0)
+edge_test(timeout_sweep --rc 1 --err "${TIME_LIMIT}" --err "sweep: kernel spin int 2\\^10 failed \\(exit 3\\)"
+          --env OCR=${OCR} -- ${SWEEP} -s "10 11" -r 1 -o sweep-timeout-out -- ${HANG} --timeout 3)
+set_tests_properties(edges.timeout_split PROPERTIES SKIP_RETURN_CODE 77)

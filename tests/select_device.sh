@@ -1,0 +1,23 @@
+# select_device.sh - sourced by tests that need a particular OpenCL device, so
+# that they hold on any machine: one whose default device is a GPU with its
+# vendor's OpenCL, or another CPU runtime, as well as POCL alone. A test that
+# cannot find what it needs says SKIPPED with the reason and exits 77 (its
+# SKIP_RETURN_CODE), never fails for it.
+
+# skip_test REASON: say why and end the test as skipped.
+skip_test() { echo "SKIPPED: $*"; exit 77; }
+
+# pocl_platform [env V=X ...] OCR: POCL's platform index, found by name in
+# OCR --list (status 1 if there is none).
+pocl_platform() {
+  local p
+  p=$("$@" --list 2>/dev/null | sed -n 's/^Platform \([0-9]*\): Portable Computing Language.*/\1/p' | head -1)
+  [ -n "$p" ] && echo "$p"
+}
+
+# icd_vendors_work OCR EMPTY_DIR: 0 if OCL_ICD_VENDORS pointing at an empty
+# directory hides every platform (ocl-icd, the Khronos loader); some vendors'
+# loaders ignore the variable and still list their platforms.
+icd_vendors_work() {
+  ! OCL_ICD_VENDORS=$2 "$1" --list 2>/dev/null | grep -q '^Platform '
+}
