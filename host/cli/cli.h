@@ -74,6 +74,10 @@ ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int m
  * mpirun; make_request builds the request on every rank. */
 typedef ocr_status (*cli_request_fn)(const cli_options *o, ocr_build_request *rq);
 ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_request_fn make_request);
+/* --mpi, first of all (host/cli/mpi_agree.c): OCR_OK if every rank was given
+ * the same options that shape the data or the run; else OCR_USAGE on every
+ * rank, and rank 0 names the option. */
+ocr_status cli_mpi_agree(const cli_options *o, int rank);
 /* Around cli_parse under a launcher: ranks other than 0 print no usage error
  * (rank 0 prints it once). mute returns what unmute takes (-1: nothing done). */
 int cli_mpi_mute_parse(int argc, char **argv);

@@ -430,6 +430,10 @@ ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_reques
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (cli_mpi_agree(o, rank) != OCR_OK) { /* nothing else is collective yet */
+        MPI_Finalize();
+        return OCR_USAGE;
+    }
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &lrank);
     MPI_Comm_free(&node);

@@ -68,3 +68,31 @@ edge_test(timeout_zero --rc 2 --err "invalid value for --timeout" -- ${OCR} -n 6
 edge_test(timeout_sweep --rc 1 --err "${TIME_LIMIT}" --err "sweep: kernel spin int 2\\^10 failed \\(exit 3\\)"
           --env OCR=${OCR} -- ${SWEEP} -s "10 11" -r 1 -o sweep-timeout-out -- ${HANG} --timeout 3)
 set_tests_properties(edges.timeout_split PROPERTIES SKIP_RETURN_CODE 77)
+
+# --- --mpi: ranks given different options that shape the data or the run
+# stop at once with exit 2, rank 0 naming the option (different -r used to
+# hang; different -s, --type, --seed, --op printed FAILED with garbage).
+if(OCR_MPI)
+  set(MA ${CMAKE_CURRENT_SOURCE_DIR}/mpi_agree_test.sh)
+  foreach(spec "repeat|-r (--repeat)|-r 2|-r 3" "size|-s (--size)|-s 4103|-s 4104"
+               "type|--type|--type int|--type float" "seed|--seed|--seed 1|--seed 2"
+               "op|--op|--op sum|--op max" "kernel|-n (--kernel)|-n 6|-n 7"
+               "threshold|-M (--threshold)|-M 1|-M 2" "data|--data|--type float|--type float --data uniform"
+               "build_options|--build-options|-n 6|-n 6 --build-options -DX"
+               "same|-|-n reduce7 -r 2 -d 0|-n 7 --repeat 2 --format json")
+    string(REPLACE "|" ";" f "${spec}")
+    list(GET f 0 n)
+    list(GET f 1 what)
+    list(GET f 2 a)
+    list(GET f 3 b)
+    add_test(NAME mpi.agree_${n} COMMAND ${MA} ${MPIRUN} ${OCR} "${what}" "${a}" "${b}")
+    set_tests_properties(mpi.agree_${n} PROPERTIES LABELS "mpi;multi;edges" TIMEOUT 180 PROCESSORS 2
+                         ENVIRONMENT "${MPI_ENV}")
+  endforeach()
+  # A bad build option under --mpi: exit 2, said once (by rank 0).
+  add_test(NAME mpi.build_options_bare_D
+           COMMAND sh -c "timeout 120 \"$1\" --oversubscribe -np 2 \"$2\" --mpi -s 4103 --build-options -D > mpi_bare_d.txt 2>&1; rc=$?; cat mpi_bare_d.txt; test $rc = 2 && test $(grep -c -- '-D needs a macro name' mpi_bare_d.txt) = 1"
+                   sh ${MPIRUN} ${OCR})
+  set_tests_properties(mpi.build_options_bare_D PROPERTIES LABELS "mpi;multi;edges" TIMEOUT 180 PROCESSORS 2
+                       ENVIRONMENT "${MPI_ENV}")
+endif()
