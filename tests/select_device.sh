@@ -21,3 +21,18 @@ pocl_platform() {
 icd_vendors_work() {
   ! OCL_ICD_VENDORS=$2 "$1" --list 2>/dev/null | grep -q '^Platform '
 }
+
+# device_where REGEX [env V=X ...] OCR: "P D", the platform and device index
+# of the first device whose lines in OCR --list (its name, type and limits)
+# match REGEX (grep -E); status 1 if none does.
+device_where() {
+  local re=$1 pd
+  shift
+  pd=$("$@" --list 2>/dev/null | awk -v re="$re" '
+    function done() { if (d != "" && block ~ re) { print p, d; found = 1; exit } }
+    /^Platform [0-9]+:/ { done(); p = $2; sub(":", "", p); d = ""; block = ""; next }
+    /^  Device [0-9]+:/ { done(); d = $2; sub(":", "", d); block = $0; next }
+    { block = block " " $0 }
+    END { if (!found) done() }')
+  [ -n "$pd" ] && echo "$pd"
+}

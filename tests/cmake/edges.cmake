@@ -96,3 +96,14 @@ if(OCR_MPI)
   set_tests_properties(mpi.build_options_bare_D PROPERTIES LABELS "mpi;multi;edges" TIMEOUT 180 PROCESSORS 2
                        ENVIRONMENT "${MPI_ENV}")
 endif()
+
+# --- the suite on any machine (a GPU with its vendor's OpenCL as the default
+# device, another CPU runtime first, POCL alone): tests that need POCL, a
+# device whose limits the environment lowers, a CPU, or a loader that honours
+# OCL_ICD_VENDORS find it (tests/select_device.sh, expect.sh --pocl,
+# --device-matching, --hide-platforms) or say SKIPPED with the reason (77).
+set_tests_properties(cli.limit_max_alloc cli.stream_chunk_too_large cli.stream_auto_repeat
+                     cli.exit3_no_platform cli.device_all_no_platform cli.grade_no_platform cli.resources_cpu
+                     cli.split_shares_rate cli.split_more_devices_than_elements cli.split_wrong_kernel
+                     cli.split_broken_kernel stream.beyond_max_alloc_int stream.beyond_max_alloc_double
+                     PROPERTIES SKIP_RETURN_CODE 77)
