@@ -34,10 +34,11 @@ static cl_device_id dev;
 static cl_command_queue q;
 
 /* The forms issue 24 names, and neighbours: each must be refused, naming the flag. */
-static const char *const bad_options[] = {"-D", "-I", "-U", "-D ", "-DA -D", " -I\t", "-D -DA",
-                                          "-D=1", "-I -DA", "-U -DB", "-cl-std=CL1.2 -D"};
-static const char *const good_options[] = {NULL, "", "-DA", "-D A", "-DA=1 -DB=2", "-I /tmp",
-                                           "-I/tmp -DX=1", "-cl-fast-relaxed-math"};
+static const char *const bad_options[] = {
+    "-D",     "-I",   "-U",     "-D ",    "-DA -D",          " -I\t",
+    "-D -DA", "-D=1", "-I -DA", "-U -DB", "-cl-std=CL1.2 -D"};
+static const char *const good_options[] = {
+    NULL, "", "-DA", "-D A", "-DA=1 -DB=2", "-I /tmp", "-I/tmp -DX=1", "-cl-fast-relaxed-math"};
 
 static void build_options(const char *kernel_dir) {
     for (size_t i = 0; i < sizeof bad_options / sizeof bad_options[0]; ++i) {
@@ -122,7 +123,8 @@ static void overlap(void) {
     refused(reduce_into(r, b, ai, n, one, &v), "a sub-buffer of the input inside the range");
     clReleaseMemObject(one);
     cl_mem head = sub(b, 0, al + n * sizeof(int));
-    refused(reduce_into(r, head, 0, ai + n, b, &v), "the input a sub-buffer, the result its parent");
+    refused(reduce_into(r, head, 0, ai + n, b, &v),
+            "the input a sub-buffer, the result its parent");
     clReleaseMemObject(head);
 
     /* Outside the range: allowed, and right. Element 0 of b is a lead zero. */

@@ -574,7 +574,8 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         o->given |= (uint64_t)1 << (d - options);
     }
     if (o->stream && !given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
-    if (given(o, "timeout") && !o->grade) o->run_timeout = o->timeout; /* the whole run's */
+    /* --timeout outside --grade: the whole run's limit (host/cli/watchdog.c) */
+    if (given(o, "timeout") && !o->grade) o->run_timeout = o->timeout;
     return refuse_inapplicable(o);
 }
 

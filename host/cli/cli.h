@@ -25,7 +25,8 @@ typedef struct {
     int list, list_kernels, explain, passes, resources, peak, grade, tune, help, version;
     unsigned tune_budget; /* --tune: seconds */
     unsigned timeout; /* --grade: seconds a case may run */
-    unsigned run_timeout; /* --timeout outside --grade: seconds the run may take, 0: none */
+    /* --timeout outside --grade: seconds the whole run may take, 0: none */
+    unsigned run_timeout;
     uint64_t given; /* bit i: options[i] appeared on the command line */
     const char *split;  /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
     ocr_shares shares;  /* --split-shares */

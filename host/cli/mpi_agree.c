@@ -21,8 +21,10 @@ static const struct {
     size_t off, size;
     field_kind kind;
 } shaped[] = {
-#define NUM(n, f) {n, offsetof(cli_options, f), sizeof(((cli_options *)0)->f), F_NUM}
-#define STR(n, f) {n, offsetof(cli_options, f), 0, F_STR}
+#define NUM(n, f)                                                                                  \
+    { n, offsetof(cli_options, f), sizeof(((cli_options *)0)->f), F_NUM }
+#define STR(n, f)                                                                                  \
+    { n, offsetof(cli_options, f), 0, F_STR }
     {"-n (--kernel)", offsetof(cli_options, kernel), 0, F_KERNEL},
     NUM("-s (--size)", size),
     NUM("-M (--threshold)", m),

@@ -36,8 +36,8 @@ ocr_status ocr_build_options_check(const char *options) {
                 arg += strspn(arg, spaces);
                 alen = strcspn(arg, spaces);
             }
-            int ok = alen > 0 && *arg != '-' &&
-                     (!with_argument[i].identifier || starts_identifier(arg));
+            int ok =
+                alen > 0 && *arg != '-' && (!with_argument[i].identifier || starts_identifier(arg));
             if (!ok) {
                 ocr_errorf("build options \"%s\": %s needs %s", options, with_argument[i].flag,
                            with_argument[i].needs);

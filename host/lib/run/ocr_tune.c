@@ -96,7 +96,8 @@ static const char *parse_entry(char *line, tune_entry *e, char *buf, size_t len)
     e->device = f[1], e->driver = f[2], e->type = f[3];
     if (!parse_num(f[4], 16, UINT64_MAX, &e->hash)) return "the source hash is not a hex number";
     if (!parse_num(f[5], 10, MAX_LOCAL, &w) || (w & (w - 1)))
-        snprintf(buf, len, "work-group size %s is not a power of two from 1 to %d", f[5], MAX_LOCAL);
+        snprintf(buf, len, "work-group size %s is not a power of two from 1 to %d", f[5],
+                 MAX_LOCAL);
     else if (!parse_num(f[6], 10, MAX_GROUPS, &g))
         snprintf(buf, len, "groups %s is not a number from 1 to %d", f[6], MAX_GROUPS);
     else if (!parse_num(f[7], 10, 64, &u) || !known_unroll(u))
