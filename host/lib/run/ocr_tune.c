@@ -65,7 +65,7 @@ static int parse_line(char *line, char **f, int nf) {
 static const unsigned other_unrolls[] = {4, 16, 2};
 enum { MAX_LOCAL = 1 << 16, MAX_GROUPS = 1 << 24 }; /* what -w and -g take (host/cli/cli.c) */
 
-/* A whole decimal (or hex) number within [1, max]: no sign, no junk. */
+/* A whole number, decimal within [1, max] or hex within [0, max]: no sign, no junk. */
 static int parse_num(const char *s, int base, unsigned long long max, unsigned long long *out) {
     char *end;
     if (!((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s)))) return 0;
@@ -92,6 +92,7 @@ typedef struct {
 static const char *parse_entry(char *line, tune_entry *e, char *buf, size_t len) {
     char *f[12], *end;
     unsigned long long w, g, u, a;
+    memset(&e->tu, 0, sizeof e->tu);
     if (parse_line(line, f, 12) != 10 || strcmp(f[0], TUNE_MAGIC)) return "not a tuning entry";
     e->device = f[1], e->driver = f[2], e->type = f[3];
     if (!parse_num(f[4], 16, UINT64_MAX, &e->hash)) return "the source hash is not a hex number";
@@ -165,7 +166,7 @@ static int mkdirs(char *path) { /* mkdir -p of the file's directory */
     return 0;
 }
 
-/* Test hook (tests/tune_race_test.sh): with OCR_TUNE_TEST_HOOK=PREFIX, the
+/* Test hook (tests/tune_edges_test.sh race): with OCR_TUNE_TEST_HOOK=PREFIX, the
  * store creates PREFIX.<point> at each point, and before the rename waits
  * (up to a minute) for PREFIX.go, so a test can interleave two tuners. */
 static void test_hook(const char *point) {
