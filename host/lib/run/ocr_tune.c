@@ -261,7 +261,8 @@ static ocr_status rewrite(const char *target, mode_t mode, const ocr_device *dev
     fprintf(out, "%s\t%s\t%s\t%s\t%llx\t%zu\t%zu\t%u\t%d\t%.6f\n", TUNE_MAGIC, dev->info.name,
             dev->info.driver, ocr_type_name(t), (unsigned long long)h, tu->local_size, tu->groups,
             tu->unroll, tu->access, tu->kernel_ms);
-    int bad = (mode && fchmod(fileno(out), mode) != 0) | (fclose(out) != 0);
+    int bad = mode && fchmod(fileno(out), mode) != 0; /* the old file's mode */
+    if (fclose(out) != 0) bad = 1;
     test_hook("rename");
     if (bad || rename(tmp, target) != 0) {
         ocr_errorf("cannot write %s: %s", target, strerror(errno));
