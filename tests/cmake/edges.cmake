@@ -16,9 +16,10 @@ endfunction()
 
 # --- build options: a bare -D, -I or -U is a usage error before any compiler
 # sees it (POCL's option parser crashed on them: exit 139), in every mode.
-set(EDGE_BAD_OPTIONS "-D" "-I" "-U" "-D " "-DA -D" "-D -DA")
-set(EDGE_BAD_OPTION_NAMES bare_D bare_I bare_U D_space DA_D D_DA)
-foreach(o n IN ZIP_LISTS EDGE_BAD_OPTIONS EDGE_BAD_OPTION_NAMES)
+foreach(spec "bare_D|-D" "bare_I|-I" "bare_U|-U" "D_space|-D " "DA_D|-DA -D" "D_DA|-D -DA")
+  string(REPLACE "|" ";" f "${spec}")
+  list(GET f 0 n)
+  list(GET f 1 o)
   edge_test(build_options_${n} --rc 2 --err "build options \"${o}\": (-D|-I|-U) needs"
             --err "Try 'oclReduction --help'" --no-out . -- ${OCR} -n 7 -s 5003 --build-options "${o}")
 endforeach()
