@@ -488,6 +488,22 @@ static void print_message(void *user, const char *message) {
     fprintf(stderr, "oclReduction: %s\n", message);
 }
 
+/* The end of a run. Boost.Compute and CLBlast keep OpenCL programs in static
+ * caches, released by their destructors at exit; from a dlopen()ed module
+ * that crashes (SIGSEGV, exit 139) on NVIDIA's runtime after every row was
+ * printed and right (boostorg/compute#836, CLBlast#126; POCL does not mind).
+ * So CLBlast's cache is emptied while the device is open, and the process
+ * ends without exit-time destructors: its end releases the rest. */
+static int leave(ocr_device *dev, void *clblast, ocr_status st) {
+    int (*clear)(void) = NULL; /* CLBlastStatusCode CLBlastClearCache(void) */
+    if (clblast) *(void **)&clear = dlsym(clblast, "CLBlastClearCache");
+    if (clear) (void)clear();
+    ocr_device_close(dev);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(st == OCR_OK ? 0 : st == OCR_WRONG ? 1 : st == OCR_USAGE ? 2 : 3); /* the CLI's codes */
+}
+
 int main(int argc, char **argv) {
     ocr_set_message_callback(print_message, NULL);
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
@@ -616,7 +632,5 @@ int main(int argc, char **argv) {
         ocr_kernel_release(c.k);
         c.k = NULL;
     }
-    /* The modules stay loaded: their programs and caches die with the context. */
-    ocr_device_close(dev);
-    return st == OCR_OK ? 0 : st == OCR_WRONG ? 1 : st == OCR_USAGE ? 2 : 3; /* the CLI's codes */
+    return leave(dev, hb, st);
 }

@@ -103,6 +103,10 @@ static ocr_status parse_build_options(const option_def *d, const char *val, cli_
         if (*c < 0x20 || *c > 0x7e)
             return bad("--build-options takes printable ASCII on one line", NULL, NULL);
     if (len == 0 || len > 512) return bad("--build-options needs 1 to 512 characters", NULL, NULL);
+    if (ocr_build_options_check(val) != OCR_OK) { /* the library's message said why */
+        fprintf(stderr, "Try 'oclReduction --help'.\n");
+        return OCR_USAGE;
+    }
     o->build_options = val;
     return OCR_OK;
 }
@@ -213,7 +217,7 @@ static const option_def options[] = {
     FLAG(0, "grade", grade,
          "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
     NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
-        "--grade: seconds one case may run; default 20"),
+        "seconds the run may take, then it is abandoned (exit 3); --grade: per case, default 20"),
     FLAG(0, "tune", tune,
          "sweep reduce7's geometry on this device and cache the fastest (docs/tuning.md)"),
     NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
@@ -468,5 +472,7 @@ ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
         o->given |= (uint64_t)1 << (d - options);
     }
     if (o->stream && !cli_given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
+    /* --timeout outside --grade: the whole run's limit (host/cli/watchdog.c) */
+    if (cli_given(o, "timeout") && !o->grade) o->run_timeout = o->timeout;
     return refuse_kernel_choice(o);
 }

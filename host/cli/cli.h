@@ -25,6 +25,8 @@ typedef struct {
     int list, list_kernels, explain, passes, resources, peak, grade, tune, help, version;
     unsigned tune_budget; /* --tune: seconds */
     unsigned timeout; /* --grade: seconds a case may run */
+    /* --timeout outside --grade: seconds the whole run may take, 0: none */
+    unsigned run_timeout;
     uint64_t given; /* bit i: options[i] appeared on the command line */
     const char *split;  /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
     ocr_shares shares;  /* --split-shares */
@@ -32,6 +34,11 @@ typedef struct {
     int stream;         /* --stream */
     uint64_t chunk;     /* --chunk: elements per chunk, 0: the default */
 } cli_options;
+
+/* --timeout outside --grade (host/cli/watchdog.c): when `seconds` have passed
+ * and the run has not ended, one message and exit 3, whatever the run was
+ * waiting for. OCR_RUNTIME if the timer cannot start. */
+ocr_status cli_watchdog_start(unsigned seconds);
 
 /* Fills o from argv and refuses what cannot take effect (modes.c: the
  * options, then the mode table's refusals). Returns OCR_OK, or OCR_USAGE
@@ -71,6 +78,10 @@ const char *cli_split_pair(const char *p, int *platform, int *device);
 
 /* --mpi's runner (cli_run_mpi, modes.h) is in host/cli/mpi.c, built with
  * -DOCR_MPI=ON. */
+/* --mpi, first of all (host/cli/mpi_agree.c): OCR_OK if every rank was given
+ * the same options that shape the data or the run; else OCR_USAGE on every
+ * rank, and rank 0 names the option. */
+ocr_status cli_mpi_agree(const cli_options *o, int rank);
 /* Around cli_parse under a launcher: ranks other than 0 print no usage error
  * (rank 0 prints it once). mute returns what unmute takes (-1: nothing done). */
 int cli_mpi_mute_parse(int argc, char **argv);

@@ -37,6 +37,7 @@ static ocr_status run_main(int argc, char **argv) {
         list_kernels();
         return OCR_OK;
     }
+    if (o.run_timeout && (st = cli_watchdog_start(o.run_timeout)) != OCR_OK) return st;
     if (o.list) return ocr_device_list(stdout);
     return cli_mode_of(&o)->run(&o, &argc, &argv);
 }

@@ -24,7 +24,6 @@ static const char *const one_report[] = {"grade",     "tune", "explain",      "p
 static const char *const one_stream[] = {
     "grade", "tune",     "explain", "passes",    "resources", "peak",         "split",
     "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline", NULL};
-static const char *const grade_only[] = {"timeout", NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};
@@ -46,7 +45,6 @@ static ocr_status split_list_rule(const cli_options *o) {
 static const cli_mode modes[] = {
     {.name = "--grade",
      ON(grade),
-     .only_with = grade_only,
      .needs = CLI_NEEDS_KERNEL_FILE,
      .needs_msg = "--grade grades a --kernel-file (with --kernel-name, --elems-per-group)",
      .forbids = grade_fixed,

@@ -523,6 +523,10 @@ ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv) {
         fprintf(stderr, "oclReduction: --mpi: MPI_Init failed\n");
         return OCR_RUNTIME;
     }
+    if (cli_mpi_agree(o, w.rank) != OCR_OK) { /* before anything the options shape */
+        MPI_Finalize();
+        return OCR_USAGE;
+    }
     rank_info info;
     memset(&info, 0, sizeof info);
     snprintf(info.host, sizeof info.host, "%s", w.host);

@@ -109,6 +109,13 @@ typedef struct {
 
 typedef struct ocr_kernel ocr_kernel;
 
+/* OCR_OK if extra build options (NULL or "" included) can go to the compiler:
+ * each -D, -U and -I has its argument, attached or as the next word, and a
+ * macro name starts like an identifier. Else one message and OCR_USAGE (some
+ * OpenCL compilers crash on a bare -D). Every build checks its extra_options
+ * with it; a program can call it while parsing its own options. */
+OCR_API ocr_status ocr_build_options_check(const char *options);
+
 OCR_API ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *req,
                                     ocr_kernel **out);
 OCR_API void ocr_kernel_release(ocr_kernel *k);
@@ -420,7 +427,11 @@ OCR_API const char *ocr_shares_name(ocr_shares s);
 OCR_API int ocr_shares_from_name(const char *s, ocr_shares *out); /* 0 on success */
 
 /* Element counts of n split into `parts` contiguous shares: equal (the first
- * n % parts one larger) or, with weights, proportional to them. */
+ * n % parts one larger) or, with weights, proportional to them. The counts
+ * always add up to n, in time proportional to parts. With weights: NaN, zero
+ * and negative weights get no share; if any weight is +infinity, those parts
+ * share n equally and the others get none; if no weight is positive, the
+ * shares are equal. parts == 0 fills nothing. */
 OCR_API void ocr_split_shares(uint64_t n, unsigned parts, const double *weights, uint64_t *count);
 
 #define OCR_SPLIT_MAX 64 /* devices */

@@ -82,7 +82,8 @@ OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl
 
 /* The same without blocking: the whole reduction runs on the device and
  * writes the one value to element 0 of result_buf (at least one element;
- * it must not overlap the elements reduced).
+ * it must not overlap the elements reduced: OCR_USAGE when it is buf, a
+ * sub-buffer of buf or buf's parent, and its element 0 lies among them).
  * The first command waits for wait[0..num_wait); *done (if done is not NULL)
  * is an event that completes when the value is written: release it. Nothing
  * is waited for on the host; OCR_OK means enqueued. */
@@ -95,7 +96,8 @@ OCR_API ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue que
  * ocr_reducer_create. */
 OCR_API const char *ocr_reducer_last_error(const ocr_reducer *r);
 
-/* The kernel's geometry: work-group size and groups of the first pass. */
+/* The kernel's geometry: work-group size and groups of the first pass
+ * (NULL for a NULL reducer). */
 OCR_API const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r);
 
 /* Releases the kernel, the scratch buffers and the retained context and

@@ -32,7 +32,7 @@ cli_test(no_launch_csv --rc 0 --out ",no kernel launched: N <= M, the CPU did al
 # POCL_MEMORY_LIMIT in GiB), so a 512 MiB input is refused on each; Intel's
 # natural limit is half the host's memory, where the host check refuses first.
 cli_test(limit_max_alloc --rc 3 --err "per buffer \\(CL_DEVICE_MAX_MEM_ALLOC_SIZE\\): use a smaller -s"
-         --env POCL_MEMORY_LIMIT=1 --env CL_CONFIG_CPU_FORCE_MAX_MEM_ALLOC_SIZE=256MB
+         --env POCL_MEMORY_LIMIT=1 --env CL_CONFIG_CPU_FORCE_MAX_MEM_ALLOC_SIZE=256MB --device-matching "max allocation 256 MiB"
          -- ${OCR} -s 64M --type double)
 set_tests_properties(cli.limit_max_alloc PROPERTIES TIMEOUT 20)
 if(NOT OCR_SANITIZE) # ASan reserves more address space than such a limit allows
@@ -42,7 +42,7 @@ if(NOT OCR_SANITIZE) # ASan reserves more address space than such a limit allows
 endif()
 
 cli_test(exit3_no_platform --rc 3 --err "no OpenCL platform found" --err "pocl-opencl-icd"
-         --env OCL_ICD_VENDORS=${CMAKE_CURRENT_BINARY_DIR}/no_icds -- ${OCR} -n 6 -s 4103)
+         --hide-platforms ${CMAKE_CURRENT_BINARY_DIR}/no_icds -- ${OCR} -n 6 -s 4103)
 cli_test(exit3_no_device_of_type --rc 3 --err "no OpenCL device of type accelerator"
          -- ${OCR} -t accelerator -s 4103)
 cli_test(exit3_no_such_device --rc 3 --err "device 99 does not exist" -- ${OCR} -d 99 -s 4103)
@@ -61,7 +61,7 @@ endif()
 cli_test(device_all --rc 0 --out "^Comparison \\(reduce6, 4103 elements\\):" --out " PASSED$"
          -- ${OCR} -d all -s 4103 -r 1)
 cli_test(device_all_no_platform --rc 3 --err "no OpenCL platform found"
-         --env OCL_ICD_VENDORS=${CMAKE_CURRENT_BINARY_DIR}/no_icds -- ${OCR} -d all -s 4103)
+         --hide-platforms ${CMAKE_CURRENT_BINARY_DIR}/no_icds -- ${OCR} -d all -s 4103)
 cli_test(cpu_baseline_best --rc 0 --out "^T best CPU: .* threads, SIMD" --out "vs best CPU"
          -- ${OCR} -n 7 -s 100000 -r 2 --cpu-baseline best)
 foreach(h pageable pinned zero-copy)
@@ -133,6 +133,6 @@ cli_test(passes_table --rc 0 --out "^Passes \\(medians of 3 runs" --out "^ +0 +1
          -- ${OCR} -n 6 -s 1M -M 1 -r 3 --passes)
 cli_test(resources_cpu --rc 0 --out "^Resources of reduce5 on " --out "^  work-group size: 128 \\(the compiled kernel allows [0-9]+, preferred multiple [0-9]+\\)$"
          --out "^  local memory per group: [0-9]+ bytes$" --out "^  occupancy: the device does not report"
-         -- ${OCR} -n 5 -s 4103 -r 1 --resources)
+         --device-matching "\\[CPU\\]" -- ${OCR} -n 5 -s 4103 -r 1 --resources)
 cli_test(peak_copy_rate --rc 0 --out "^Copy rate: [0-9.]+ GB/s \\(cl/copy.cl over 4194304 bytes" --out "^Bandwidth read: [0-9.]+% of the copy rate$"
          -- ${OCR} -n 7 -s 1M -r 3 --peak)

@@ -25,28 +25,28 @@ multi_test(split.kernel_file split ${OCR} int sum 4103 2 -- --kernel-file ${PROJ
            --kernel-name my_reduce --elems-per-group 1024)
 # Shares by a probe's rate: reported as such, the answer unchanged.
 cli_test(split_shares_rate --rc 0 --out "^Shares: rate" --out "^Probe 0\\.1: " --out "^Test PASSED!$"
-         --env "POCL_DEVICES=pthread pthread" -- ${OCR} --split 0.0,0.1 --split-shares rate -s 100003 -r 2)
+         --env "POCL_DEVICES=pthread pthread" --pocl -- ${OCR} --split @P@.0,@P@.1 --split-shares rate -s 100003 -r 2)
 set_tests_properties(cli.split_shares_rate PROPERTIES LABELS multi)
 # More devices than elements: the extra ones add nothing, and say so.
 cli_test(split_more_devices_than_elements --rc 0 --out "no share: fewer elements than devices" --out "^Test PASSED!$"
-         --env "POCL_DEVICES=pthread pthread" -- ${OCR} --split 0.0,0.1,0.0 -s 2 -r 1)
+         --env "POCL_DEVICES=pthread pthread" --pocl -- ${OCR} --split @P@.0,@P@.1,@P@.0 -s 2 -r 1)
 set_tests_properties(cli.split_more_devices_than_elements PROPERTIES LABELS multi)
 # A wrong kernel fails the split run (exit 1); a broken one is exit 3, once per device at most.
 cli_test(split_wrong_kernel --rc 1 --out "^Test FAILED!$" --no-out "PASSED!"
-         --env "POCL_DEVICES=pthread pthread" -- ${OCR} --split 0.0,0.1 --kernel-dir ${T}/kernels_wrong -n 6 -s 4103 -r 1)
+         --env "POCL_DEVICES=pthread pthread" --pocl -- ${OCR} --split @P@.0,@P@.1 --kernel-dir ${T}/kernels_wrong -n 6 -s 4103 -r 1)
 cli_test(split_broken_kernel --rc 3 --err "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE"
-         --env "POCL_DEVICES=pthread pthread" -- ${OCR} --split 0.0,0.1 --kernel-dir ${T}/kernels_broken -n 6 -s 4103 -r 1)
+         --env "POCL_DEVICES=pthread pthread" --pocl -- ${OCR} --split @P@.0,@P@.1 --kernel-dir ${T}/kernels_broken -n 6 -s 4103 -r 1)
 cli_test(split_no_such_device --rc 3 --err "device 7 does not exist" -- ${OCR} --split 0.0,0.7 -s 4103 -r 1)
 set_tests_properties(cli.split_wrong_kernel cli.split_broken_kernel cli.split_no_such_device PROPERTIES LABELS multi)
 if(Python3_FOUND)
-  ocr_test(multi.split_json LABELS multi PROPERTIES ENVIRONMENT "POCL_DEVICES=pthread pthread"
-           COMMAND sh -c "\"$1\" --split 0.0,0.1 -s 100003 -r 2 --format json | \"$2\" -c 'import json,sys; d=json.load(sys.stdin); assert d[\"split\"] and d[\"passed\"] and d[\"devices\"] == 2, d; assert sum(p[\"elements\"] for p in d[\"parts\"]) == 100003; assert all(p[\"report\"][\"passed\"] for p in d[\"parts\"]); assert d[\"median\"][\"t_kernels_ms\"] > 0 and d[\"bandwidth_e2e_gbs\"] > 0; print(\"ok\")'"
-                   sh ${OCR} ${Python3_EXECUTABLE})
+  ocr_test(multi.split_json LABELS multi PROPERTIES ENVIRONMENT "POCL_DEVICES=pthread pthread" SKIP_RETURN_CODE 77
+           COMMAND sh -c ". \"$3\"/select_device.sh; p=$(pocl_platform \"$1\") || skip_test 'needs POCL'; \"$1\" --split $p.0,$p.1 -s 100003 -r 2 --format json | \"$2\" -c 'import json,sys; d=json.load(sys.stdin); assert d[\"split\"] and d[\"passed\"] and d[\"devices\"] == 2, d; assert sum(p[\"elements\"] for p in d[\"parts\"]) == 100003; assert all(p[\"report\"][\"passed\"] for p in d[\"parts\"]); assert d[\"median\"][\"t_kernels_ms\"] > 0 and d[\"bandwidth_e2e_gbs\"] > 0; print(\"ok\")'"
+                   sh ${OCR} ${Python3_EXECUTABLE} ${SCRIPTS})
 endif()
 # Every OpenCL call of a split run failing in turn: exit 3, one message, no hang.
-ocr_test(multi.fault LABELS multi fault PROPERTIES TIMEOUT 600
+ocr_test(multi.fault LABELS multi fault PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
          COMMAND ${SCRIPTS}/multi_fault_test.sh ${OCR} $<TARGET_FILE:fault_shim>
-         --split 0.0,0.1 -n 7 -s 4103 -r 1 --host-mem pinned)
+         --split @P@.0,@P@.1 -n 7 -s 4103 -r 1 --host-mem pinned)
 # The same with the library's reducer: a reducer, context and thread per
 # device, the parts combined with ocr_combine (what an application that owns
 # its buffers does), every type and operator, bit for bit.

@@ -35,11 +35,11 @@ cli_test(stream_repeat --rc 2 --err "--repeat cannot go with --stream" -- ${OCR}
 cli_test(stream_uniform --rc 2 --err "streaming checks bit for bit: float sum needs --data exact"
          -- ${OCR} --stream --type float --data uniform -s 4103)
 cli_test(stream_chunk_too_large --rc 3 --err "use a smaller --chunk"
-         --env POCL_MEMORY_LIMIT=1 --env CL_CONFIG_CPU_FORCE_MAX_MEM_ALLOC_SIZE=256MB
+         --env POCL_MEMORY_LIMIT=1 --env CL_CONFIG_CPU_FORCE_MAX_MEM_ALLOC_SIZE=256MB --device-matching "max allocation 256 MiB"
          -- ${OCR} --stream --chunk 64M --type double -s 64M)
 # Streaming chosen by the size refuses, as --stream does, what it cannot apply.
 cli_test(stream_auto_repeat --rc 2 --err "exceed one buffer of .*, so reduce7 streams them, which cannot apply --repeat"
-         --env POCL_MEMORY_LIMIT=1 --env CL_CONFIG_CPU_FORCE_MAX_MEM_ALLOC_SIZE=256MB
+         --env POCL_MEMORY_LIMIT=1 --env CL_CONFIG_CPU_FORCE_MAX_MEM_ALLOC_SIZE=256MB --device-matching "max allocation 256 MiB"
          -- ${OCR} -n 7 -s 100M -r 3)
 # A failure mid-stream (the fault shim fails the 8th upload, the 5th launch):
 # one message naming the call, exit 3, no hang on the other queue's events.

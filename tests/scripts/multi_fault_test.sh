@@ -5,11 +5,17 @@
 # device thread must not wait for one that left), exit 3 with exactly one
 # message naming a failed call, and print no sanitizer report. As in
 # fault_test.sh, a failed unmap keeps POCL's buffer alive, so those runs skip
-# the leak check only.
+# the leak check only. @P@ in ARGS stands for POCL's platform index (found by
+# name, tests/select_device.sh); without POCL the test is skipped (exit 77).
 set -u
 ocr=$1 shim=$2
 shift 2
 export POCL_DEVICES="pthread pthread"
+. "$(dirname "$0")/select_device.sh"
+p=$(pocl_platform "$ocr") || skip_test "needs POCL: no 'Portable Computing Language' platform in --list"
+args=()
+for a in "$@"; do args+=("${a//@P@/$p}"); done
+set -- "${args[@]}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

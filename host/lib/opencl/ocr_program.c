@@ -415,6 +415,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         st = OCR_RUNTIME;
         goto fail;
     }
+    if ((st = ocr_build_options_check(rq->extra_options)) != OCR_OK) goto fail;
     if ((st = ocr_source_load(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
     if ((st = ocr_geometry_policy(dev, rq, user, &pol)) != OCR_OK) goto fail;
     if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;

@@ -185,7 +185,7 @@ const char *ocr_reducer_last_error(const ocr_reducer *r) {
 }
 
 const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
-    return &r->k->geom;
+    return r && r->k ? &r->k->geom : NULL;
 }
 
 /* The size in bytes of a buffer of the reducer's context. */
@@ -204,6 +204,43 @@ static ocr_status buffer_size(const ocr_reducer *r, cl_mem m, const char *what, 
     }
 fail:
     return st;
+}
+
+/* The buffer a cl_mem's bytes live in (itself, or the parent of a
+ * sub-buffer: OpenCL 1.2 allows no deeper nesting) and its byte offset there. */
+static ocr_status mem_root(cl_mem m, cl_mem *root, size_t *origin) {
+    ocr_status st = OCR_OK;
+    cl_mem parent = NULL;
+    *root = m, *origin = 0;
+    OCR_CL(clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL));
+    if (parent) {
+        OCR_CL(clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof *origin, origin, NULL));
+        *root = parent;
+    }
+fail:
+    return st;
+}
+
+/* The value is written to element 0 of result_buf while elements [offset,
+ * offset + n) of buf are read: refused when those bytes overlap (the same
+ * buffer, a sub-buffer of it, or its parent). */
+static ocr_status check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
+                                cl_mem result_buf) {
+    ocr_status st;
+    cl_mem in_root, out_root;
+    size_t in_at, out_at;
+    if ((st = mem_root(buf, &in_root, &in_at)) != OCR_OK ||
+        (st = mem_root(result_buf, &out_root, &out_at)) != OCR_OK)
+        return st;
+    uint64_t lo = in_at + (uint64_t)offset * r->es, hi = lo + n * r->es; /* within the buffer */
+    if (in_root == out_root && out_at < hi && lo < out_at + r->es) {
+        ocr_errorf("the result buffer overlaps the elements reduced: element 0 of result_buf "
+                   "lies at byte %zu of the same buffer as input bytes [%llu, %llu); pass "
+                   "another buffer, or an offset that leaves it out",
+                   out_at, (unsigned long long)lo, (unsigned long long)hi);
+        return OCR_USAGE;
+    }
+    return OCR_OK;
 }
 
 /* Everything that can be refused before a command is enqueued. */
@@ -250,6 +287,7 @@ static ocr_status check_args(const ocr_reducer *r, cl_command_queue q, cl_mem bu
                    ocr_type_name(r->type), r->es);
         return OCR_USAGE;
     }
+    st = check_overlap(r, buf, offset, n, result_buf);
 fail:
     return st;
 }
@@ -346,8 +384,12 @@ static ocr_status sub_buffer(const ocr_reducer *r, cl_mem buf, uint64_t offset, 
         *out = buf;
         return OCR_OK;
     }
-    cl_buffer_region reg = {(size_t)(offset * r->es), (size_t)(n * r->es)};
-    *out = clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    /* A sub-buffer of a sub-buffer is not allowed: cut it from the parent. */
+    cl_mem root;
+    size_t origin;
+    if ((st = mem_root(buf, &root, &origin)) != OCR_OK) return st;
+    cl_buffer_region reg = {origin + (size_t)(offset * r->es), (size_t)(n * r->es)};
+    *out = clCreateSubBuffer(root, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
     OCR_CHECK(err, "clCreateSubBuffer");
 fail:
     return st;

@@ -23,24 +23,39 @@ int ocr_shares_from_name(const char *s, ocr_shares *out) {
     return i < 0 ? -1 : 0;
 }
 
+/* A weight as used: infinite weights (if any) take 1 and all others 0;
+ * otherwise finite positive weights are scaled by the largest (so that their
+ * sum cannot overflow), and NaN, zero and negative ones count as 0. */
+static double share_weight(double w, double wmax) {
+    if (isinf(wmax)) return isinf(w) && w > 0 ? 1.0 : 0.0;
+    return w > 0 && w <= wmax ? w / wmax : 0.0;
+}
+
 void ocr_split_shares(uint64_t n, unsigned parts, const double *weights, uint64_t *count) {
     uint64_t given = 0;
-    double total = 0;
+    double wmax = 0, total = 0;
+    if (parts == 0) return;
     for (unsigned i = 0; weights && i < parts; ++i)
-        total += weights[i] > 0 ? weights[i] : 0;
+        if (weights[i] > wmax) wmax = weights[i]; /* NaN compares false */
+    for (unsigned i = 0; wmax > 0 && i < parts; ++i)
+        total += share_weight(weights[i], wmax); /* at most parts */
     for (unsigned i = 0; i < parts; ++i) {
-        if (weights && total > 0) {
-            double w = weights[i] > 0 ? weights[i] : 0;
-            count[i] = (uint64_t)floor((double)n * (w / total));
-            if (count[i] > n - given) count[i] = n - given;
+        if (total > 0) {
+            double c = floor((double)n * (share_weight(weights[i], wmax) / total));
+            count[i] = c >= (double)(n - given) ? n - given : (uint64_t)c;
         } else {
             count[i] = n / parts + (i < n % parts);
         }
         given += count[i];
     }
-    /* Rounding leaves a few elements over: to the first parts, one each. */
-    for (unsigned i = 0; given < n; i = (i + 1) % parts, ++given)
-        ++count[i];
+    /* Rounding leaves a few elements over: to the parts that take any, earliest first. */
+    uint64_t rest = n - given;
+    unsigned takers = 0, k = 0;
+    for (unsigned i = 0; i < parts; ++i)
+        takers += total == 0 || share_weight(weights[i], wmax) > 0;
+    for (unsigned i = 0; rest && i < parts; ++i)
+        if (total == 0 || share_weight(weights[i], wmax) > 0)
+            count[i] += rest / takers + (k++ < rest % takers);
 }
 
 /* What the device threads share. */
