@@ -104,7 +104,8 @@ struct ocr_kernel {
     ocr_geometry geom;
     ocr_kernel_resources res; /* queried from the built kernel */
     uint64_t default_m;
-    ocr_type type;
+    ocr_type type;    /* what it combines in, and writes */
+    ocr_type in_type; /* what its input holds: type, or a narrower one (reduce7) */
     ocr_op op;
     char *path;
     char *options;
@@ -126,9 +127,11 @@ extern const size_t ocr_embedded_count;
 ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 
 /* ocr_kernel_build from the embedded sources instead of files (embedded != 0;
- * req->kernel_dir and kernel_file are then ignored). */
+ * req->kernel_dir and kernel_file are then ignored). `input`: the type of the
+ * elements the kernel reads, converted to req->type as they are loaded
+ * (OCR_IN_T; reduce7 only); req->type for none. */
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
-                               ocr_kernel **out);
+                               ocr_type input, ocr_kernel **out);
 
 /* Everything known about an element type, in one row (ocr_types.c). */
 typedef struct {
@@ -143,6 +146,7 @@ typedef struct {
     const char *format;        /* printf format of a value as (unsigned) long long or double */
     ocr_value identity[OCR_NOPS];
     const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
+    unsigned widens_to;                    /* bit u: may be combined in type u (ocr_type_widens_to) */
 } ocr_type_traits;
 
 /* One row per operator. */

@@ -531,8 +531,11 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
                      ocr_type_name(rq->type), ocr_type_is_float(rq->type), (int)rq->op,
                      ocr_identity_source(rq->type, rq->op), local);
     if (ut) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
-    if (ocr_type_traits_of(rq->type)->needs_fp64)
+    if (ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(k->in_type)->needs_fp64)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
+    if (k->in_type != rq->type) /* reduce7 reads another type (cl/reduce_common.h) */
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_IN_T=%s",
+                      ocr_type_name(k->in_type));
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
@@ -753,7 +756,7 @@ fail:
 
 ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_kernel **out) {
     ocr_last_error_clear();
-    return ocr_kernel_build_ex(dev, rq, 0, out);
+    return ocr_kernel_build_ex(dev, rq, 0, rq->type, out);
 }
 
 /* --- source: find the file and expand its includes ------------------------ */
@@ -818,14 +821,14 @@ typedef struct {
 /* The requested or default local size, fitted to the device, and checked
  * against what the built-in kernels' shapes need. */
 static ocr_status choose_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
-                                launch_policy *p) {
+                                ocr_type input, launch_policy *p) {
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
     p->user = user;
     p->user_local = rq->local_size != 0;
     p->local = p->user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
-    p->vec = 16 / ocr_type_size(rq->type);
+    p->vec = 16 / ocr_type_size(input); /* the loads are of input elements */
     /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
      * device that says it is both, like oclgrind, counts as a GPU); on a CPU,
      * the registry row's work-group size. */
@@ -935,7 +938,7 @@ static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const strbuf *src
 }
 
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int embedded,
-                               ocr_kernel **out) {
+                               ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
     const ocr_device_info *in = &dev->info;
     strbuf src = {NULL, 0, 0};
@@ -950,8 +953,10 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         return OCR_NO_MEMORY;
     }
     k->type = rq->type;
+    k->in_type = input;
     k->op = rq->op;
-    if (ocr_type_traits_of(rq->type)->needs_fp64 && !in->fp64) {
+    if ((ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(input)->needs_fp64) &&
+        !in->fp64) {
         ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
                    "device",
                    in->name);
@@ -959,7 +964,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         goto fail;
     }
     if ((st = load_source(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
-    if ((st = choose_policy(dev, rq, user, &pol)) != OCR_OK) goto fail;
+    if ((st = choose_policy(dev, rq, user, input, &pol)) != OCR_OK) goto fail;
     if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
     if ((st = build_fitted(dev, k, &src, rq, finish, std, &pol)) != OCR_OK) goto fail;
     set_geometry(dev, rq, &pol, k);
