@@ -146,7 +146,7 @@ typedef struct {
     const char *format;        /* printf format of a value as (unsigned) long long or double */
     ocr_value identity[OCR_NOPS];
     const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
-    unsigned widens_to;                    /* bit u: may be combined in type u (ocr_type_widens_to) */
+    unsigned widens_to; /* bit u: may be combined in type u (ocr_type_widens_to) */
 } ocr_type_traits;
 
 /* One row per operator. */
