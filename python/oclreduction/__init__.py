@@ -142,6 +142,8 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
         raise TypeError(f"oclreduction.{op} takes a pyopencl.array.Array, not "
                         f"{type(a).__name__} (a Buffer: Reducer(...).reduce(queue, buf, n, "
                         "dtype=...))")
+    if hasattr(dtype, "int_ptr"):  # pyopencl.array.min(a, queue)'s second argument is the queue
+        raise TypeError(f"oclreduction.{op}'s second argument is dtype: pass the queue as queue=")
     acc = np.dtype(dtype) if dtype is not None else a.dtype
     tin, tacc = type_of(a.dtype), type_of(acc)
     if not _lib.ocr_op_valid_for(_OPS[op], tacc):

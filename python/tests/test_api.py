@@ -228,6 +228,8 @@ def test_refusals(queue):
         oclreduction.sum(af.base_data)
     with pytest.raises(TypeError, match="pyopencl.array.Array"):
         oclreduction.sum(np.arange(3))
+    with pytest.raises(TypeError, match="queue="):  # pyopencl.array.min(a, queue) habits
+        oclreduction.min(af, queue)
 
 
 def test_legacy_reduce(queue):
