@@ -24,15 +24,15 @@ typedef struct {
     int all_devices; /* --device all */
     int list, list_kernels, explain, passes, resources, peak, grade, tune, help, version;
     unsigned tune_budget; /* --tune: seconds */
-    unsigned timeout; /* --grade: seconds a case may run */
+    unsigned timeout;     /* --grade: seconds a case may run */
     /* --timeout outside --grade: seconds the whole run may take, 0: none */
     unsigned run_timeout;
-    uint64_t given; /* bit i: options[i] appeared on the command line */
-    const char *split;  /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
-    ocr_shares shares;  /* --split-shares */
-    int mpi;            /* --mpi */
-    int stream;         /* --stream */
-    uint64_t chunk;     /* --chunk: elements per chunk, 0: the default */
+    uint64_t given;    /* bit i: options[i] appeared on the command line */
+    const char *split; /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
+    ocr_shares shares; /* --split-shares */
+    int mpi;           /* --mpi */
+    int stream;        /* --stream */
+    uint64_t chunk;    /* --chunk: elements per chunk, 0: the default */
 } cli_options;
 
 /* --timeout outside --grade (host/cli/watchdog.c): when `seconds` have passed

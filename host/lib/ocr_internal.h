@@ -114,7 +114,8 @@ struct ocr_kernel {
     ocr_geometry geom;
     ocr_kernel_resources res; /* queried from the built kernel */
     uint64_t default_m;
-    ocr_type type;
+    ocr_type type;    /* what it combines in, and writes */
+    ocr_type in_type; /* what its input holds: type, or a narrower one (reduce7) */
     ocr_op op;
     char *path;
     char *options;
@@ -136,9 +137,11 @@ extern const size_t ocr_embedded_count;
 ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 
 /* ocr_kernel_build from the embedded sources instead of files (embedded != 0;
- * req->kernel_dir and kernel_file are then ignored). */
+ * req->kernel_dir and kernel_file are then ignored). `input`: the type of the
+ * elements the kernel reads, converted to req->type as they are loaded
+ * (OCR_IN_T; reduce7 only); req->type for none. */
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
-                               ocr_kernel **out);
+                               ocr_type input, ocr_kernel **out);
 
 /* A result's check fields from its reference (ocr_result, ocr_split_result):
  * the expected value, the tolerance, whether the comparison is bit for bit,
@@ -170,9 +173,10 @@ typedef struct {
 } ocr_launch_policy;
 
 /* The requested or default work-group size fitted to the device, checked
- * against what the built-in kernels' shapes need. */
+ * against what the built-in kernels' shapes need; `input` is the type the
+ * kernel loads (its 16-byte loads hold 16 / size of it). */
 ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
-                               ocr_launch_policy *p);
+                               ocr_type input, ocr_launch_policy *p);
 /* k's launch geometry, once the work-group size is final. */
 void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq,
                       const ocr_launch_policy *p, ocr_kernel *k);
@@ -192,6 +196,7 @@ typedef struct {
     const char *format;        /* printf format of a value as (unsigned) long long or double */
     ocr_value identity[OCR_NOPS];
     const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
+    unsigned widens_to; /* bit u: may be combined in type u (ocr_type_widens_to) */
 } ocr_type_traits;
 
 /* One row per operator. */

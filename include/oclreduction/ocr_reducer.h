@@ -104,6 +104,26 @@ OCR_API const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r);
  * device. Commands already enqueued still complete. NULL is a no-op. */
 OCR_API void ocr_reducer_release(ocr_reducer *r);
 
+/* ---- widening: reading one type, combining in another ------------------ */
+
+/* 1 if a reducer can read elements of `input` and combine them in `type`:
+ * when they are the same, and where `type` holds every value of `input`
+ * (int and uint into long, ulong or double; float into double). Integers
+ * converted to ulong keep their bits modulo 2^64, as C converts them. */
+OCR_API int ocr_type_widens_to(ocr_type input, ocr_type type);
+
+/* ocr_reducer_create for a buffer of `input` elements whose reduction is
+ * computed, and returned, in `type` (sums of int in long never overflow;
+ * float data summed in double). Each element is converted as the kernel loads
+ * it: the input is read once, in place, and no converted copy is made.
+ * ocr_reducer_reduce's n and offset count input elements; its result, and the
+ * element written to result_buf by ocr_reducer_reduce_async, are of `type`.
+ * OCR_USAGE unless ocr_type_widens_to(input, type). Builds two kernels (the
+ * first pass reads `input`, later ones read `type`). */
+OCR_API ocr_status ocr_reducer_create_widening(cl_context context, cl_device_id device,
+                                               ocr_type input, ocr_type type, ocr_op op,
+                                               const ocr_reducer_options *opt, ocr_reducer **out);
+
 #ifdef __cplusplus
 }
 #endif

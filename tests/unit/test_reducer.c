@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ocr.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -256,6 +257,97 @@ static void wait_list(void) {
     ocr_reducer_release(r);
 }
 
+/* int elements combined in long (ocr_reducer_create_widening): sums past
+ * INT_MAX exact at every offset around the alignment, with the one-launch
+ * finish where the device has it and with two launches (-cl-std=CL1.2). */
+static void widening(void) {
+    enum { N = 3000 };
+    cl_int err;
+    int *h = malloc(N * sizeof *h);
+    for (int i = 0; i < N; ++i)
+        h[i] = i % 7 ? INT32_MAX - i : INT32_MIN + i;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
+    CL_OK(err);
+    const char *opts[2] = {NULL, "-cl-std=CL1.2"};
+    for (int k = 0; k < 2; ++k) {
+        ocr_reducer_options o = {.size = sizeof o, .build_options = opts[k]};
+        ocr_reducer *r = NULL;
+        ocr_status st = ocr_reducer_create_widening(ctx, dev, OCR_INT, OCR_LONG, OCR_SUM, &o, &r);
+        EXPECT(st == OCR_OK, "create_widening: %s", ocr_reducer_last_error(NULL));
+        if (st != OCR_OK) continue;
+        int bad = 0;
+        static const size_t offs[] = {0, 1, 5, 31, 32, 33, 64, 95};
+        static const uint64_t ns[] = {1, 2, 3, 31, 33, 1000, 2900};
+        for (size_t i = 0; i < sizeof offs / sizeof *offs; ++i)
+            for (size_t j = 0; j < sizeof ns / sizeof *ns; ++j) {
+                int64_t want = 0;
+                for (uint64_t e = 0; e < ns[j]; ++e)
+                    want += h[offs[i] + e];
+                ocr_value v = {0};
+                st = ocr_reducer_reduce(r, q, b, offs[i], ns[j], &v);
+                if (st != OCR_OK || v.l != want) {
+                    printf("FAIL widening%s: offset %zu n %llu: %lld, expected %lld (%s)\n",
+                           opts[k] ? " (two launches)" : "", offs[i], (unsigned long long)ns[j],
+                           (long long)v.l, (long long)want, ocr_reducer_last_error(r));
+                    ++bad;
+                }
+            }
+        failures += bad;
+        if (!bad)
+            printf("ok   int read, long combined%s: 56 offsets and sizes exact\n",
+                   opts[k] ? " (two launches)" : "");
+        ocr_reducer_release(r);
+    }
+    ocr_reducer *r = NULL;
+    ocr_status st = ocr_reducer_create_widening(ctx, dev, OCR_LONG, OCR_INT, OCR_SUM, NULL, &r);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(NULL), "cannot be combined in int",
+                 "narrowing refused");
+    EXPECT(!r, "no reducer after a failure");
+    EXPECT(ocr_type_widens_to(OCR_FLOAT, OCR_DOUBLE) && ocr_type_widens_to(OCR_UINT, OCR_LONG) &&
+               ocr_type_widens_to(OCR_LONG, OCR_LONG) &&
+               !ocr_type_widens_to(OCR_DOUBLE, OCR_FLOAT) &&
+               !ocr_type_widens_to(OCR_INT, OCR_FLOAT) && !ocr_type_widens_to(OCR_LONG, OCR_DOUBLE),
+           "ocr_type_widens_to's table");
+    clReleaseMemObject(b);
+    free(h);
+}
+
+/* Float min and max propagate NaN (NumPy's rule), in the kernel and in the
+ * host's combine alike, wherever the NaN is. */
+static void nan_min_max(void) {
+    enum { N = 4103 };
+    cl_int err;
+    float *h = malloc(N * sizeof *h);
+    static const int where[] = {0, 1, 17, 2048, N - 1};
+    for (size_t w = 0; w < sizeof where / sizeof *where; ++w) {
+        for (int i = 0; i < N; ++i)
+            h[i] = (float)(i % 101) - 50.0f;
+        h[where[w]] = NAN;
+        cl_mem b =
+            clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
+        CL_OK(err);
+        for (ocr_op o = OCR_MIN; o <= OCR_MAX; ++o) {
+            ocr_reducer *r = NULL;
+            ocr_value v = {0};
+            ocr_status st = ocr_reducer_create(ctx, dev, OCR_FLOAT, o, NULL, &r);
+            if (st == OCR_OK) st = ocr_reducer_reduce(r, q, b, 0, N, &v);
+            EXPECT(st == OCR_OK && isnan(v.f), "%s with NaN at %d: %g (%s)", ocr_op_name(o),
+                   where[w], (double)v.f, ocr_last_error());
+            ocr_value ref = ocr_reduce_naive(h, N, OCR_FLOAT, o);
+            EXPECT(isnan(ref.f), "the reference's %s with NaN at %d: %g", ocr_op_name(o), where[w],
+                   (double)ref.f);
+            ocr_reducer_release(r);
+        }
+        clReleaseMemObject(b);
+    }
+    ocr_value one = {.f = 1.0f}, nan = {.f = NAN};
+    EXPECT(isnan(ocr_combine(OCR_FLOAT, OCR_MIN, one, nan).f) &&
+               isnan(ocr_combine(OCR_FLOAT, OCR_MAX, nan, one).f),
+           "ocr_combine keeps NaN on either side");
+    printf("ok   float min and max propagate NaN (device and host)\n");
+    free(h);
+}
+
 /* Under the fault shim: the NAME call fails once, and is reported. */
 static void fault(const char *name) {
     ocr_reducer *r = NULL;
@@ -341,6 +433,8 @@ int main(int argc, char **argv) {
         passes_and_scratch();
         offsets();
         wait_list();
+        widening();
+        nan_min_max();
     }
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);

@@ -19,14 +19,14 @@ size_t ocr_floor_pow2(size_t x) {
 /* The requested or default local size, fitted to the device, and checked
  * against what the built-in kernels' shapes need. */
 ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
-                               ocr_launch_policy *p) {
+                               ocr_type input, ocr_launch_policy *p) {
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
     p->user = user;
     p->user_local = rq->local_size != 0;
     p->local = p->user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
-    p->vec = 16 / ocr_type_size(rq->type);
+    p->vec = 16 / ocr_type_size(input); /* the loads are of input elements */
     /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
      * device that says it is both, like oclgrind, counts as a GPU); on a CPU,
      * the registry row's work-group size. */
@@ -69,8 +69,8 @@ ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *r
 
 /* The launch geometry from the policy and the device, once the work-group
  * size is final. */
-void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq, const ocr_launch_policy *p,
-                      ocr_kernel *k) {
+void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq,
+                      const ocr_launch_policy *p, ocr_kernel *k) {
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
     k->geom.kind = sp->kind;

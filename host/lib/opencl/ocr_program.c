@@ -56,8 +56,8 @@ static void print_bad_options(cl_program prog, const ocr_device *dev, const char
  * global fences are device-wide, 0 (two launches) elsewhere or when the user
  * chose the language version. */
 #define OCR_ATOMIC_MEMORY_CAPABILITIES 0x1063 /* OpenCL 3.0 */
-#define OCR_ATOMIC_ACQ_REL (1u << 1)
-#define OCR_ATOMIC_SCOPE_DEVICE (1u << 5)
+#define OCR_ATOMIC_ACQ_REL             (1u << 1)
+#define OCR_ATOMIC_SCOPE_DEVICE        (1u << 5)
 static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq, int *mode,
                               const char **std) {
     const ocr_device_info *in = &dev->info;
@@ -79,8 +79,8 @@ static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq
     }
     if (major >= 3) {
         cl_bitfield caps = 0;
-        OCR_CL(clGetDeviceInfo(dev->device, OCR_ATOMIC_MEMORY_CAPABILITIES, sizeof caps, &caps,
-                               NULL));
+        OCR_CL(
+            clGetDeviceInfo(dev->device, OCR_ATOMIC_MEMORY_CAPABILITIES, sizeof caps, &caps, NULL));
         if ((caps & OCR_ATOMIC_ACQ_REL) && (caps & OCR_ATOMIC_SCOPE_DEVICE)) {
             *std = " -cl-std=CL3.0";
             *mode = 1;
@@ -122,8 +122,11 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *s
                      ocr_type_name(rq->type), ocr_type_is_float(rq->type), (int)rq->op,
                      ocr_identity_source(rq->type, rq->op), local);
     if (ut) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
-    if (ocr_type_traits_of(rq->type)->needs_fp64)
+    if (ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(k->in_type)->needs_fp64)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
+    if (k->in_type != rq->type) /* reduce7 reads another type (cl/reduce_common.h) */
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_IN_T=%s",
+                      ocr_type_name(k->in_type));
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
@@ -131,7 +134,8 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *s
         n += snprintf(opts + n, sizeof opts - (size_t)n,
                       " -D VEC=%zu -D UNROLL=%u -D OCR_BLOCKED=%d", vec,
                       rq->unroll ? rq->unroll : sp->grid.unroll, blocked);
-        if (finish) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
+        if (finish)
+            n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
     if (rq->kernel_file) n += snprintf(opts + n, sizeof opts - (size_t)n, " -cl-kernel-arg-info");
@@ -331,9 +335,9 @@ static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
     k->finish_ticket = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                       sizeof zero, &zero, &err);
     OCR_CHECK(err, "clCreateBuffer");
-    k->finish_partial = clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
-                                       (size_t)k->geom.max_groups * ocr_type_size(k->type), NULL,
-                                       &err);
+    k->finish_partial =
+        clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
+                       (size_t)k->geom.max_groups * ocr_type_size(k->type), NULL, &err);
     OCR_CHECK(err, "clCreateBuffer");
     OCR_CL(clSetKernelArg(k->finish_kernel, 3, sizeof(cl_mem), &k->finish_ticket));
     OCR_CL(clSetKernelArg(k->finish_kernel, 4, sizeof(cl_mem), &k->finish_partial));
@@ -344,7 +348,7 @@ fail:
 
 ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_kernel **out) {
     ocr_last_error_clear();
-    return ocr_kernel_build_ex(dev, rq, 0, out);
+    return ocr_kernel_build_ex(dev, rq, 0, rq->type, out);
 }
 
 /* --- the build: compile, query, and shrink the work-group if needed ------- */
@@ -392,7 +396,7 @@ static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const ocr_strbuf 
 }
 
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int embedded,
-                               ocr_kernel **out) {
+                               ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
     const ocr_device_info *in = &dev->info;
     ocr_strbuf src = {NULL, 0, 0};
@@ -407,8 +411,10 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         return OCR_NO_MEMORY;
     }
     k->type = rq->type;
+    k->in_type = input;
     k->op = rq->op;
-    if (ocr_type_traits_of(rq->type)->needs_fp64 && !in->fp64) {
+    if ((ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(input)->needs_fp64) &&
+        !in->fp64) {
         ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
                    "device",
                    in->name);
@@ -417,7 +423,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     }
     if ((st = ocr_build_options_check(rq->extra_options)) != OCR_OK) goto fail;
     if ((st = ocr_source_load(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
-    if ((st = ocr_geometry_policy(dev, rq, user, &pol)) != OCR_OK) goto fail;
+    if ((st = ocr_geometry_policy(dev, rq, user, input, &pol)) != OCR_OK) goto fail;
     if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
     if ((st = build_fitted(dev, k, &src, rq, finish, std, &pol)) != OCR_OK) goto fail;
     ocr_geometry_set(dev, rq, &pol, k);

@@ -1,18 +1,14 @@
-"""pytest for python/oclreduction.py on the first OpenCL device (POCL in CI).
-
-Data are exact in any order (integers; floats that are multiples of 1/4
-with small partial sums, products of +-1 and powers of two), so every
-comparison with NumPy is bit for bit.
-"""
-
+"""oclreduction.Reducer: built once, reused; offsets, wait lists, the
+library's errors (raised, never printed), and buffers of the wrong type
+refused (never reinterpreted)."""
 import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
 import pytest
+from conftest import DTYPES, data, has_fp64
 
 import oclreduction
 
-DTYPES = [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64]
 OPS = ["sum", "prod", "min", "max", "and", "or", "xor"]
 NUMPY = {
     "sum": lambda a: a.sum(dtype=a.dtype),
@@ -25,41 +21,13 @@ NUMPY = {
 }
 
 
-@pytest.fixture(scope="module")
-def queue():
-    device = cl.get_platforms()[0].get_devices()[0]
-    ctx = cl.Context([device])
-    queue = cl.CommandQueue(ctx)
-    # Keep the context referenced while the queue lives: some runtimes (Intel's
-    # CPU runtime) free it with the last handle although a queue still uses it.
-    yield queue
-    del ctx
-
-
-def data(dtype, op, n, seed=7):
-    rng = np.random.default_rng(seed)
-    dt = np.dtype(dtype)
-    if op == "prod":
-        v = rng.choice([1, 1, 1, -1, 3] if dt.kind == "i" else [1, 1, 3], n)
-        if dt.kind == "f":
-            v = rng.choice([1.0, -1.0, 2.0, 0.5], n)
-        return v.astype(dt)
-    if dt.kind == "f":
-        return (rng.integers(-100, 100, n) / 4).astype(dt)
-    info = np.iinfo(dt)
-    return rng.integers(info.min // 2, info.max // 2, n, dtype=dt, endpoint=True)
-
-
-def has_fp64(queue):
-    return queue.device.double_fp_config != 0
-
-
 def test_version():
     assert oclreduction.version().count(".") == 2
+    assert oclreduction.version() == oclreduction.__version__
 
 
 def test_status_constants_match_the_library():
-    name = oclreduction._library().ocr_status_name
+    name = oclreduction._native.lib.ocr_status_name
     assert name(oclreduction.OK) == b"ok"
     assert name(oclreduction.USAGE) == b"invalid argument"
     assert name(oclreduction.BUILD) == b"kernel build failed"
@@ -67,21 +35,22 @@ def test_status_constants_match_the_library():
     assert name(oclreduction.IO + 1) == b"unknown status"  # no status the module lacks
 
 
-@pytest.mark.parametrize("n", [1, 3, 4103, 100003])
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op", OPS)
-def test_reduce_matches_numpy(queue, dtype, op, n):
+def test_reduce_matches_numpy(queue, dtype, op):
     dt = np.dtype(dtype)
     if op in ("and", "or", "xor") and dt.kind == "f":
         pytest.skip("bitwise operators need integers")
     if dt == np.float64 and not has_fp64(queue):
         pytest.skip("no fp64")
-    host = data(dt, op, n)
-    with np.errstate(over="ignore"):
-        want = NUMPY[op](host)
-    got = oclreduction.reduce(queue, cla.to_device(queue, host), op)
-    assert got.dtype == dt
-    assert got.tobytes() == np.asarray(want, dtype=dt).tobytes(), (got, want)
+    r = oclreduction.Reducer(queue.context, dt, op)
+    for n in (1, 3, 4103, 100003):
+        host = data(dt, op, n)
+        with np.errstate(over="ignore"):
+            want = NUMPY[op](host)
+        got = r.reduce(queue, cla.to_device(queue, host))
+        assert isinstance(got, np.generic) and got.dtype == dt
+        assert got.tobytes() == np.asarray(want, dtype=dt).tobytes(), (n, got, want)
 
 
 def test_offset_async_and_wait_list(queue):
@@ -123,13 +92,54 @@ def test_errors_raise_and_print_nothing(queue, capfd):
     assert e.value.status == oclreduction.IO and "not found" in e.value.message
     r = oclreduction.Reducer(ctx, np.int32, "sum")
     with pytest.raises(oclreduction.OcrError) as e:
-        r.reduce(queue, a.base_data, n=0)
+        r.reduce(queue, a.base_data, n=0, dtype=np.int32)
     assert e.value.status == oclreduction.USAGE and "at least 1" in e.value.message
     with pytest.raises(oclreduction.OcrError) as e:
-        r.reduce(queue, a.base_data, n=11)
+        r.reduce(queue, a.base_data, n=11, dtype=np.int32)
     assert e.value.status == oclreduction.USAGE and "beyond the buffer" in e.value.message
     with pytest.raises(TypeError):
         r.reduce(queue, cla.zeros(queue, 4, np.float32))
     assert r.reduce(queue, a) == 45
     out, err = capfd.readouterr()
     assert out == "" and err == ""
+
+
+def test_buffer_of_the_wrong_type_is_refused(queue):
+    """A float32 reducer given an int32 Buffer: refused, never 6.3e-44."""
+    ctx = queue.context
+    a = cla.to_device(queue, np.arange(1, 11, dtype=np.int32))
+    r = oclreduction.Reducer(ctx, np.float32, "sum")
+    with pytest.raises(TypeError, match="no element type"):
+        r.reduce(queue, a.base_data, n=10)
+    with pytest.raises(TypeError, match="built for float32"):
+        r.reduce(queue, a.base_data, n=10, dtype=np.int32)
+    with pytest.raises(TypeError, match="built for float32"):
+        r.reduce(queue, a)
+    ri = oclreduction.Reducer(ctx, np.int32, "sum")
+    assert ri.reduce(queue, a.base_data, n=10, dtype=np.int32) == 55
+    with pytest.raises(TypeError, match="dtype=float32 given for an array of int32"):
+        ri.reduce(queue, a, dtype=np.float32)
+
+
+@pytest.mark.parametrize("options", [None, "-cl-std=CL1.2"])
+def test_widening_reducer_at_every_offset(queue, options):
+    """int32 read, int64 combined: the one-launch finish (POCL) and, with a
+    language version given, the passes over int64 partials; every offset
+    around the alignment, whose head the reducer converts on its own."""
+    ctx = queue.context
+    host = np.full(3000, 2**31 - 1, dtype=np.int32)
+    host[::7] = -(2**31)
+    a = cla.to_device(queue, host)
+    r = oclreduction.Reducer(ctx, np.int32, "sum", acc_dtype=np.int64, build_options=options)
+    align = queue.device.mem_base_addr_align // 8 // 4
+    for off in (0, 1, align - 1, align, align + 1, 2 * align + 3):
+        for n in (1, 2, align - off % align, align + 1, 2999 - off):
+            if n < 1 or off + n > host.size:
+                continue
+            want = host[off:off + n].astype(np.int64).sum()
+            assert r.reduce(queue, a, n=n, offset=off) == want, (off, n)
+    out = cla.zeros(queue, 1, np.int64)
+    r.reduce_async(queue, a, out).wait()
+    assert out.get()[0] == host.astype(np.int64).sum()
+    with pytest.raises(TypeError, match="int64 at its buffer"):
+        r.reduce_async(queue, a, cla.zeros(queue, 1, np.int32))
