@@ -20,6 +20,13 @@
  * On a CPU device (POCL) the same idea needs the other access pattern: see
  * OCR_BLOCKED below.
  *
+ * Reading one type, adding in another (OCR_IN_T, the library's reducer only):
+ * the loads are 16-byte vectors of the input type (int4, float4), each lane
+ * converted to the accumulator type T as it arrives (long, double). Summing
+ * int data in long then never overflows, and nothing but the input is read:
+ * no converted copy of it is written first. Only the first pass converts;
+ * the partial values it writes are already T.
+ *
  * Finishing in one launch (reduce7_finish, when the host defines OCR_FINISH):
  * with M = 1 the few thousand partial values used to need a second launch,
  * which costs about as much as a whole pass's worth of bandwidth at 2^25. The
@@ -51,17 +58,17 @@
 #endif
 #define LANES 16
 
-typedef OCR_CAT(OCR_T, VEC) TV;
+typedef OCR_CAT(OCR_IN_T, VEC) TV; /* one 16-byte load of input elements */
 
+/* a combined with input element x, converted to T */
+#define TAKE(a, x) a = OCR_COMBINE(a, OCR_CVT(x))
 /* Lanes are combined into VEC scalar accumulators rather than with vector
  * arithmetic: the same instructions on a GPU (which scalarises vectors), and
  * oclgrind's uninitialized-value checker mishandles vector operators. */
 #if VEC == 4
-#define FOLD(v)                                                                                    \
-    a0 = OCR_COMBINE(a0, (v).s0), a1 = OCR_COMBINE(a1, (v).s1), a2 = OCR_COMBINE(a2, (v).s2),       \
-    a3 = OCR_COMBINE(a3, (v).s3)
+#define FOLD(v) TAKE(a0, (v).s0), TAKE(a1, (v).s1), TAKE(a2, (v).s2), TAKE(a3, (v).s3)
 #elif VEC == 2
-#define FOLD(v) a0 = OCR_COMBINE(a0, (v).s0), a1 = OCR_COMBINE(a1, (v).s1)
+#define FOLD(v) TAKE(a0, (v).s0), TAKE(a1, (v).s1)
 #else
 #error "VEC must be 2 or 4 (16-byte loads)"
 #endif
@@ -81,7 +88,7 @@ static T group_tree(__local T *lcl, T x, uint lid) {
 
 /* This work-item's share of the input, combined (the streaming phase). */
 /* (No restrict here: inlined, it becomes an LLVM intrinsic oclgrind lacks.) */
-static T stream(__global const T *in, const ulong n) {
+static T stream(__global const IN_T *in, const ulong n) {
     const ulong stride = get_global_size(0);
 #if OCR_BLOCKED
     /* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
@@ -99,10 +106,10 @@ static T stream(__global const T *in, const ulong n) {
     const ulong end = min(begin + per, n);
     ulong i = begin;
     for (; i + LANES <= end; i += LANES)
-        acc = OCR_COMBINE_N(acc, vload16(0, in + i), 16);
+        acc = OCR_COMBINE_N(acc, OCR_CVT_N(vload16(0, in + i), 16), 16);
     T x = (T)(OCR_IDENTITY);
     for (; i < end; ++i)
-        x = OCR_COMBINE(x, in[i]);
+        TAKE(x, in[i]);
     /* Fold the lanes through private memory: oclgrind's uninitialized-value
      * checker crashes on .lo/.hi halves of a vector. */
     T lane[LANES];
@@ -138,13 +145,13 @@ static T stream(__global const T *in, const ulong n) {
     /* The tail is shorter than VEC but the grid may be smaller still (-w 1
      * -g 1 launches a single work-item), so it too strides over the grid. */
     for (ulong t = nv * VEC + get_global_id(0); t < n; t += stride)
-        x = OCR_COMBINE(x, in[t]);
+        TAKE(x, in[t]);
 #endif
     return x;
 }
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-reduce7(__global const T *restrict in, __global T *restrict out, const ulong n) {
+reduce7(__global const IN_T *restrict in, __global T *restrict out, const ulong n) {
     __local T lcl[LOCAL_SIZE];
     const uint lid = get_local_id(0);
     T x = group_tree(lcl, stream(in, n), lid);
@@ -158,7 +165,7 @@ reduce7(__global const T *restrict in, __global T *restrict out, const ulong n) 
  * last group resets it) and `partial` (one value per group) once per built
  * kernel, so launches of one kernel object must not overlap. */
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-reduce7_finish(__global const T *restrict in, __global T *restrict out, const ulong n,
+reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const ulong n,
 #if OCR_FINISH == 1
                volatile __global atomic_uint *ticket,
 #else

@@ -9,13 +9,19 @@
  *   OCR_OP        one of the OCR_OP_* numbers below
  *   OCR_IDENTITY  the operator's identity for OCR_T (0 for sum, 1 for prod,
  *                 the type's extremes for min/max, all ones for and, ...)
- *   OCR_FP64      1 when OCR_T is double (enables the extension on 1.2 devices)
+ *   OCR_FP64      1 when OCR_T or OCR_IN_T is double (enables the extension
+ *                 on 1.2 devices)
+ *   OCR_IN_T      (reduce7, for the library's reducer only) the type of the
+ *                 input elements when it is not OCR_T: each element is
+ *                 converted to T as it is loaded (OCR_CVT) and combined in T,
+ *                 so int data summed in long cannot overflow. Unset: OCR_T.
  * Work-group geometry (LOCAL_SIZE, BLOCK, ...) is passed per kernel.
  *
  * Every kernel has the same signature, so the host can run any of them:
  *   __kernel void name(__global const T *in, __global T *out, const ulong n)
- * `in` holds n values; the kernel writes one value per work-group (or per
- * work-item for reduce0/1) to `out`.
+ * `in` holds n values (of IN_T, which is T unless OCR_IN_T says otherwise);
+ * the kernel writes one value per work-group (or per work-item for
+ * reduce0/1) to `out`.
  */
 #ifndef OCR_REDUCE_COMMON_H
 #define OCR_REDUCE_COMMON_H
@@ -37,6 +43,16 @@
 #define OCR_OP_XOR  6
 
 typedef OCR_T T;
+/* One element, or an N-wide vector of them, converted to the accumulator type. */
+#ifdef OCR_IN_T
+#define OCR_CVT(x)       ((T)(x))
+#define OCR_CVT_N(x, N)  OCR_CAT(convert_, OCR_CAT(OCR_T, N))(x)
+#else
+#define OCR_IN_T         OCR_T
+#define OCR_CVT(x)       (x)
+#define OCR_CVT_N(x, N)  (x)
+#endif
+typedef OCR_IN_T IN_T;
 
 #define OCR_CAT_(a, b) a##b
 #define OCR_CAT(a, b)  OCR_CAT_(a, b)
@@ -45,10 +61,13 @@ typedef OCR_T T;
 typedef OCR_UT UT;
 #endif
 
-/* OCR_COMBINE(a, b): the operator. Signed overflow is undefined in OpenCL C as
- * in C99, so integer sums and products are computed in the unsigned type, which
- * wraps, and the bits are reinterpreted back. The host reference does the same,
- * bit for bit. */
+/* OCR_COMBINE(a, b): the operator, a the value so far and b the next one.
+ * Signed overflow is undefined in OpenCL C as in C99, so integer sums and
+ * products are computed in the unsigned type, which wraps, and the bits are
+ * reinterpreted back. Float min and max propagate NaN, as NumPy does: b is
+ * taken if it is NaN, and a NaN a is kept (fmin and fmax would drop it). A
+ * compare and a select, as cheap as fmin in a loop that waits on memory. The
+ * host reference does the same, bit for bit (host/lib/core/ocr_ops.h). */
 #define OCR_WRAP_(a, b, o)                                                                         \
     OCR_CAT(as_, OCR_T)(OCR_CAT(as_, OCR_UT)(a) o OCR_CAT(as_, OCR_UT)(b))
 
@@ -61,11 +80,11 @@ typedef OCR_UT UT;
 #elif OCR_OP == OCR_OP_PROD
 #define OCR_COMBINE(a, b) OCR_WRAP_(a, b, *)
 #elif OCR_OP == OCR_OP_MIN && OCR_IS_FLOAT
-#define OCR_COMBINE(a, b) fmin((a), (b))
+#define OCR_COMBINE(a, b) (isnan(b) || (b) < (a) ? (b) : (a))
 #elif OCR_OP == OCR_OP_MIN
 #define OCR_COMBINE(a, b) min((a), (b))
 #elif OCR_OP == OCR_OP_MAX && OCR_IS_FLOAT
-#define OCR_COMBINE(a, b) fmax((a), (b))
+#define OCR_COMBINE(a, b) (isnan(b) || (a) < (b) ? (b) : (a))
 #elif OCR_OP == OCR_OP_MAX
 #define OCR_COMBINE(a, b) max((a), (b))
 #elif OCR_OP == OCR_OP_AND && !OCR_IS_FLOAT

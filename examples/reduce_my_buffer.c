@@ -12,6 +12,8 @@
  *
  *   reduce_my_buffer [N...]   (default sizes: 1 3 4103 1000003)
  */
+/* An application chooses its OpenCL version; the library needs 1.2. */
+#define CL_TARGET_OPENCL_VERSION 120
 #include <oclreduction/ocr.h>
 
 #include <inttypes.h>

@@ -14,7 +14,7 @@ ladder() { # FILE REPS ARGS...: reduce0..7 at 2^25 int, one CSV
   $B -n 7 -t gpu -s 256M -r 30 --peak --type float | grep -E "^(Copy rate|Bandwidth read|T kernels)"
   echo "== checks"; $T/test_kernels random 7 60 | tail -1
   for a in strided:1:1 strided:2:2 blocked:1:1 blocked:2:1; do $T/test_kernels matrix reduce7:$a int,float sum 3,1027,100003 | tail -1; done
-  $T/test_verdict tests/kernels_verdict | tail -1
+  $T/test_verdict tests/fixtures/kernels_verdict | tail -1
 } > $M/extras-$name.txt 2>&1
 POCL_MAX_PTHREAD_COUNT=2 taskset -c 0,1 bash -c "$(declare -f ladder); B=$B; ladder $M/ladder-pocl-2core.csv 10 -t cpu"
 ladder $M/ladder-pocl-$(nproc)core.csv 10 -t cpu

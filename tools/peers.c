@@ -49,8 +49,9 @@
  * from $OCR_PEERS_CLBLAST / $OCR_PEERS_BOOST, else beside this program, else
  * the system's library path; each is skipped with a message when missing.
  */
-#define _POSIX_C_SOURCE 200809L /* readlink */
-#include "ocr_internal.h"       /* the built kernel's cl_kernel, which ocr.h keeps opaque */
+#define _POSIX_C_SOURCE          200809L /* readlink */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <oclreduction/ocr.h>
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -125,23 +126,34 @@ typedef struct {
     char err[512];
 } ctx;
 
-/* One reduce7 reduction: the library's launches (ocr_passes_enqueue, as
- * ocr_run and the reducer), without the upload. */
+/* A failed OpenCL call of this tool, said as the library says its own. */
+static ocr_status cl_failed(const char *call, cl_int err, int line) {
+    fprintf(stderr, "oclReduction: %.*s failed: %s (%d) at peers.c:%d\n", (int)strcspn(call, "("),
+            call, ocr_cl_error_name(err), (int)err, line);
+    return OCR_OPENCL;
+}
+#define PEERS_CHECK(err, call)                                                                     \
+    do {                                                                                           \
+        cl_int e_ = (err);                                                                         \
+        if (e_ != CL_SUCCESS) {                                                                    \
+            st = cl_failed((call), e_, __LINE__);                                                  \
+            goto fail;                                                                             \
+        }                                                                                          \
+    } while (0)
+#define PEERS_CL(call) PEERS_CHECK((call), #call)
+
+/* One reduce7 reduction: the library's launches (ocr_plan_enqueue, as
+ * ocr_run and the reducer make them), without the upload. */
 static ocr_status ours_run(ctx *c, int m1, void *out) {
     ocr_status st = OCR_OK;
     const ocr_plan *p = &c->plan[m1];
     size_t es = ocr_type_size(c->type);
-    cl_event ev[OCR_MAX_PASSES];
-    unsigned nev = 0;
-    ocr_pass_io io = {c->x, {c->scratch[m1][0], c->scratch[m1][1]}, NULL, 0, NULL, 0};
     cl_mem last = p->npasses ? c->scratch[m1][(p->npasses - 1) % 2] : c->x;
-    if ((st = ocr_passes_enqueue(c->q, c->k, p, &io, ev, &nev)) != OCR_OK) goto fail;
-    OCR_CL(clEnqueueReadBuffer(c->q, last, CL_TRUE, 0, p->leftover * es, c->left, 0, NULL, NULL));
+    if ((st = ocr_plan_enqueue(c->q, c->k, p, c->x, c->scratch[m1])) != OCR_OK) goto fail;
+    PEERS_CL(clEnqueueReadBuffer(c->q, last, CL_TRUE, 0, p->leftover * es, c->left, 0, NULL, NULL));
     ocr_value v = ocr_reduce_naive(c->left, p->leftover, c->type, OCR_SUM);
     memcpy(out, &v, es);
 fail:
-    for (unsigned i = 0; i < nev; ++i)
-        clReleaseEvent(ev[i]);
     return st;
 }
 
@@ -294,14 +306,15 @@ static ocr_status measure(ctx *c, const setup *su, int have_clblast, int have_bo
     unsigned char want[8] = {0}, want_asum[8] = {0};
     record *rec = calloc(NSIDES, sizeof *rec);
     if (!rec) {
-        ocr_errorf("out of host memory");
+        fprintf(stderr, "oclReduction: out of host memory\n");
         return OCR_RUNTIME;
     }
 
     /* The input, on the device once. */
     host = malloc(bytes);
     if (!host) {
-        ocr_errorf("out of host memory (%llu MiB)", (unsigned long long)(bytes >> 20));
+        fprintf(stderr, "oclReduction: out of host memory (%llu MiB)\n",
+                (unsigned long long)(bytes >> 20));
         st = OCR_RUNTIME;
         goto fail;
     }
@@ -314,14 +327,14 @@ static ocr_status measure(ctx *c, const setup *su, int have_clblast, int have_bo
         memcpy(want, &v, 4);
     }
     c->x = clCreateBuffer(ocr_device_context(c->dev), CL_MEM_READ_ONLY, bytes, NULL, &err);
-    OCR_CHECK(err, "clCreateBuffer");
-    OCR_CL(clEnqueueWriteBuffer(c->q, c->x, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+    PEERS_CHECK(err, "clCreateBuffer");
+    PEERS_CL(clEnqueueWriteBuffer(c->q, c->x, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
     if (have_clblast && c->type == OCR_FLOAT) {
         cl_float v = (cl_float)fill_asum(host, c->n, su->seed);
         memcpy(want_asum, &v, 4);
         c->x_asum = clCreateBuffer(ocr_device_context(c->dev), CL_MEM_READ_ONLY, bytes, NULL, &err);
-        OCR_CHECK(err, "clCreateBuffer");
-        OCR_CL(clEnqueueWriteBuffer(c->q, c->x_asum, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+        PEERS_CHECK(err, "clCreateBuffer");
+        PEERS_CL(clEnqueueWriteBuffer(c->q, c->x_asum, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
     }
     free(host);
     host = NULL;
@@ -335,14 +348,14 @@ static ocr_status measure(ctx *c, const setup *su, int have_clblast, int have_bo
             uint64_t e = c->plan[m1].npasses > i ? c->plan[m1].pass[i].n_out : 1;
             c->scratch[m1][i] =
                 clCreateBuffer(ocr_device_context(c->dev), CL_MEM_READ_WRITE, e * es, NULL, &err);
-            OCR_CHECK(err, "clCreateBuffer");
+            PEERS_CHECK(err, "clCreateBuffer");
         }
     }
     c->left = malloc(
         (c->plan[0].leftover > c->plan[1].leftover ? c->plan[0].leftover : c->plan[1].leftover) *
         es);
     if (!c->left) {
-        ocr_errorf("out of host memory");
+        fprintf(stderr, "oclReduction: out of host memory\n");
         st = OCR_RUNTIME;
         goto fail;
     }
@@ -475,6 +488,22 @@ static void print_message(void *user, const char *message) {
     fprintf(stderr, "oclReduction: %s\n", message);
 }
 
+/* The end of a run. Boost.Compute and CLBlast keep OpenCL programs in static
+ * caches, released by their destructors at exit; from a dlopen()ed module
+ * that crashes (SIGSEGV, exit 139) on NVIDIA's runtime after every row was
+ * printed and right (boostorg/compute#836, CLBlast#126; POCL does not mind).
+ * So CLBlast's cache is emptied while the device is open, and the process
+ * ends without exit-time destructors: its end releases the rest. */
+static int leave(ocr_device *dev, void *clblast, ocr_status st) {
+    int (*clear)(void) = NULL; /* CLBlastStatusCode CLBlastClearCache(void) */
+    if (clblast) *(void **)&clear = dlsym(clblast, "CLBlastClearCache");
+    if (clear) (void)clear();
+    ocr_device_close(dev);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(st == OCR_OK ? 0 : st == OCR_WRONG ? 1 : st == OCR_USAGE ? 2 : 3); /* the CLI's codes */
+}
+
 int main(int argc, char **argv) {
     ocr_set_message_callback(print_message, NULL);
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
@@ -603,7 +632,5 @@ int main(int argc, char **argv) {
         ocr_kernel_release(c.k);
         c.k = NULL;
     }
-    /* The modules stay loaded: their programs and caches die with the context. */
-    ocr_device_close(dev);
-    return st == OCR_OK ? 0 : st == OCR_WRONG ? 1 : st == OCR_USAGE ? 2 : 3; /* the CLI's codes */
+    return leave(dev, hb, st);
 }

@@ -6,6 +6,7 @@
 #                  [-o sweep-out] [-- extra oclReduction options]
 #
 #   -k  kernels (numbers or names)           -s  log2 of the first and last size
+#                                                (0..40, first <= last; else exit 2)
 #   -t  element types                        -n  log2 of N for the table and the
 #   -r  timed runs per measurement               time-breakdown plot (within -s)
 #   -o  output directory
@@ -46,7 +47,19 @@ if [ "$user_file" = 1 ]; then
   fi
   kernels=${user_name:-user}
 fi
-read -r lo hi <<<"$sizes"; hi=${hi:-$lo}
+# Sizes: log2 of N, as whole numbers within what oclReduction -s takes
+# (1 to 2^40 elements, host/cli/cli.c), first <= last; refused before any run
+# (bash's 1 << 64 would wrap to N = 1).
+usage() { echo "sweep: $*" >&2; exit 2; }
+read -r lo hi extra <<<"$sizes" || true; hi=${hi:-$lo}
+int='^[0-9]{1,2}$'
+[[ $lo =~ $int && $hi =~ $int && -z ${extra:-} ]] ||
+  usage "-s takes the log2 of the first and last size, e.g. -s \"10 26\" (got \"$sizes\")"
+lo=$((10#$lo)) hi=$((10#$hi))
+[ "$hi" -le 40 ] || usage "-s \"$sizes\": sizes go up to 2^40 elements (oclReduction -s), not 2^$hi"
+[ "$lo" -le "$hi" ] || usage "-s \"$sizes\": the first size is larger than the last (2^$lo > 2^$hi)"
+[[ $table_n =~ $int ]] || usage "-n takes the log2 of N for the table, e.g. -n 25 (got \"$table_n\")"
+[[ $reps =~ ^[1-9][0-9]{0,5}$ ]] || usage "-r takes a number of timed runs, e.g. -r 5 (got \"$reps\")"
 if [ "$table_n" -lt "$lo" ] || [ "$table_n" -gt "$hi" ]; then table_n=$hi; fi
 mkdir -p "$out"
 csv=$out/sweep.csv

@@ -103,13 +103,15 @@ static ocr_status parse_build_options(const option_def *d, const char *val, cli_
         if (*c < 0x20 || *c > 0x7e)
             return bad("--build-options takes printable ASCII on one line", NULL, NULL);
     if (len == 0 || len > 512) return bad("--build-options needs 1 to 512 characters", NULL, NULL);
+    if (ocr_build_options_check(val) != OCR_OK) { /* the library's message said why */
+        fprintf(stderr, "Try 'oclReduction --help'.\n");
+        return OCR_USAGE;
+    }
     o->build_options = val;
     return OCR_OK;
 }
 
-/* One "P.D" of --split (each 0..999), then ',' or the end: the text after
- * it, or NULL. */
-static const char *split_pair(const char *p, int *plat, int *dev) {
+const char *cli_split_pair(const char *p, int *plat, int *dev) {
     int v[2] = {0, 0};
     for (int k = 0; k < 2; ++k) {
         const char *start = p;
@@ -129,7 +131,7 @@ static ocr_status parse_split(const option_def *d, const char *val, cli_options 
         const char *p = val;
         int pairs = 0, a, b;
         do {
-            if (!(p = split_pair(p, &a, &b)))
+            if (!(p = cli_split_pair(p, &a, &b)))
                 return bad("--split takes all or platform.device pairs such as 0.0,0.1", NULL, val);
             ++pairs;
         } while (*p);
@@ -216,7 +218,7 @@ static const option_def options[] = {
     FLAG(0, "grade", grade,
          "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
     NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
-        "--grade: seconds one case may run; default 20"),
+        "seconds the run may take, then it is abandoned (exit 3); --grade: per case, default 20"),
     FLAG(0, "tune", tune,
          "sweep reduce7's geometry on this device and cache the fastest (docs/tuning.md)"),
     NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
@@ -395,29 +397,18 @@ static ocr_status apply(const option_def *d, const char *val, cli_options *o) {
     }
 }
 
-/* 1 if the option with this long name was given. */
-static int given(const cli_options *o, const char *long_name) {
+int cli_given(const cli_options *o, const char *long_name) {
     const option_def *d = find_long(long_name, strlen(long_name));
     return d && (o->given >> (d - options) & 1);
 }
 
-/* The first of names[0..n) given on the command line, or NULL. */
-static const char *first_given(const cli_options *o, const char *const *names, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-        if (given(o, names[i])) return names[i];
-    return NULL;
+ocr_status cli_usage_error(const char *msg) {
+    return bad(msg, NULL, NULL);
 }
 
-const char *cli_stream_conflict(const cli_options *o) {
-    static const char *const single[] = {
-        "grade", "tune",     "explain", "passes",    "resources", "peak",        "split",
-        "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline"};
-    return first_given(o, single, sizeof single / sizeof single[0]);
-}
-
-/* Options that cannot take effect are refused rather than ignored: a student
- * who passes -g to reduce3 must not believe the groups changed. */
-static ocr_status refuse_inapplicable(const cli_options *o) {
+/* The kernel's own rules: the type and operator, and --kernel-file's
+ * companions. */
+static ocr_status refuse_kernel_choice(const cli_options *o) {
     char msg[160];
     if (!ocr_op_valid_for(o->op, o->type)) {
         snprintf(msg, sizeof msg, "--op %s needs an integer type, not %s", ocr_op_name(o->op),
@@ -427,113 +418,23 @@ static ocr_status refuse_inapplicable(const cli_options *o) {
     if (o->kernel_file) {
         if (!o->kernel_name || !o->elems_per_group)
             return bad("--kernel-file needs --kernel-name and --elems-per-group", NULL, NULL);
-        if (given(o, "kernel"))
+        if (cli_given(o, "kernel"))
             return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL,
                        NULL);
-        if (given(o, "kernel-dir"))
+        if (cli_given(o, "kernel-dir"))
             return bad("--kernel-dir is for built-in kernels, not --kernel-file", NULL, NULL);
     } else {
         static const char *const file_only[] = {"kernel-name", "elems-per-group"};
         for (int i = 0; i < 2; ++i)
-            if (given(o, file_only[i])) {
+            if (cli_given(o, file_only[i])) {
                 snprintf(msg, sizeof msg, "--%s applies only with --kernel-file", file_only[i]);
-                return bad(msg, NULL, NULL);
-            }
-    }
-    if (o->grade && !o->kernel_file)
-        return bad("--grade grades a --kernel-file (with --kernel-name, --elems-per-group)", NULL,
-                   NULL);
-    if (given(o, "timeout") && !o->grade)
-        return bad("--timeout applies only with --grade", NULL, NULL);
-    if (o->grade) { /* the grader chooses sizes, types, operators and M itself */
-        static const char *const fixed[] = {"size", "type",   "op",        "threshold", "repeat",
-                                            "data", "passes", "resources", "peak",      "explain"};
-        const char *f = first_given(o, fixed, sizeof fixed / sizeof fixed[0]);
-        if (f) {
-            snprintf(msg, sizeof msg, "--%s cannot go with --grade: the matrix is fixed", f);
-            return bad(msg, NULL, NULL);
-        }
-        if (o->all_devices) return bad("--grade runs on one device, not -d all", NULL, NULL);
-    }
-    if (given(o, "tune-budget") && !o->tune)
-        return bad("--tune-budget applies only with --tune", NULL, NULL);
-    if (o->tune) {
-        const ocr_kernel_spec *k = ocr_kernel_find(o->kernel);
-        if (o->kernel_file || (given(o, "kernel") && (!k || k->kind != OCR_PER_GRID)))
-            return bad("--tune tunes reduce7 (the kernel with a free geometry)", NULL, NULL);
-        static const char *const fixed[] = {"local-size", "groups",  "access", "op",
-                                            "grade",      "explain", "format", "threshold"};
-        const char *f = first_given(o, fixed, sizeof fixed / sizeof fixed[0]);
-        if (f) {
-            snprintf(msg, sizeof msg, "--%s cannot go with --tune: it is what --tune chooses", f);
-            return bad(msg, NULL, NULL);
-        }
-        if (o->all_devices) return bad("--tune tunes one device, not -d all", NULL, NULL);
-    }
-    if (o->all_devices && o->device.device >= 0)
-        return bad("choose one of -d all and -d N", NULL, NULL);
-    if (given(o, "split-shares") && !o->split)
-        return bad("--split-shares applies only with --split", NULL, NULL);
-    if (o->split || o->mpi) { /* one report over several devices: no per-device extras */
-        const char *what = o->split ? "--split" : "--mpi";
-        static const char *const single[] = {"grade",     "tune", "explain",     "passes",
-                                             "resources", "peak", "cpu-baseline"};
-        if (o->split && o->mpi) return bad("choose one of --split and --mpi", NULL, NULL);
-        const char *f = first_given(o, single, sizeof single / sizeof single[0]);
-        if (f) {
-            snprintf(msg, sizeof msg, "--%s cannot go with %s", f, what);
-            return bad(msg, NULL, NULL);
-        }
-        if (o->all_devices || (o->split && o->device.device >= 0)) {
-            snprintf(msg, sizeof msg, "%s chooses the devices itself: drop -d", what);
-            return bad(msg, NULL, NULL);
-        }
-        if (o->split && strcmp(o->split, "all") != 0 &&
-            (given(o, "platform") || given(o, "device-type")))
-            return bad("-p and -t choose among all devices: use them with --split all, not a list",
-                       NULL, NULL);
-        if (o->format == OCR_FORMAT_CSV) {
-            snprintf(msg, sizeof msg, "%s reports text or json, not csv", what);
-            return bad(msg, NULL, NULL);
-        }
-    }
-    if (given(o, "chunk") && !o->stream)
-        return bad("--chunk applies only with --stream", NULL, NULL);
-    if (o->stream) { /* one streamed pass of reduce7 through pinned slots */
-        const ocr_kernel_spec *k = ocr_kernel_find(o->kernel);
-        if (o->kernel_file || (given(o, "kernel") && (!k || strcmp(k->name, "reduce7") != 0)))
-            return bad("--stream streams through reduce7: use -n 7 (or no -n)", NULL, NULL);
-        const char *c = cli_stream_conflict(o);
-        if (c) {
-            snprintf(msg, sizeof msg, "--%s cannot go with --stream", c);
-            return bad(msg, NULL, NULL);
-        }
-        if (o->all_devices) return bad("--stream runs on one device, not -d all", NULL, NULL);
-        if (o->format == OCR_FORMAT_CSV)
-            return bad("--stream reports text or json, not csv", NULL, NULL);
-    }
-    if (o->explain && o->format != OCR_FORMAT_TEXT)
-        return bad("--explain prints text only; drop --format", NULL, NULL);
-    if ((o->passes || o->resources || o->peak) && o->format != OCR_FORMAT_TEXT)
-        return bad("--passes, --resources and --peak print text (JSON has runs[].pass_ms); drop "
-                   "--format",
-                   NULL, NULL);
-    const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
-    if ((o->kernel_file || s) && (!s || s->kind != OCR_PER_GRID)) { /* unknown: main says */
-        static const char *const grid_only[] = {"groups", "access"};
-        for (int i = 0; i < 2; ++i)
-            if (given(o, grid_only[i])) {
-                snprintf(msg, sizeof msg, "--%s applies only to reduce7, not %s", grid_only[i],
-                         o->kernel_file ? "a --kernel-file kernel"
-                         : s            ? s->name
-                                        : o->kernel);
                 return bad(msg, NULL, NULL);
             }
     }
     return OCR_OK;
 }
 
-ocr_status cli_parse(int argc, char **argv, cli_options *o) {
+ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
     memset(o, 0, sizeof *o);
     o->kernel = "6";
     o->size = (uint64_t)1 << 25;
@@ -571,33 +472,8 @@ ocr_status cli_parse(int argc, char **argv, cli_options *o) {
         if (st != OCR_OK) return st;
         o->given |= (uint64_t)1 << (d - options);
     }
-    if (o->stream && !given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
-    return refuse_inapplicable(o);
-}
-
-ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int max, int *count) {
-    *count = 0;
-    if (strcmp(o->split, "all") == 0) { /* as for one device: GPUs if any, unless -t says */
-        ocr_device_choice all[OCR_SPLIT_MAX];
-        for (int round = o->device.type_given ? 1 : 0; round < 2 && *count == 0; ++round) {
-            int na = 0;
-            cl_device_type ty = round == 0 ? CL_DEVICE_TYPE_GPU : o->device.type;
-            ocr_status st = ocr_device_enumerate(ty, all, OCR_SPLIT_MAX, &na);
-            if (st != OCR_OK) return st;
-            for (int i = 0; i < na && *count < max; ++i)
-                if (o->device.platform < 0 || all[i].platform == o->device.platform)
-                    out[(*count)++] = all[i];
-        }
-    } else { /* checked by parse_split */
-        int a, b;
-        for (const char *p = o->split; p && *p && *count < max;)
-            if ((p = split_pair(p, &a, &b)))
-                out[(*count)++] = (ocr_device_choice){a, b, CL_DEVICE_TYPE_ALL, 1};
-    }
-    if (*count == 0) {
-        fprintf(stderr, "oclReduction: --split %s: no OpenCL device found (see --list)\n",
-                o->split);
-        return OCR_RUNTIME;
-    }
-    return OCR_OK;
+    if (o->stream && !cli_given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
+    /* --timeout outside --grade: the whole run's limit (host/cli/watchdog.c) */
+    if (cli_given(o, "timeout") && !o->grade) o->run_timeout = o->timeout;
+    return refuse_kernel_choice(o);
 }

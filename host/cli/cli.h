@@ -24,22 +24,36 @@ typedef struct {
     int all_devices; /* --device all */
     int list, list_kernels, explain, passes, resources, peak, grade, tune, help, version;
     unsigned tune_budget; /* --tune: seconds */
-    unsigned timeout; /* --grade: seconds a case may run */
-    uint64_t given; /* bit i: options[i] appeared on the command line */
-    const char *split;  /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
-    ocr_shares shares;  /* --split-shares */
-    int mpi;            /* --mpi */
-    int stream;         /* --stream */
-    uint64_t chunk;     /* --chunk: elements per chunk, 0: the default */
+    unsigned timeout;     /* --grade: seconds a case may run */
+    /* --timeout outside --grade: seconds the whole run may take, 0: none */
+    unsigned run_timeout;
+    uint64_t given;    /* bit i: options[i] appeared on the command line */
+    const char *split; /* --split: "all" or "P.D,P.D,..." (checked), or NULL */
+    ocr_shares shares; /* --split-shares */
+    int mpi;           /* --mpi */
+    int stream;        /* --stream */
+    uint64_t chunk;    /* --chunk: elements per chunk, 0: the default */
 } cli_options;
 
-/* The first option given that a streamed run cannot apply (--repeat,
- * --passes, ...), or NULL. */
-const char *cli_stream_conflict(const cli_options *o);
+/* --timeout outside --grade (host/cli/watchdog.c): when `seconds` have passed
+ * and the run has not ended, one message and exit 3, whatever the run was
+ * waiting for. OCR_RUNTIME if the timer cannot start. */
+ocr_status cli_watchdog_start(unsigned seconds);
 
-/* Fills o from argv. Returns OCR_OK, or OCR_USAGE after printing why. */
+/* Fills o from argv and refuses what cannot take effect (modes.c: the
+ * options, then the mode table's refusals). Returns OCR_OK, or OCR_USAGE
+ * after printing why. */
 ocr_status cli_parse(int argc, char **argv, cli_options *o);
+/* The options alone (and the kernel's own rules: type and operator,
+ * --kernel-file's companions), as cli_parse begins. */
+ocr_status cli_read_options(int argc, char **argv, cli_options *o);
 void cli_help(FILE *f);
+
+/* 1 if the option with this long name ("size", "kernel") was given. */
+int cli_given(const cli_options *o, const char *long_name);
+/* Prints msg as a usage error ("oclReduction: msg", then where help is) and
+ * returns OCR_USAGE. */
+ocr_status cli_usage_error(const char *msg);
 
 /* OCR_OK if the --kernel-file can be opened; else one message and
  * OCR_RUNTIME, before any OpenCL start-up (whatever platform could load). */
@@ -58,16 +72,16 @@ void cli_print_message(void *user, const char *message);
  * 1024). Rejects signs, junk, empty strings and values above max. 0 on success. */
 int cli_parse_size(const char *s, uint64_t max, uint64_t *out);
 
-/* --split's devices: for "all", every GPU (or, without any, every device),
- * or every device of -t's type if given, on platform -p if given; else the
- * list's platform.device pairs. One message and
- * OCR_RUNTIME if none is found. */
-ocr_status cli_split_choices(const cli_options *o, ocr_device_choice *out, int max, int *count);
+/* One "P.D" of --split (each 0..999), then ',' or the end: the text after
+ * it, or NULL. */
+const char *cli_split_pair(const char *p, int *platform, int *device);
 
-/* --mpi (host/cli/mpi.c, in builds with -DOCR_MPI=ON): the whole run under
- * mpirun; make_request builds the request on every rank. */
-typedef ocr_status (*cli_request_fn)(const cli_options *o, ocr_build_request *rq);
-ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_request_fn make_request);
+/* --mpi's runner (cli_run_mpi, modes.h) is in host/cli/mpi.c, built with
+ * -DOCR_MPI=ON. */
+/* --mpi, first of all (host/cli/mpi_agree.c): OCR_OK if every rank was given
+ * the same options that shape the data or the run; else OCR_USAGE on every
+ * rank, and rank 0 names the option. */
+ocr_status cli_mpi_agree(const cli_options *o, int rank);
 /* Around cli_parse under a launcher: ranks other than 0 print no usage error
  * (rank 0 prints it once). mute returns what unmute takes (-1: nothing done). */
 int cli_mpi_mute_parse(int argc, char **argv);

@@ -3,7 +3,6 @@
  * docs/labs/grading.md describes every field. */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
-#include "ocr_internal.h" /* ocr_quoted */
 
 #include <stdio.h>
 #include <string.h>
@@ -101,7 +100,7 @@ static void text(const grader *g) {
 
 static void json_str(const char *s) {
     if (s)
-        ocr_quoted(stdout, s, 1);
+        ocr_report_quoted(stdout, OCR_FORMAT_JSON, s);
     else
         fputs("null", stdout);
 }

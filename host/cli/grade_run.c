@@ -85,7 +85,7 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
     } else {
         ocr_kernel_spec s = {g->o->kernel_name, g->o->kernel_file,  OCR_PER_GROUP,
                              geo->local,        (size_t)geo->elems, 1,
-                             geo->elems,        "graded kernel",    {0}};
+                             geo->elems,        "graded kernel",    {0}, 0};
         rq.spec = s;
         rq.kernel_file = g->o->kernel_file;
         rq.type = gr->type, rq.op = gr->op;

@@ -13,8 +13,7 @@
  * MPI_Reduce). On failure rank 0 prints the first failing rank's message and
  * every rank exits with the worst status.
  */
-#include "cli.h"
-#include "ocr_internal.h"
+#include "modes.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -144,19 +143,14 @@ static ocr_status agree(ocr_status st) {
 /* The device of node-local rank `lrank`: -d N on every rank if given, else
  * the node's GPUs (or, without any, the devices of -t) in turn. */
 static ocr_status choose_device(const cli_options *o, int lrank, ocr_device_choice *c) {
-    ocr_device_choice list[OCR_SPLIT_MAX], all[OCR_SPLIT_MAX];
-    int n = 0, na = 0;
+    ocr_device_choice list[OCR_SPLIT_MAX];
+    int n = 0;
     if (o->device.device >= 0) {
         *c = o->device;
         return OCR_OK;
     }
-    for (int round = o->device.type_given ? 1 : 0; round < 2 && n == 0; ++round) {
-        cl_device_type ty = round == 0 ? CL_DEVICE_TYPE_GPU : o->device.type;
-        ocr_status st = ocr_device_enumerate(ty, all, OCR_SPLIT_MAX, &na);
-        if (st != OCR_OK) return st;
-        for (int i = 0; i < na; ++i)
-            if (o->device.platform < 0 || all[i].platform == o->device.platform) list[n++] = all[i];
-    }
+    ocr_status st = ocr_device_select(&o->device, 1, list, OCR_SPLIT_MAX, &n);
+    if (st != OCR_OK) return st;
     if (n == 0) {
         fprintf(stderr, "oclReduction: --mpi: no OpenCL device found for this rank (see --list)\n");
         return OCR_RUNTIME;
@@ -175,38 +169,26 @@ typedef struct {
     uint64_t offset, count;
 } share;
 
-static ocr_status setup(const cli_options *o, cli_request_fn make_request, int rank, int size,
-                        int lrank, ocr_build_request *rq, share *s, rank_info *info) {
+static ocr_status setup(const cli_options *o, int rank, int size, int lrank, ocr_build_request *rq,
+                        share *s, rank_info *info) {
     ocr_device_choice choice;
-    size_t es = ocr_type_size(o->type);
+    char tuning[1200];
     uint64_t base = o->size / (uint64_t)size, extra = o->size % (uint64_t)size;
     uint64_t r = (uint64_t)rank;
     s->count = base + (r < extra);
     s->offset = r * base + (r < extra ? r : extra);
-    ocr_status st = make_request(o, rq);
+    ocr_status st = cli_make_request(o, rq);
     if (st != OCR_OK || s->count == 0) return st; /* no share: the identity, no device */
     if ((st = choose_device(o, lrank, &choice)) != OCR_OK) return st;
     if ((st = ocr_device_open(&choice, &s->dev)) != OCR_OK) return st;
     snprintf(info->device, sizeof info->device, "%.127s", ocr_device_get_info(s->dev)->name);
-    ocr_build_request brq = *rq;
-    if (brq.spec.kind == OCR_PER_GRID && !brq.kernel_file && !brq.local_size && !brq.groups &&
-        !brq.access) { /* reduce7: this device's tuned geometry, as a single run would */
-        ocr_tuning tu;
-        char note[1200];
-        if (ocr_tune_lookup(s->dev, o->type, brq.kernel_dir, &tu, note, sizeof note))
-            brq.local_size = tu.local_size, brq.groups = tu.groups, brq.unroll = tu.unroll,
-            brq.access = tu.access;
-    }
+    ocr_build_request brq = *rq; /* reduce7: this device's tuned geometry, as a single run's */
+    ocr_tune_apply(s->dev, &brq, tuning, sizeof tuning);
     if ((st = ocr_kernel_build(s->dev, &brq, &s->kernel)) != OCR_OK) return st;
     ocr_run_options ro = {o->repeats, o->m, o->host_mem,     OCR_CPU_NONE, o->data,
                           NULL,       NULL, OCR_SECOND_AUTO, o->seed};
     if ((st = ocr_check_size(s->dev, s->kernel, s->count, &ro)) != OCR_OK) return st;
-    if (!(s->data = malloc((size_t)(s->count * es)))) {
-        fprintf(stderr, "oclReduction: cannot allocate %llu MiB of host memory for the share\n",
-                (unsigned long long)((s->count * es) >> 20));
-        return OCR_RUNTIME;
-    }
-    ocr_data_fill_range(s->data, s->offset, s->count, o->size, o->type, o->op, o->seed, o->data);
+    if (!(s->data = cli_make_input(o, s->offset, s->count, "the share"))) return OCR_RUNTIME;
     return OCR_OK;
 }
 
@@ -267,7 +249,8 @@ static void aggregate(const uint64_t *runs, int size, unsigned reps, const uint6
             }
             v[r - 1] = f == 3 ? release[r + 1] - release[r] : mx + (f > 0 ? reduce_ns : 0);
         }
-        uint64_t mi = ocr_min_u64(v, reps), me = ocr_median_u64(v, reps);
+        uint64_t mi, me;
+        ocr_median_min_u64(v, reps, &me, &mi);
         uint64_t *dm = f == 0   ? &med->kernels
                        : f == 1 ? &med->resident
                        : f == 2 ? &med->total
@@ -343,7 +326,7 @@ static void text(const cli_options *o, const char *kernel, int size, const rank_
 }
 
 static void json_str(const char *s) {
-    ocr_quoted(stdout, s, 1);
+    ocr_report_quoted(stdout, OCR_FORMAT_JSON, s);
 }
 
 static void json(const cli_options *o, const char *kernel, int size, const rank_info *ri,
@@ -422,115 +405,157 @@ static void global_reference(const cli_options *o, int size, const rank_info *ri
     g->passed = ocr_check(o->type, &chk, g->result);
 }
 
-ocr_status cli_mpi_run(int *argc, char ***argv, const cli_options *o, cli_request_fn make_request) {
-    int rank = 0, size = 1, lrank = 0, is_first = 0, hosts = 1, name_len = 0;
+/* This rank's place in the job: its rank, the node-local rank that picks its
+ * device, and the number of hosts. */
+typedef struct {
+    int rank, size, lrank, hosts;
+    char host[NAME_LEN];
+} world;
+
+static int world_start(int *argc, char ***argv, world *w) {
+    int is_first = 0, name_len = 0;
+    char proc[MPI_MAX_PROCESSOR_NAME] = "";
     MPI_Comm node;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) return -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &w->size);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &w->lrank);
+    MPI_Comm_free(&node);
+    is_first = w->lrank == 0;
+    MPI_Allreduce(&is_first, &w->hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Get_processor_name(proc, &name_len);
+    snprintf(w->host, sizeof w->host, "%s", proc);
+    return 0;
+}
+
+/* Setup, then (once every rank is ready) the runs in step, with this rank's
+ * stderr captured into msg; *mine is this rank's status, the result the
+ * ranks' agreed one. */
+static ocr_status setup_and_run(const cli_options *o, const world *w, ocr_build_request *rq,
+                                share *s, rank_info *info, barrier_sync *bs, ocr_status *mine,
+                                char *msg, size_t len) {
+    err_capture cap;
+    capture_start(&cap);
+    ocr_status st = w->rank == 0 && !bs->release_ns ? OCR_RUNTIME : OCR_OK;
+    if (st != OCR_OK) fprintf(stderr, "oclReduction: out of host memory\n");
+    if (st == OCR_OK) st = setup(o, w->rank, w->size, w->lrank, rq, s, info);
+    ocr_status all = agree(st);
+    if (all == OCR_OK) { /* every rank is ready: the runs, in step */
+        if (s->count) {
+            ocr_run_options ro = {o->repeats, o->m,       o->host_mem,     OCR_CPU_NONE,
+                                  o->data,    sync_ranks, bs,              OCR_SECOND_AUTO,
+                                  o->seed};
+            st = ocr_run(s->dev, s->kernel, s->data, s->count, o->type, o->op, &ro, &s->res);
+            s->ran = st == OCR_OK || st == OCR_WRONG;
+        }
+        while (bs->calls < o->repeats + 2) /* no share, or a failed run: still every barrier */
+            sync_ranks(bs);
+        all = agree(st);
+    }
+    capture_stop(&cap, msg, len);
+    *mine = st;
+    return all;
+}
+
+/* What this rank tells rank 0: info, and its runs' kernels, resident and
+ * total times (3 x (reps + 1) values, malloc'd; NULL if out of memory). */
+static uint64_t *rank_runs(const share *s, unsigned reps, ocr_status st, rank_info *info) {
+    uint64_t *mine = calloc(3 * ((size_t)reps + 1), sizeof *mine);
+    info->status = (int)st;
+    info->passed = !s->count || (s->ran && s->res.passed);
+    info->offset = s->offset, info->count = s->count;
+    if (!s->ran) return mine;
+    info->depth = s->res.plan.depth, info->elems_read = s->res.plan.elems_read;
+    info->kernels_ns = s->res.median.kernels_ns, info->gpu_ns = s->res.median.gpu_ns;
+    info->resident_ns = s->res.median.resident_ns, info->h2d_ns = s->res.median.h2d_ns;
+    info->expected = s->res.expected, info->tolerance = s->res.tolerance;
+    for (unsigned r = 0; mine && r <= reps; ++r) {
+        mine[r] = s->res.runs[r].t.kernels_ns;
+        mine[reps + 1 + r] = s->res.runs[r].t.resident_ns;
+        mine[2 * (reps + 1) + r] = s->res.runs[r].t.gpu_ns;
+    }
+    return mine;
+}
+
+/* Rank 0 gathers every rank's info and runs, checks the global value and
+ * prints the report; every rank returns the verdict. */
+static ocr_status gather_and_report(const cli_options *o, const world *w, const char *kernel,
+                                    const rank_info *info, const uint64_t *mine, global_view *g,
+                                    const uint64_t *release_ns) {
+    unsigned reps = o->repeats;
+    int n = 3 * ((int)reps + 1), verdict = 0;
+    rank_info *ri = w->rank == 0 ? calloc((size_t)w->size, sizeof *ri) : NULL;
+    uint64_t *runs = w->rank == 0 ? calloc((size_t)w->size * (size_t)n, sizeof *runs) : NULL;
+    int ok = mine && (w->rank != 0 || (ri && runs)), all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        if (w->rank == 0)
+            fprintf(stderr, "oclReduction: --mpi: out of host memory for the report\n");
+        free(runs);
+        free(ri);
+        return OCR_RUNTIME;
+    }
+    MPI_Gather(info, (int)sizeof *info, MPI_BYTE, ri, (int)sizeof *info, MPI_BYTE, 0,
+               MPI_COMM_WORLD);
+    MPI_Gather(mine, n, MPI_UINT64_T, runs, n, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (w->rank == 0) {
+        global_reference(o, w->size, ri, g);
+        for (int r = 0; r < w->size; ++r) {
+            g->elems_read += ri[r].elems_read;
+            if (!ri[r].passed) g->passed = 0;
+        }
+        aggregate(runs, w->size, reps, release_ns, g->reduce_ns, &g->med, &g->min);
+        if (o->format == OCR_FORMAT_JSON)
+            json(o, kernel, w->size, ri, g);
+        else
+            text(o, kernel, w->size, ri, g);
+        verdict = g->passed ? OCR_OK : OCR_WRONG;
+    }
+    MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(runs);
+    free(ri);
+    return (ocr_status)verdict;
+}
+
+/* Every message after MPI starts goes through rank 0. */
+ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv) {
+    world w = {0, 1, 0, 1, ""};
+    if (world_start(argc, argv, &w) != 0) {
         fprintf(stderr, "oclReduction: --mpi: MPI_Init failed\n");
         return OCR_RUNTIME;
     }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &lrank);
-    MPI_Comm_free(&node);
-    is_first = lrank == 0;
-    MPI_Allreduce(&is_first, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-
-    unsigned reps = o->repeats;
+    if (cli_mpi_agree(o, w.rank) != OCR_OK) { /* before anything the options shape */
+        MPI_Finalize();
+        return OCR_USAGE;
+    }
     rank_info info;
     memset(&info, 0, sizeof info);
-    char proc[MPI_MAX_PROCESSOR_NAME] = "";
-    MPI_Get_processor_name(proc, &name_len);
-    snprintf(info.host, sizeof info.host, "%s", proc);
+    snprintf(info.host, sizeof info.host, "%s", w.host);
     share s;
     memset(&s, 0, sizeof s);
     ocr_build_request rq;
     memset(&rq, 0, sizeof rq);
-    barrier_sync bs = {0, rank == 0 ? calloc(reps + 2, sizeof(uint64_t)) : NULL};
+    barrier_sync bs = {0, w.rank == 0 ? calloc(o->repeats + 2, sizeof(uint64_t)) : NULL};
     static char msg[MSG_LEN];
-    err_capture cap;
-
-    capture_start(&cap);
-    ocr_status st = rank == 0 && !bs.release_ns ? OCR_RUNTIME : OCR_OK;
-    if (st != OCR_OK) fprintf(stderr, "oclReduction: out of host memory\n");
-    if (st == OCR_OK) st = setup(o, make_request, rank, size, lrank, &rq, &s, &info);
-    ocr_status all = agree(st);
-    if (all == OCR_OK) { /* every rank is ready: the runs, in step */
-        if (s.count) {
-            ocr_run_options ro = {reps,       o->m, o->host_mem,     OCR_CPU_NONE, o->data,
-                                  sync_ranks, &bs,  OCR_SECOND_AUTO, o->seed};
-            st = ocr_run(s.dev, s.kernel, s.data, s.count, o->type, o->op, &ro, &s.res);
-            s.ran = st == OCR_OK || st == OCR_WRONG;
-        }
-        while (bs.calls < reps + 2) /* no share, or a failed run: still every barrier */
-            sync_ranks(&bs);
-        all = agree(st);
-    }
-    capture_stop(&cap, msg, sizeof msg);
+    ocr_status st, all = setup_and_run(o, &w, &rq, &s, &info, &bs, &st, msg, sizeof msg);
     if (all >= OCR_USAGE) {
-        report_failure(rank, size, (int)st, msg);
+        report_failure(w.rank, w.size, (int)st, msg);
         goto done;
     }
-    if (rank == 0 && msg[0]) fprintf(stderr, "%s\n", msg); /* rank 0's notes and warnings */
+    if (w.rank == 0 && msg[0]) fprintf(stderr, "%s\n", msg); /* rank 0's notes and warnings */
 
     /* Combine: one value per rank (the identity where there is no share). */
-    ocr_value part = s.ran ? s.res.result : ocr_identity(o->type, o->op), global;
-    memset(&global, 0, sizeof global);
+    ocr_value part = s.ran ? s.res.result : ocr_identity(o->type, o->op);
+    global_view g;
+    memset(&g, 0, sizeof g);
+    g.hosts = w.hosts;
     MPI_Barrier(MPI_COMM_WORLD);
     uint64_t t0 = ocr_now_ns();
-    MPI_Reduce(&part, &global, 1, mpi_type(o->type, o->op), mpi_op(o->op), 0, MPI_COMM_WORLD);
-    uint64_t reduce_ns = ocr_now_ns() - t0;
-
-    info.status = (int)st;
-    info.passed = !s.count || (s.ran && s.res.passed);
-    info.offset = s.offset, info.count = s.count;
-    uint64_t *mine = calloc(3 * ((size_t)reps + 1), sizeof *mine);
-    if (s.ran) {
-        info.depth = s.res.plan.depth, info.elems_read = s.res.plan.elems_read;
-        info.kernels_ns = s.res.median.kernels_ns, info.gpu_ns = s.res.median.gpu_ns;
-        info.resident_ns = s.res.median.resident_ns, info.h2d_ns = s.res.median.h2d_ns;
-        info.expected = s.res.expected, info.tolerance = s.res.tolerance;
-        for (unsigned r = 0; mine && r <= reps; ++r) {
-            mine[r] = s.res.runs[r].t.kernels_ns;
-            mine[reps + 1 + r] = s.res.runs[r].t.resident_ns;
-            mine[2 * (reps + 1) + r] = s.res.runs[r].t.gpu_ns;
-        }
-    }
-    rank_info *ri = rank == 0 ? calloc((size_t)size, sizeof *ri) : NULL;
-    uint64_t *runs = rank == 0 ? calloc((size_t)size * 3 * (reps + 1), sizeof *runs) : NULL;
-    int ok = mine && (rank != 0 || (ri && runs)), all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_ok) {
-        if (rank == 0) fprintf(stderr, "oclReduction: --mpi: out of host memory for the report\n");
-        all = OCR_RUNTIME;
-    } else {
-        MPI_Gather(&info, (int)sizeof info, MPI_BYTE, ri, (int)sizeof info, MPI_BYTE, 0,
-                   MPI_COMM_WORLD);
-        MPI_Gather(mine, 3 * ((int)reps + 1), MPI_UINT64_T, runs, 3 * ((int)reps + 1), MPI_UINT64_T,
-                   0, MPI_COMM_WORLD);
-        int verdict = 0;
-        if (rank == 0) {
-            global_view g;
-            memset(&g, 0, sizeof g);
-            g.result = global, g.hosts = hosts, g.reduce_ns = reduce_ns;
-            global_reference(o, size, ri, &g);
-            for (int r = 0; r < size; ++r) {
-                g.elems_read += ri[r].elems_read;
-                if (!ri[r].passed) g.passed = 0;
-            }
-            aggregate(runs, size, reps, bs.release_ns, reduce_ns, &g.med, &g.min);
-            if (o->format == OCR_FORMAT_JSON)
-                json(o, rq.spec.name, size, ri, &g);
-            else
-                text(o, rq.spec.name, size, ri, &g);
-            verdict = g.passed ? OCR_OK : OCR_WRONG;
-        }
-        MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        all = (ocr_status)verdict;
-    }
-    free(runs);
-    free(ri);
+    MPI_Reduce(&part, &g.result, 1, mpi_type(o->type, o->op), mpi_op(o->op), 0, MPI_COMM_WORLD);
+    g.reduce_ns = ocr_now_ns() - t0;
+    uint64_t *mine = rank_runs(&s, o->repeats, st, &info);
+    all = gather_and_report(o, &w, rq.spec.name, &info, mine, &g, bs.release_ns);
     free(mine);
 done:
     if (s.ran) ocr_result_release(&s.res);

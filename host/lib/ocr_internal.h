@@ -73,9 +73,19 @@ struct ocr_device {
 void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
                       int exact, int any_order, double err_ulps, double tol_ulps, double tol);
 
-/* JSON and CSV writing shared by every report (host/lib/report/ocr_report.c). */
-void ocr_quoted(FILE *f, const char *s, int json);
+/* Runs of the pinned upload alone that a stream times (its report says so). */
+#define OCR_STREAM_H2D_REPS 5
+
+/* The reports' writers (host/lib/report/ocr_report.c; strings:
+ * ocr_report_quoted). A JSON number, null where not finite: */
 void ocr_json_num(FILE *f, double x);
+/* The opening of a report's JSON object, up to its "data" field:
+ * {"<kind>": true, "kernel": ..., "type": ..., "op": ..., "n": ..., "seed": ..., "data": ... */
+void ocr_json_open(FILE *f, const char *kind, const ocr_report_info *ri, ocr_type t, ocr_op o,
+                   uint64_t n);
+/* Nanoseconds as milliseconds; a / b, 0 when b is 0 (bytes / ns: GB/s). */
+double ocr_ms(uint64_t ns);
+double ocr_ratio(uint64_t a, uint64_t b);
 
 /* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`,
  * pass i writes scratch[i % 2] (the last pass last_out, when it is set) and
@@ -99,12 +109,13 @@ ocr_status ocr_passes_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr
 struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;
-    cl_kernel finish_kernel; /* reduce7_finish, or NULL (geom.finishes) */
+    cl_kernel finish_kernel;              /* reduce7_finish, or NULL (geom.finishes) */
     cl_mem finish_ticket, finish_partial; /* its last two arguments, set once */
     ocr_geometry geom;
     ocr_kernel_resources res; /* queried from the built kernel */
     uint64_t default_m;
-    ocr_type type;
+    ocr_type type;    /* what it combines in, and writes */
+    ocr_type in_type; /* what its input holds: type, or a narrower one (reduce7) */
     ocr_op op;
     char *path;
     char *options;
@@ -126,9 +137,51 @@ extern const size_t ocr_embedded_count;
 ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 
 /* ocr_kernel_build from the embedded sources instead of files (embedded != 0;
- * req->kernel_dir and kernel_file are then ignored). */
+ * req->kernel_dir and kernel_file are then ignored). `input`: the type of the
+ * elements the kernel reads, converted to req->type as they are loaded
+ * (OCR_IN_T; reduce7 only); req->type for none. */
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
-                               ocr_kernel **out);
+                               ocr_type input, ocr_kernel **out);
+
+/* A result's check fields from its reference (ocr_result, ocr_split_result):
+ * the expected value, the tolerance, whether the comparison is bit for bit,
+ * and whether exact data are exact in any order. */
+#define OCR_TAKE_REFERENCE(res, ref)                                                               \
+    ((res)->expected = (ref).expected, (res)->tolerance = (ref).tolerance,                         \
+     (res)->exact = (ref).tolerance == 0, (res)->any_order = (ref).any_order)
+
+/* ---- building a kernel: ocr_source.c, ocr_geometry.c, ocr_program.c ---- */
+
+/* A growing string. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} ocr_strbuf;
+
+/* Sets k->path and returns the expanded source in *src (the caller frees
+ * src->s, also on failure). */
+ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, int embedded,
+                           ocr_kernel *k, ocr_strbuf *src);
+
+/* How a kernel is launched on a device, before and while it is built. */
+typedef struct {
+    size_t local;   /* work-group size */
+    size_t vec;     /* reduce7: elements per 16-byte load */
+    int blocked;    /* reduce7: blocked (CPU) rather than strided access */
+    int user_local; /* the caller fixed the work-group size: never shrink it */
+    int user;       /* a kernel under test: nothing known before the build */
+} ocr_launch_policy;
+
+/* The requested or default work-group size fitted to the device, checked
+ * against what the built-in kernels' shapes need; `input` is the type the
+ * kernel loads (its 16-byte loads hold 16 / size of it). */
+ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
+                               ocr_type input, ocr_launch_policy *p);
+/* k's launch geometry, once the work-group size is final. */
+void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq,
+                      const ocr_launch_policy *p, ocr_kernel *k);
+/* The largest power of two <= x (x >= 1). */
+size_t ocr_floor_pow2(size_t x);
 
 /* Everything known about an element type, in one row (ocr_types.c). */
 typedef struct {
@@ -143,6 +196,7 @@ typedef struct {
     const char *format;        /* printf format of a value as (unsigned) long long or double */
     ocr_value identity[OCR_NOPS];
     const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
+    unsigned widens_to; /* bit u: may be combined in type u (ocr_type_widens_to) */
 } ocr_type_traits;
 
 /* One row per operator. */

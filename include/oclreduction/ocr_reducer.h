@@ -9,7 +9,7 @@
  * between calls (grown when a larger n needs more).
  *
  * Errors: every call returns an ocr_status (OCR_USAGE for bad arguments,
- * OCR_OPENCL, OCR_BUILD, OCR_NO_MEMORY, ... for failures; see ocr.h) and
+ * OCR_OPENCL, OCR_BUILD, OCR_NO_MEMORY, ... for failures; see ocr_core.h) and
  * prints nothing; the message goes to the message callback if one is
  * installed, and is kept for ocr_reducer_last_error and ocr_last_error.
  *
@@ -25,20 +25,25 @@
 #ifndef OCR_REDUCER_H
 #define OCR_REDUCER_H
 
-#include "ocr.h"
+#include "ocr_core.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The library's version ("MAJOR.MINOR.PATCH"), as compiled into it: compare
- * with OCR_VERSION, the headers' version. */
-const char *ocr_version(void);
-
 typedef struct ocr_reducer ocr_reducer;
 
-/* Optional settings; a NULL pointer, or a zeroed struct, takes every default. */
+/* Optional settings; a NULL pointer, or a zeroed struct, takes every default.
+ *
+ * The size rule: set size to sizeof(ocr_reducer_options) (OCR_REDUCER_OPTIONS
+ * does) so that a program keeps working with later versions of the library,
+ * which may add fields at the end: the library reads the fields that lie
+ * within `size` and takes the default for any later one. size 0 stands for
+ * this version's struct (so a zeroed struct still means every default).
+ * Fields added later than the library a program runs with are refused
+ * (OCR_USAGE) when set, never silently ignored. */
 typedef struct {
+    size_t size;               /* sizeof(ocr_reducer_options), or 0 */
     const char *kernel_dir;    /* read reduce7.cl and reduce_common.h from this directory
                                   instead of the embedded copies (for editing kernels) */
     size_t local_size;         /* work-group size, 0: chosen for the device */
@@ -46,14 +51,18 @@ typedef struct {
     const char *build_options; /* appended to the kernel's build options, or NULL */
 } ocr_reducer_options;
 
+/* Every default, with the size set: ocr_reducer_options o = OCR_REDUCER_OPTIONS; */
+#define OCR_REDUCER_OPTIONS                                                                        \
+    { sizeof(ocr_reducer_options), NULL, 0, 0, NULL }
+
 /* Builds the kernel for (type, op) on `device`, which must belong to
  * `context`. OCR_USAGE for a bitwise operator on a floating-point type;
  * another failure status when the device cannot run it (OCR_RUNTIME for double
  * without cl_khr_fp64, OCR_BUILD for a failed build, OCR_IO for a kernel_dir
  * without the kernel). On failure *out is NULL and ocr_reducer_last_error(NULL)
  * says why. */
-ocr_status ocr_reducer_create(cl_context context, cl_device_id device, ocr_type type, ocr_op op,
-                              const ocr_reducer_options *opt, ocr_reducer **out);
+OCR_API ocr_status ocr_reducer_create(cl_context context, cl_device_id device, ocr_type type,
+                                      ocr_op op, const ocr_reducer_options *opt, ocr_reducer **out);
 
 /* Reduces elements [offset, offset + n) of `buf` (elements of the reducer's
  * type) and returns the value in *result; blocks until it is known.
@@ -68,30 +77,52 @@ ocr_status ocr_reducer_create(cl_context context, cl_device_id device, ocr_type 
  * The value is combined in the kernel's order (a tree): integer results and
  * min/max are exact; float sums and products may differ from a sequential
  * loop by rounding. */
-ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf, size_t offset,
-                              uint64_t n, ocr_value *result);
+OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                      size_t offset, uint64_t n, ocr_value *result);
 
 /* The same without blocking: the whole reduction runs on the device and
  * writes the one value to element 0 of result_buf (at least one element;
- * it must not overlap the elements reduced).
+ * it must not overlap the elements reduced: OCR_USAGE when it is buf, a
+ * sub-buffer of buf or buf's parent, and its element 0 lies among them).
  * The first command waits for wait[0..num_wait); *done (if done is not NULL)
  * is an event that completes when the value is written: release it. Nothing
  * is waited for on the host; OCR_OK means enqueued. */
-ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
-                                    size_t offset, uint64_t n, cl_mem result_buf, cl_uint num_wait,
-                                    const cl_event *wait, cl_event *done);
+OCR_API ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                            size_t offset, uint64_t n, cl_mem result_buf,
+                                            cl_uint num_wait, const cl_event *wait, cl_event *done);
 
 /* The message of the last failed call on r ("" if none has failed), valid
  * until the next call on r. With r == NULL: the calling thread's last failed
  * ocr_reducer_create. */
-const char *ocr_reducer_last_error(const ocr_reducer *r);
+OCR_API const char *ocr_reducer_last_error(const ocr_reducer *r);
 
-/* The kernel's geometry: work-group size and groups of the first pass. */
-const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r);
+/* The kernel's geometry: work-group size and groups of the first pass
+ * (NULL for a NULL reducer). */
+OCR_API const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r);
 
 /* Releases the kernel, the scratch buffers and the retained context and
  * device. Commands already enqueued still complete. NULL is a no-op. */
-void ocr_reducer_release(ocr_reducer *r);
+OCR_API void ocr_reducer_release(ocr_reducer *r);
+
+/* ---- widening: reading one type, combining in another ------------------ */
+
+/* 1 if a reducer can read elements of `input` and combine them in `type`:
+ * when they are the same, and where `type` holds every value of `input`
+ * (int and uint into long, ulong or double; float into double). Integers
+ * converted to ulong keep their bits modulo 2^64, as C converts them. */
+OCR_API int ocr_type_widens_to(ocr_type input, ocr_type type);
+
+/* ocr_reducer_create for a buffer of `input` elements whose reduction is
+ * computed, and returned, in `type` (sums of int in long never overflow;
+ * float data summed in double). Each element is converted as the kernel loads
+ * it: the input is read once, in place, and no converted copy is made.
+ * ocr_reducer_reduce's n and offset count input elements; its result, and the
+ * element written to result_buf by ocr_reducer_reduce_async, are of `type`.
+ * OCR_USAGE unless ocr_type_widens_to(input, type). Builds two kernels (the
+ * first pass reads `input`, later ones read `type`). */
+OCR_API ocr_status ocr_reducer_create_widening(cl_context context, cl_device_id device,
+                                               ocr_type input, ocr_type type, ocr_op op,
+                                               const ocr_reducer_options *opt, ocr_reducer **out);
 
 #ifdef __cplusplus
 }

@@ -1,40 +1,48 @@
-# --- issue 21: no wrong kernel passes. The second data set's rules on the host
-# (tests/test_data_sets.c); the grader's and the verdict's own fixtures below.
-set(KG ${CMAKE_CURRENT_SOURCE_DIR}/kernels_grade)
-add_executable(test_data_sets ${CMAKE_CURRENT_SOURCE_DIR}/test_data_sets.c)
-target_link_libraries(test_data_sets PRIVATE oclreduction m)
-add_test(NAME unit.test_data_sets COMMAND test_data_sets)
-set_tests_properties(unit.test_data_sets PROPERTIES LABELS "unit;verdict" TIMEOUT 300)
-
-# --- the grader (--grade) on its own fixtures (tests/kernels_grade/): the
-# matrix's mid-length tails, blame for a hang past 100000 elements, a kernel's
-# printf kept out of the report, --seed, a hard-coded group size, races with
-# and without oclgrind, a harness that cannot hold the matrix (exit 3).
+# Grading (--grade): each failure class gets its verdict, every report is one
+# strict JSON document, a time-out leaves nothing running; the class tool
+# writes the expected gradebook.
 if(Python3_FOUND)
-  function(grade_check name check)
-    grade_test(${name} ${ARGN})
-    set_tests_properties(grade.${name} PROPERTIES ENVIRONMENT "GRADE_CHECK=${check}")
+  # grade_test(<name> <kernel file> <kernel> <E> <verdict regex> [oclReduction options])
+  function(grade_test name file kernel e verdict)
+    cmake_parse_arguments(PARSE_ARGV 5 A "" "" "")
+    ocr_test(grade.${name} LABELS grade PROPERTIES TIMEOUT 300
+             COMMAND ${SCRIPTS}/grade_test.sh ${OCR} ${Python3_EXECUTABLE} ${file} ${kernel} ${e} ${verdict}
+                     ${A_UNPARSED_ARGUMENTS})
   endfunction()
-  grade_check(mid_tail mid_tail ${KG}/mid_tail.cl tail_reduce 1024 WRONG)
-  grade_check(hang_past_100000 hang_large ${KG}/hang_large.cl tree_reduce 1024 TIMEOUT --timeout 3)
-  grade_check(printf_stays_out printed ${KG}/printf.cl chatty_reduce 1024 ${GRADE_PASS})
-  grade_check(seed seed7 ${KG}/tree.cl tree_reduce 1024 ${GRADE_PASS} --seed 7)
-  grade_check(hard_coded_group fixed64 ${KG}/fixed64.cl tree_reduce 1024 "WRONG|RACE")
-  # Without oclgrind races cannot be checked: PASS_UNCHECKED, never PASS.
-  grade_test(no_oclgrind_correct ${KG}/tree.cl tree_reduce 1024 PASS_UNCHECKED)
-  grade_test(no_oclgrind_race ${KG}/race_hidden.cl tree_reduce 1024 "PASS_UNCHECKED|WRONG")
-  set_tests_properties(grade.no_oclgrind_correct grade.no_oclgrind_race PROPERTIES
-                       ENVIRONMENT "GRADE_PATH=/nonexistent")
-  if(OCLGRIND)
-    grade_test(race_hidden ${KG}/race_hidden.cl tree_reduce 1024 RACE)
-    grade_test(race_local1 ${KG}/race_local1.cl tree_reduce 1024 RACE)
+  if(OCLGRIND) # without oclgrind races go unchecked: never a bare PASS
+    set(GRADE_PASS PASS)
+  else()
+    set(GRADE_PASS PASS_UNCHECKED)
   endif()
+  grade_test(correct_tree ${KG}/tree.cl tree_reduce 1024 ${GRADE_PASS})
+  grade_test(starter ${PROJECT_SOURCE_DIR}/docs/labs/starter.cl my_reduce 1024 ${GRADE_PASS})
+  grade_test(drop_one ${KG}/drop_one.cl tree_reduce 1024 WRONG)
+  grade_test(hard_coded_plus ${KG}/plus.cl tree_reduce 1024 WRONG)
+  grade_test(syntax_error ${KG}/syntax.cl tree_reduce 1024 BUILD_ERROR)
+  grade_test(infinite_loop ${KG}/infinite_loop.cl tree_reduce 1024 TIMEOUT --timeout 3)
+  # The guard past the output finds the write the same way every time, with
+  # or without oclgrind (under oclgrind the write lands in the guard too).
+  grade_test(out_of_bounds ${KG}/oob_write.cl tree_reduce 1024 OUT_OF_BOUNDS --timeout 5)
+  if(OCLGRIND)
+    grade_test(race_no_level_barrier ${KG}/race_no_level_barrier.cl tree_reduce 1024 RACE)
+    grade_test(race_barrier_in_if ${KG}/race_barrier_in_if.cl tree_reduce 1024 RACE)
+    grade_test(race_no_prefetch_barrier ${KG}/race_no_prefetch_barrier.cl first_add 2048 RACE -w 1024)
+  endif()
+  # The hard-coded '+' passes every sum and fails the other operators.
+  cli_test(grade_plus_text --rc 1 --out "^  int    sum   PASS PASS PASS PASS PASS PASS PASS PASS PASS PASS$"
+           --out "^  int    prod  WRONG" --out "^First failure: int prod n=1 \\(64 x 1024\\): WRONG$" --out "^  replay: oclReduction --kernel-file "
+           --out "^Grade: WRONG" -- ${OCR} --grade --kernel-file ${KG}/plus.cl --kernel-name tree_reduce --elems-per-group 1024)
+  set_tests_properties(cli.grade_plus_text PROPERTIES LABELS grade)
+  # A grader killed by its pid alone, mid-hang, takes its children with it.
+  ocr_test(grade.killed_grader_leaves_nothing LABELS grade PROPERTIES TIMEOUT 60
+           COMMAND ${SCRIPTS}/grade_kill_test.sh ${OCR} ${KG}/infinite_loop.cl)
+  ocr_test(grade.class LABELS grade PROPERTIES TIMEOUT 600
+           COMMAND ${SCRIPTS}/grade_class_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
 endif()
-# E = 2^30: the matrix cannot be held here; the environment's fault, exit 3.
-cli_test(grade_harness_too_large --rc 3 --err "the environment is broken, not the kernel"
-         --err "cannot allocate" -- ${OCR} --grade --kernel-file ${KG}/tree.cl
-         --kernel-name tree_reduce --elems-per-group 1073741824)
-set_tests_properties(cli.grade_harness_too_large PROPERTIES LABELS grade)
-# --seed picks the first data set with --grade, as in a plain run.
-cli_test(grade_refuses_data --rc 2 --err "--data cannot go with --grade: the matrix is fixed"
-         -- ${OCR} --grade --kernel-file ${KG}/tree.cl --kernel-name tree_reduce --elems-per-group 1024 --data uniform)
+cli_test(grade_needs_kernel_file --rc 2 --err "--grade grades a --kernel-file" -- ${OCR} --grade)
+cli_test(grade_fixed_matrix --rc 2 --err "--size cannot go with --grade: the matrix is fixed"
+         -- ${OCR} --grade --kernel-file ${KV}/constant.cl --kernel-name write_42 --elems-per-group 1024 -s 5)
+cli_test(timeout_any_run --rc 0 --out "^Test PASSED!$" -- ${OCR} -n 6 -s 4103 -r 1 --timeout 60)
+cli_test(grade_no_platform --rc 3 --err "the environment is broken, not the kernel"
+         --hide-platforms ${CMAKE_CURRENT_BINARY_DIR}/no_icds
+         -- ${OCR} --grade --kernel-file ${PROJECT_SOURCE_DIR}/docs/labs/starter.cl --kernel-name my_reduce --elems-per-group 1024)

@@ -1,4 +1,6 @@
 /* Reduces 4103 ints with the installed library and its installed kernels. */
+/* An application chooses its OpenCL version; the library needs 1.2. */
+#define CL_TARGET_OPENCL_VERSION 120
 #include <oclreduction/ocr.h>
 #include <stdlib.h>
 
@@ -14,8 +16,7 @@ int main(void) {
     rq.spec = *ocr_kernel_find("6");
     rq.type = OCR_INT;
     rq.op = OCR_SUM;
-    if (st == OCR_OK)
-        st = ocr_kernel_build(dev, &rq, &k);
+    if (st == OCR_OK) st = ocr_kernel_build(dev, &rq, &k);
     if (st == OCR_OK) {
         ocr_data_fill(data, N, OCR_INT, OCR_SUM, 1, OCR_DATA_EXACT);
         ocr_run_options ro = {.repeats = 1, .host_mem = OCR_HOST_AUTO, .cpu = OCR_CPU_NAIVE};

@@ -6,9 +6,8 @@
  * of ocr_value, and then writes OCR_DISPATCH(t, o, BODY, FMIN, FMAX).
  *
  * Integer sum, product and bitwise operators run in the unsigned type, which
- * wraps, as the kernels do (reduce_common.h). FMIN and FMAX say how floats
- * take a minimum: fmin/fmax semantics for the reference, plain comparisons
- * for the vectorized baseline.
+ * wraps, as the kernels do (reduce_common.h). Float min and max propagate
+ * NaN, as NumPy's and the kernels' do (OCR_FMIN, OCR_FMAX).
  */
 #ifndef OCR_OPS_H
 #define OCR_OPS_H
@@ -26,31 +25,30 @@
     default: BODY(UTY, UF, a ^ v); break;                                                          \
     }
 
-#define OCR_FLOAT_OPS_(o, BODY, TY, F, FMIN, FMAX)                                                 \
+#define OCR_FLOAT_OPS_(o, BODY, TY, F)                                                             \
     switch (o) {                                                                                   \
     case OCR_SUM: BODY(TY, F, a + v); break;                                                       \
     case OCR_PROD: BODY(TY, F, a * v); break;                                                      \
-    case OCR_MIN: BODY(TY, F, FMIN(a, v)); break;                                                  \
-    default: BODY(TY, F, FMAX(a, v)); break;                                                       \
+    case OCR_MIN: BODY(TY, F, OCR_FMIN(a, v)); break;                                              \
+    default: BODY(TY, F, OCR_FMAX(a, v)); break;                                                   \
     }
 
-#define OCR_DISPATCH(t, o, BODY, FMIN, FMAX)                                                       \
+#define OCR_DISPATCH(t, o, BODY)                                                                   \
     switch (t) {                                                                                   \
     case OCR_INT: OCR_INT_OPS_(o, BODY, int32_t, uint32_t, i, u) break;                            \
     case OCR_UINT: OCR_INT_OPS_(o, BODY, uint32_t, uint32_t, u, u) break;                          \
     case OCR_LONG: OCR_INT_OPS_(o, BODY, int64_t, uint64_t, l, ul) break;                          \
     case OCR_ULONG: OCR_INT_OPS_(o, BODY, uint64_t, uint64_t, ul, ul) break;                       \
-    case OCR_FLOAT: OCR_FLOAT_OPS_(o, BODY, float, f, FMIN, FMAX) break;                           \
-    default: OCR_FLOAT_OPS_(o, BODY, double, d, FMIN, FMAX) break;                                 \
+    case OCR_FLOAT: OCR_FLOAT_OPS_(o, BODY, float, f) break;                                       \
+    default: OCR_FLOAT_OPS_(o, BODY, double, d) break;                                             \
     }
 
-/* Float minimum and maximum with C's fmin/fmax semantics (a NaN operand
- * yields the other), for float and double alike; matches OpenCL's fmin/fmax. */
-#define OCR_FMIN(a, v) ((a) != (a) ? (v) : (v) != (v) ? (a) : (v) < (a) ? (v) : (a))
-#define OCR_FMAX(a, v) ((a) != (a) ? (v) : (v) != (v) ? (a) : (a) < (v) ? (v) : (a))
-/* Plain comparisons: vectorize; used only where NaN cannot occur or matter. */
-#define OCR_CMIN(a, v) ((v) < (a) ? (v) : (a))
-#define OCR_CMAX(a, v) ((a) < (v) ? (v) : (a))
+/* Float minimum and maximum of an accumulator a and an element v: a NaN
+ * element is taken and a NaN accumulator kept, so a NaN anywhere is the
+ * result (NumPy's rule, and the kernels': cl/reduce_common.h). Plain
+ * comparisons and a select, which vectorize (the CPU baseline relies on it). */
+#define OCR_FMIN(a, v) ((v) != (v) || (v) < (a) ? (v) : (a))
+#define OCR_FMAX(a, v) ((v) != (v) || (a) < (v) ? (v) : (a))
 
 /* clang-format on */
 #endif

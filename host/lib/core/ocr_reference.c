@@ -332,7 +332,7 @@ void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n
 ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
     ocr_value r, id = ocr_identity(t, o);
     memset(&r, 0, sizeof r);
-    OCR_DISPATCH(t, o, NAIVE, OCR_FMIN, OCR_FMAX)
+    OCR_DISPATCH(t, o, NAIVE)
     return r;
 }
 

@@ -28,3 +28,8 @@ uint64_t ocr_min_u64(const uint64_t *v, size_t n) {
         if (v[i] < m) m = v[i];
     return m;
 }
+
+void ocr_median_min_u64(uint64_t *v, size_t n, uint64_t *median, uint64_t *min) {
+    *min = ocr_min_u64(v, n);
+    *median = ocr_median_u64(v, n);
+}

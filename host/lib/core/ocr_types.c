@@ -11,27 +11,35 @@
  * the reference need to know about it. Identities are per operator, both as
  * a host value and as OpenCL C source; bitwise rows of float types are never
  * used (ocr_op_valid_for refuses them). */
+/* W(u): "may be combined in type u" (widens_to). */
+#define W(u) (1u << (u))
 /* clang-format off: one row per type reads best as a table */
 static const ocr_type_traits type_traits[OCR_NTYPES] = {
-    /* name   size float signed twin  fp64 bits span digits format */
+    /* name   size float signed twin  fp64 bits span digits format; identities; widens_to */
     [OCR_INT] = {"int", 4, 0, 1, "uint", 0, 0, 0, 0, "%lld",
         {{.i = 0}, {.i = 1}, {.i = INT32_MAX}, {.i = INT32_MIN}, {.i = -1}, {.i = 0}, {.i = 0}},
-        {"0", "1", "INT_MAX", "INT_MIN", "(-1)", "0", "0"}},
+        {"0", "1", "INT_MAX", "INT_MIN", "(-1)", "0", "0"},
+        W(OCR_LONG) | W(OCR_ULONG) | W(OCR_DOUBLE)},
     [OCR_UINT] = {"uint", 4, 0, 0, "uint", 0, 0, 0, 0, "%llu",
         {{.u = 0}, {.u = 1}, {.u = UINT32_MAX}, {.u = 0}, {.u = UINT32_MAX}, {.u = 0}, {.u = 0}},
-        {"0", "1", "UINT_MAX", "0", "UINT_MAX", "0", "0"}},
+        {"0", "1", "UINT_MAX", "0", "UINT_MAX", "0", "0"},
+        W(OCR_LONG) | W(OCR_ULONG) | W(OCR_DOUBLE)},
     [OCR_LONG] = {"long", 8, 0, 1, "ulong", 0, 0, 0, 0, "%lld",
         {{.l = 0}, {.l = 1}, {.l = INT64_MAX}, {.l = INT64_MIN}, {.l = -1}, {.l = 0}, {.l = 0}},
-        {"0", "1", "LONG_MAX", "LONG_MIN", "(-1L)", "0", "0"}},
+        {"0", "1", "LONG_MAX", "LONG_MIN", "(-1L)", "0", "0"},
+        0},
     [OCR_ULONG] = {"ulong", 8, 0, 0, "ulong", 0, 0, 0, 0, "%llu",
         {{.ul = 0}, {.ul = 1}, {.ul = UINT64_MAX}, {.ul = 0}, {.ul = UINT64_MAX}, {.ul = 0}, {.ul = 0}},
-        {"0", "1", "ULONG_MAX", "0", "ULONG_MAX", "0", "0"}},
+        {"0", "1", "ULONG_MAX", "0", "ULONG_MAX", "0", "0"},
+        0},
     [OCR_FLOAT] = {"float", 4, 1, 1, NULL, 0, 24, 200, 9, "%.*g",
         {{.f = 0.0f}, {.f = 1.0f}, {.f = INFINITY}, {.f = -INFINITY}, {.u = 0}, {.u = 0}, {.u = 0}},
-        {"0.0f", "1.0f", "INFINITY", "(-INFINITY)", "0", "0", "0"}},
+        {"0.0f", "1.0f", "INFINITY", "(-INFINITY)", "0", "0", "0"},
+        W(OCR_DOUBLE)},
     [OCR_DOUBLE] = {"double", 8, 1, 1, NULL, 1, 53, 2000, 17, "%.*g",
         {{.d = 0.0}, {.d = 1.0}, {.d = INFINITY}, {.d = -INFINITY}, {.ul = 0}, {.ul = 0}, {.ul = 0}},
-        {"0.0", "1.0", "INFINITY", "(-INFINITY)", "0", "0", "0"}},
+        {"0.0", "1.0", "INFINITY", "(-INFINITY)", "0", "0", "0"},
+        0},
 };
 
 /* One row per operator. */
@@ -57,6 +65,10 @@ size_t ocr_type_size(ocr_type t) {
 }
 int ocr_type_is_float(ocr_type t) {
     return type_traits[t].is_float;
+}
+int ocr_type_widens_to(ocr_type input, ocr_type t) {
+    if ((unsigned)input >= OCR_NTYPES || (unsigned)t >= OCR_NTYPES) return 0;
+    return input == t || (type_traits[input].widens_to & W(t)) != 0;
 }
 int ocr_op_valid_for(ocr_op o, ocr_type t) {
     return !type_traits[t].is_float || op_traits[o].for_floats;
@@ -123,6 +135,6 @@ const char *ocr_unsigned_twin(ocr_type t) {
 ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value x, ocr_value y) {
     ocr_value r;
     memset(&r, 0, sizeof r);
-    OCR_DISPATCH(t, o, ONE, OCR_FMIN, OCR_FMAX)
+    OCR_DISPATCH(t, o, ONE)
     return r;
 }

@@ -219,6 +219,21 @@ ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int
     return st;
 }
 
+ocr_status ocr_device_select(const ocr_device_choice *c, int gpus_first,
+                             ocr_device_choice *out, int max, int *count) {
+    ocr_device_choice all[OCR_SPLIT_MAX];
+    *count = 0;
+    for (int round = gpus_first && !c->type_given ? 0 : 1; round < 2 && *count == 0; ++round) {
+        int na = 0;
+        ocr_status st = ocr_device_enumerate(round == 0 ? CL_DEVICE_TYPE_GPU : c->type, all,
+                                             OCR_SPLIT_MAX, &na);
+        if (st != OCR_OK) return st;
+        for (int i = 0; i < na && *count < max; ++i)
+            if (c->platform < 0 || all[i].platform == c->platform) out[(*count)++] = all[i];
+    }
+    return OCR_OK;
+}
+
 /* Picks (platform, device) from the choice: explicit indices win; otherwise the
  * first GPU anywhere, else the first device of the asked type. */
 static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_device_id *dd) {

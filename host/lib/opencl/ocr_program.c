@@ -1,421 +1,12 @@
-/* ocr_program.c - find a kernel's .cl file, expand its includes, choose the
- * work-group geometry for the device, build it and report a failed build. */
+/* ocr_program.c - build a kernel: compile its expanded source
+ * (ocr_source.c) with the geometry of ocr_geometry.c, report a failed build,
+ * check a kernel file's signature, query what the built kernel needs, and
+ * shrink the work-group until it fits. */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#ifndef OCR_INSTALL_KERNEL_DIR
-#define OCR_INSTALL_KERNEL_DIR ""
-#endif
-#ifndef OCR_INSTALL_KERNEL_DIR_REL
-#define OCR_INSTALL_KERNEL_DIR_REL "../share/oclreduction/cl"
-#endif
-
-char *ocr_read_file(const char *path, size_t *len) {
-    struct stat sb;
-    FILE *f = NULL;
-    char *buf = NULL;
-    long size;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        ocr_errorf("kernel file %s is not a regular file", path);
-        return NULL;
-    }
-    if (!(f = fopen(path, "rb"))) {
-        ocr_errorf("cannot open kernel file %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        ocr_errorf("cannot read kernel file %s: %s", path, strerror(errno));
-        goto done;
-    }
-    if (!(buf = malloc((size_t)size + 1))) {
-        ocr_errorf("out of host memory while reading %s (%ld bytes)", path, size);
-        goto done;
-    }
-    if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        ocr_errorf("cannot read kernel file %s: %s", path,
-                   ferror(f) ? strerror(errno) : "it changed while being read");
-        free(buf);
-        buf = NULL;
-        goto done;
-    }
-    buf[size] = '\0';
-    if (size == 0) {
-        ocr_errorf("kernel file %s is empty", path);
-        free(buf);
-        buf = NULL;
-        goto done;
-    }
-    if (len) *len = (size_t)size;
-done:
-    fclose(f);
-    return buf;
-}
-
-static char *join(const char *dir, const char *file) {
-    size_t n = strlen(dir) + strlen(file) + 2;
-    char *p = malloc(n);
-    if (p) snprintf(p, n, "%s/%s", dir, file);
-    return p;
-}
-
-/* 0 if the file can be read, else why not (ENOENT, EACCES, ...). */
-static int unreadable(const char *p) {
-    return access(p, R_OK) == 0 ? 0 : errno ? errno : EACCES;
-}
-
-/* 0 if d is a directory this process may search, else why not. */
-static int bad_dir(const char *d) {
-    struct stat sb;
-    if (stat(d, &sb) != 0) return errno;
-    if (!S_ISDIR(sb.st_mode)) return ENOTDIR;
-    return access(d, X_OK) == 0 ? 0 : errno;
-}
-
-static const char *dir_problem(int err) {
-    return err == ENOENT ? "does not exist" : err == ENOTDIR ? "is not a directory" : strerror(err);
-}
-
-/* A $OCLREDUCTION_KERNEL_DIR that cannot be used is skipped, but never
- * silently: the kernels then come from somewhere the user did not ask for.
- * Once per process (every build searches again). */
-static void warn_env_dir(const char *env, int err, const char *used) {
-    static int warned;
-    if (warned) return;
-    warned = 1;
-    ocr_errorf("warning: OCLREDUCTION_KERNEL_DIR=%s %s; %s%s", env, dir_problem(err),
-               used ? "using " : "ignoring it", used ? used : "");
-}
-
-/* The directory holding this executable, or "" where it cannot be known. */
-static void exe_dir(char *buf, size_t len) {
-    buf[0] = '\0';
-#ifdef __linux__
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0) {
-        buf[0] = '\0';
-        return;
-    }
-    buf[n] = '\0';
-    char *slash = strrchr(buf, '/');
-    if (slash) *slash = '\0';
-#else
-    (void)len;
-#endif
-}
-
-static char *find_file(const char *file, const char *explicit_dir, int quiet) {
-    const char *dirs[5];
-    const char *why[5];
-    int err[5];
-    char exe[PATH_MAX], rel[PATH_MAX + 64];
-    int nd = 0, env_at = -1, env_err = 0;
-    const char *env = NULL;
-    if (explicit_dir) {
-        dirs[nd] = explicit_dir, why[nd++] = "--kernel-dir";
-    } else {
-        env = getenv("OCLREDUCTION_KERNEL_DIR");
-        if (env && *env) {
-            env_err = bad_dir(env);
-            env_at = nd;
-            dirs[nd] = env, why[nd++] = "$OCLREDUCTION_KERNEL_DIR";
-        }
-        exe_dir(exe, sizeof exe);
-        /* A binary inside the build tree reads the source tree's kernels, so an
-         * edited .cl file takes effect without reinstalling. */
-        const char *tree = ocr_source_kernel_dir(exe);
-        if (tree) dirs[nd] = tree, why[nd++] = "source tree";
-        if (exe[0]) {
-            snprintf(rel, sizeof rel, "%s/%s", exe, OCR_INSTALL_KERNEL_DIR_REL);
-            dirs[nd] = rel, why[nd++] = "installed, beside the binary";
-        }
-        if (OCR_INSTALL_KERNEL_DIR[0])
-            dirs[nd] = OCR_INSTALL_KERNEL_DIR, why[nd++] = "installed data directory";
-    }
-    int denied = 0;
-    for (int i = 0; i < nd; ++i) {
-        char *p = join(dirs[i], file);
-        if (!p) {
-            ocr_errorf("out of host memory");
-            return NULL;
-        }
-        err[i] = i == env_at && env_err ? env_err : unreadable(p);
-        if (!err[i]) {
-            if (env_err && quiet != 2) warn_env_dir(env, env_err, dirs[i]);
-            return p;
-        }
-        free(p);
-        denied |= err[i] != ENOENT && err[i] != ENOTDIR;
-    }
-    if (quiet) { /* 2: not a word (a probe, like the tuning cache's) */
-        if (env_err && quiet == 1) warn_env_dir(env, env_err, NULL);
-        return NULL;
-    }
-    /* "Not found" only when nothing was there: a file or directory without
-     * read permission says so. */
-    ocr_errorf_begin("kernel file %s %s. Searched:", file, denied ? "cannot be read" : "not found");
-    for (int i = 0; i < nd; ++i)
-        ocr_errprintf("  %s/%s  (%s): %s%s\n", dirs[i], file, why[i],
-                      i == env_at && env_err ? "the directory " : "",
-                      i == env_at && env_err ? dir_problem(env_err) : strerror(err[i]));
-    if (!explicit_dir)
-        ocr_errprintf("Point --kernel-dir or OCLREDUCTION_KERNEL_DIR at the cl/ directory.\n");
-    ocr_errorf_end();
-    return NULL;
-}
-
-char *ocr_find_kernel_file(const char *file, const char *explicit_dir) {
-    ocr_last_error_clear();
-    return find_file(file, explicit_dir, 0);
-}
-
-char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir) {
-    return find_file(file, explicit_dir, 2);
-}
-
-/* --- include expansion --------------------------------------------------- */
-
-/* A growing string. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-} strbuf;
-
-/* Appends n bytes; 0 when out of memory. */
-static int sb_add(strbuf *b, const char *s, size_t n) {
-    if (n > SIZE_MAX / 4 - b->len) return 0;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *p = realloc(b->s, cap);
-        if (!p) return 0;
-        b->s = p, b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-    return 1;
-}
-
-static int sb_str(strbuf *b, const char *s) {
-    return sb_add(b, s, strlen(s));
-}
-
-/* `#line N "path"`, the path escaped as a string literal. */
-static int sb_line(strbuf *b, int n, const char *path) {
-    char num[32];
-    snprintf(num, sizeof num, "#line %d \"", n);
-    int ok = sb_str(b, num);
-    for (const char *p = path; ok && *p; ++p)
-        ok = (*p == '"' || *p == '\\' ? sb_add(b, "\\", 1) : 1) && sb_add(b, p, 1);
-    return ok && sb_str(b, "\"\n");
-}
-
-/* If [p, end) is a line `#include "name"` (blanks allowed around the '#'),
- * points *name at the name and returns its length, else 0. Bounded by the
- * line: sscanf on the rest of the buffer would measure all of it (strlen) on
- * every line, quadratic in the file size. */
-static size_t include_name(const char *p, const char *end, const char **name) {
-    while (p < end && (*p == ' ' || *p == '\t'))
-        ++p;
-    if (p == end || *p++ != '#') return 0;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        ++p;
-    if (end - p < 8 || memcmp(p, "include", 7) != 0) return 0;
-    p += 7;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        ++p;
-    if (p == end || *p != '"') return 0;
-    const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
-    if (!q) return 0;
-    *name = p + 1;
-    return (size_t)(q - p - 1);
-}
-
-typedef struct {
-    strbuf out;
-    char *const *dirs; /* where includes are searched after the including file's directory */
-    int ndirs;
-    int mirror;   /* oclgrind: mirror the top file's lines first (see mirror_lines) */
-    int embedded; /* read the sources compiled into the library, not files */
-} expansion;
-
-/* Embedded sources are named EMBEDDED "/" their path relative to cl/, so
- * build logs say where a line came from and includes resolve as for files. */
-#define EMBEDDED "<embedded>"
-
-static const ocr_embedded_file *embedded_find(const char *path) {
-    size_t pl = strlen(EMBEDDED);
-    if (strncmp(path, EMBEDDED "/", pl + 1) != 0) return NULL;
-    for (size_t i = 0; i < ocr_embedded_count; ++i)
-        if (!strcmp(ocr_embedded_files[i].name, path + pl + 1)) return &ocr_embedded_files[i];
-    return NULL;
-}
-
-/* A malloc'd copy of an embedded source, as ocr_read_file gives a file. */
-static char *embedded_read(const char *path, size_t *len) {
-    const ocr_embedded_file *f = embedded_find(path);
-    char *s = f ? malloc(f->len + 1) : NULL;
-    if (!f)
-        ocr_errorf("no embedded kernel source %s", path);
-    else if (!s)
-        ocr_errorf("out of host memory while reading %s", path);
-    if (!s) return NULL;
-    memcpy(s, f->text, f->len + 1);
-    *len = f->len;
-    return s;
-}
-
-/* An embedded include: beside the including source, then at the top of cl/. */
-static char *embedded_include(const char *dir, const char *name, const char *from, int lineno) {
-    char *p = join(dir, name);
-    if (p && !embedded_find(p)) {
-        free(p);
-        p = join(EMBEDDED, name);
-        if (p && !embedded_find(p)) {
-            ocr_errorf("%s:%d: cannot find included file \"%s\" among the embedded sources", from,
-                       lineno, name);
-            free(p);
-            return NULL;
-        }
-    }
-    if (!p) ocr_errorf("out of host memory while reading %s", from);
-    return p;
-}
-
-/* Finds an included file beside the including one, then in each of dirs.
- * NULL with one message if it is in none of them or cannot be read. */
-static char *find_include(const expansion *ex, const char *dir, const char *name, const char *from,
-                          int lineno) {
-    char *denied = NULL; /* the first candidate there but unreadable */
-    int denied_err = 0;
-    for (int d = -1; d < ex->ndirs; ++d) {
-        char *p = join(d < 0 ? dir : ex->dirs[d], name);
-        if (!p) {
-            ocr_errorf("out of host memory while reading %s", from);
-            free(denied);
-            return NULL;
-        }
-        int e = unreadable(p);
-        if (!e) {
-            free(denied);
-            return p;
-        }
-        if (e != ENOENT && e != ENOTDIR && !denied) {
-            denied = p, denied_err = e;
-            continue;
-        }
-        free(p);
-    }
-    if (denied)
-        ocr_errorf("%s:%d: cannot read included file %s: %s", from, lineno, denied,
-                   strerror(denied_err));
-    else
-        ocr_errorf("%s:%d: cannot find included file \"%s\" (searched %s%s%s%s%s)", from, lineno,
-                   name, dir, ex->ndirs > 0 ? ", " : "", ex->ndirs > 0 ? ex->dirs[0] : "",
-                   ex->ndirs > 1 ? ", " : "", ex->ndirs > 1 ? ex->dirs[1] : "");
-    free(denied);
-    return NULL;
-}
-
-/*
- * oclgrind names a diagnostic's place by the #line-mapped file and number, but
- * quotes line N of the source string it was given, whatever the file: with
- * includes expanded above the kernel, that is some other line (the end of a
- * comment, a #pragma of the header). So under oclgrind the string opens with
- * an inert copy of the top file, inside `#if 0`, whose line N is the file's
- * line N: the kernel's own lines are then numbered and quoted alike. Line 1
- * gives way to the `#if 0`; copied lines that start with '#' are commented
- * out, so no directive in the copy (nor one in a comment opened on line 1) can
- * unbalance the #if. Places inside included files (reduce_common.h) are still
- * quoted from the top file: one string cannot hold two files at the same line
- * numbers.
- */
-static int mirror_lines(strbuf *out, const char *src, const char *end) {
-    int ok = sb_str(out, "#if 0\n"), first = 1;
-    for (const char *line = src, *next; ok && line < end; line = next, first = 0) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        next = nl ? nl + 1 : end;
-        if (first) continue;
-        const char *p = line;
-        while (p < next && (*p == ' ' || *p == '\t'))
-            ++p;
-        if (p < next && *p == '#') ok = sb_add(out, "//", 2);
-        ok = ok && sb_add(out, line, (size_t)(next - line)) && (nl || sb_add(out, "\n", 1));
-    }
-    return ok && sb_str(out, "#endif\n");
-}
-
-/*
- * The host expands `#include "file"` itself instead of passing -I: include
- * paths with spaces are parsed differently by different OpenCL compilers, and
- * some drivers cache binaries by source text, so an edited header would not be
- * rebuilt. #line directives keep build-log line numbers pointing at the files.
- * Includes are searched beside the including file, then in each of ex->dirs.
- * Linear in the size of the files. Every failure prints one message.
- */
-static int expand(expansion *ex, const char *path, int depth) {
-    size_t len;
-    char *src;
-    int ok = 1, lineno = 1;
-    if (depth > 8) {
-        ocr_errorf("includes nested too deeply at %s", path);
-        return 0;
-    }
-    if (!(src = ex->embedded ? embedded_read(path, &len) : ocr_read_file(path, &len))) return 0;
-    const char *end = src + len, *slash = strrchr(path, '/');
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    if (depth == 0 && ex->mirror) ok = mirror_lines(&ex->out, src, end);
-    ok = ok && sb_line(&ex->out, 1, path);
-    for (const char *line = src, *next; ok && line < end; line = next, ++lineno) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        next = nl ? nl + 1 : end;
-        const char *name;
-        size_t nlen = include_name(line, next, &name);
-        if (!nlen) {
-            ok = sb_add(&ex->out, line, (size_t)(next - line)) && (nl || sb_add(&ex->out, "\n", 1));
-            continue;
-        }
-        char nm[256];
-        if (nlen >= sizeof nm) {
-            ocr_errorf("%s:%d: included file name too long", path, lineno);
-            free(src);
-            return 0;
-        }
-        memcpy(nm, name, nlen);
-        nm[nlen] = '\0';
-        char *inc = ex->embedded ? embedded_include(dir, nm, path, lineno)
-                                 : find_include(ex, dir, nm, path, lineno);
-        if (!inc || !expand(ex, inc, depth + 1)) {
-            free(inc);
-            free(src);
-            return 0; /* the message is printed */
-        }
-        free(inc);
-        ok = sb_line(&ex->out, lineno + 1, path);
-    }
-    free(src);
-    if (!ok) ocr_errorf("out of host memory while reading %s", path);
-    return ok;
-}
-
-/* --- build --------------------------------------------------------------- */
-
-static int is_pow2(size_t x) {
-    return x && !(x & (x - 1));
-}
-static size_t floor_pow2(size_t x) {
-    size_t p = 1;
-    while (p * 2 <= x)
-        p *= 2;
-    return p;
-}
 
 /* The build log, malloc'd ("" when there is none), or NULL. */
 static char *build_log(cl_program prog, cl_device_id dev) {
@@ -465,8 +56,8 @@ static void print_bad_options(cl_program prog, const ocr_device *dev, const char
  * global fences are device-wide, 0 (two launches) elsewhere or when the user
  * chose the language version. */
 #define OCR_ATOMIC_MEMORY_CAPABILITIES 0x1063 /* OpenCL 3.0 */
-#define OCR_ATOMIC_ACQ_REL (1u << 1)
-#define OCR_ATOMIC_SCOPE_DEVICE (1u << 5)
+#define OCR_ATOMIC_ACQ_REL             (1u << 1)
+#define OCR_ATOMIC_SCOPE_DEVICE        (1u << 5)
 static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq, int *mode,
                               const char **std) {
     const ocr_device_info *in = &dev->info;
@@ -488,8 +79,8 @@ static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq
     }
     if (major >= 3) {
         cl_bitfield caps = 0;
-        OCR_CL(clGetDeviceInfo(dev->device, OCR_ATOMIC_MEMORY_CAPABILITIES, sizeof caps, &caps,
-                               NULL));
+        OCR_CL(
+            clGetDeviceInfo(dev->device, OCR_ATOMIC_MEMORY_CAPABILITIES, sizeof caps, &caps, NULL));
         if ((caps & OCR_ATOMIC_ACQ_REL) && (caps & OCR_ATOMIC_SCOPE_DEVICE)) {
             *std = " -cl-std=CL3.0";
             *mode = 1;
@@ -517,7 +108,7 @@ static int program_lists_kernel(cl_program p, const char *name) {
     return 0;
 }
 
-static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *source,
+static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *source,
                              const ocr_build_request *rq, size_t local, size_t vec, int blocked,
                              int finish, const char *std) {
     ocr_status st = OCR_OK;
@@ -531,8 +122,11 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
                      ocr_type_name(rq->type), ocr_type_is_float(rq->type), (int)rq->op,
                      ocr_identity_source(rq->type, rq->op), local);
     if (ut) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
-    if (ocr_type_traits_of(rq->type)->needs_fp64)
+    if (ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(k->in_type)->needs_fp64)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
+    if (k->in_type != rq->type) /* reduce7 reads another type (cl/reduce_common.h) */
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_IN_T=%s",
+                      ocr_type_name(k->in_type));
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
@@ -540,7 +134,8 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const strbuf *sourc
         n += snprintf(opts + n, sizeof opts - (size_t)n,
                       " -D VEC=%zu -D UNROLL=%u -D OCR_BLOCKED=%d", vec,
                       rq->unroll ? rq->unroll : sp->grid.unroll, blocked);
-        if (finish) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
+        if (finish)
+            n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
     if (rq->kernel_file) n += snprintf(opts + n, sizeof opts - (size_t)n, " -cl-kernel-arg-info");
@@ -740,9 +335,9 @@ static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
     k->finish_ticket = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                       sizeof zero, &zero, &err);
     OCR_CHECK(err, "clCreateBuffer");
-    k->finish_partial = clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
-                                       (size_t)k->geom.max_groups * ocr_type_size(k->type), NULL,
-                                       &err);
+    k->finish_partial =
+        clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
+                       (size_t)k->geom.max_groups * ocr_type_size(k->type), NULL, &err);
     OCR_CHECK(err, "clCreateBuffer");
     OCR_CL(clSetKernelArg(k->finish_kernel, 3, sizeof(cl_mem), &k->finish_ticket));
     OCR_CL(clSetKernelArg(k->finish_kernel, 4, sizeof(cl_mem), &k->finish_partial));
@@ -753,150 +348,16 @@ fail:
 
 ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *rq, ocr_kernel **out) {
     ocr_last_error_clear();
-    return ocr_kernel_build_ex(dev, rq, 0, out);
-}
-
-/* --- source: find the file and expand its includes ------------------------ */
-
-/* Sets k->path and returns the expanded source in *src (the caller frees
- * src->s, also on failure). Includes come from beside the file, then from the
- * root of its kernel directory (for lab/), then from the standard kernel
- * directory, so a student's kernel or a --kernel-dir of a few files can use
- * reduce_common.h without a copy. */
-static ocr_status load_source(const ocr_device *dev, const ocr_build_request *rq, int embedded,
-                              ocr_kernel *k, strbuf *src) {
-    ocr_status st = OCR_OK;
-    const ocr_kernel_spec *sp = &rq->spec;
-    expansion ex = {{NULL, 0, 0}, NULL, 0, 0, embedded};
-    char *inc_dirs[2] = {NULL, NULL};
-    int n_inc = 0;
-    if (embedded) {
-        k->path = malloc(strlen(EMBEDDED) + strlen(sp->file) + 2);
-        if (k->path) sprintf(k->path, "%s/%s", EMBEDDED, sp->file);
-    } else if (rq->kernel_file) {
-        k->path = strdup(rq->kernel_file);
-    } else {
-        k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
-        if (!k->path) {
-            st = OCR_IO;
-            goto done;
-        }
-        inc_dirs[n_inc] = strdup(k->path);
-        if (inc_dirs[n_inc]) inc_dirs[n_inc++][strlen(k->path) - strlen(sp->file) - 1] = '\0';
-    }
-    char *common = embedded ? NULL : find_file("reduce_common.h", NULL, 1);
-    if (common) {
-        *strrchr(common, '/') = '\0';
-        inc_dirs[n_inc++] = common;
-    }
-    if (!k->path) {
-        ocr_errorf("out of host memory");
-        st = OCR_NO_MEMORY;
-        goto done;
-    }
-    ex.dirs = inc_dirs;
-    ex.ndirs = n_inc;
-    ex.mirror = strstr(dev->info.platform, "Oclgrind") != NULL;
-    if (!expand(&ex, k->path, 0)) st = OCR_IO;
-done:
-    *src = ex.out;
-    free(inc_dirs[0]);
-    free(inc_dirs[1]);
-    return st;
-}
-
-/* --- device policy: work-group size and access from the device ----------- */
-
-typedef struct {
-    size_t local;   /* work-group size */
-    size_t vec;     /* reduce7: elements per 16-byte load */
-    int blocked;    /* reduce7: blocked (CPU) rather than strided access */
-    int user_local; /* the caller fixed the work-group size: never shrink it */
-    int user;       /* a kernel under test: nothing known before the build */
-} launch_policy;
-
-/* The requested or default local size, fitted to the device, and checked
- * against what the built-in kernels' shapes need. */
-static ocr_status choose_policy(const ocr_device *dev, const ocr_build_request *rq, int user,
-                                launch_policy *p) {
-    const ocr_kernel_spec *sp = &rq->spec;
-    const ocr_device_info *in = &dev->info;
-    p->user = user;
-    p->user_local = rq->local_size != 0;
-    p->local = p->user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
-    size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
-    p->vec = 16 / ocr_type_size(rq->type);
-    /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
-     * device that says it is both, like oclgrind, counts as a GPU); on a CPU,
-     * the registry row's work-group size. */
-    cl_device_type ty = in->type;
-    p->blocked =
-        rq->access ? rq->access == 2 : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
-    if (sp->kind == OCR_PER_GRID && p->blocked && !p->user_local)
-        p->local = sp->grid.cpu_local_size;
-    if (p->local > limit) {
-        if (p->user_local) {
-            ocr_errorf("%s cannot run work-groups of %zu: its limit is %zu "
-                       "(CL_DEVICE_MAX_WORK_GROUP_SIZE / MAX_WORK_ITEM_SIZES)",
-                       in->name, p->local, limit);
-            return OCR_RUNTIME;
-        }
-        p->local = floor_pow2(limit);
-    }
-    /* The built-in kernels' shapes are known (their trees halve the group, their
-     * blocks split evenly, their local arrays are BLOCK or LOCAL_SIZE values);
-     * a user kernel's are not, so it is held only to what the built kernel
-     * reports (build_fitted). */
-    if (!user && sp->kind != OCR_PER_ITEM && !is_pow2(p->local)) {
-        ocr_errorf("%s needs a power-of-two work-group size, not %zu", sp->name, p->local);
-        return OCR_USAGE;
-    }
-    if (!user && sp->kind == OCR_PER_GROUP && sp->block &&
-        (p->local > sp->block || sp->block % p->local)) {
-        ocr_errorf("%s covers %zu values per group: the work-group size (%zu) must divide it",
-                   sp->name, sp->block, p->local);
-        return OCR_USAGE;
-    }
-    size_t lmem = (sp->kind == OCR_PER_GROUP ? sp->block : p->local) * ocr_type_size(rq->type);
-    if (!user && lmem > in->local_mem) {
-        ocr_errorf("%s needs %zu bytes of local memory per group for %s; %s has %llu", sp->name,
-                   lmem, ocr_type_name(rq->type), in->name, (unsigned long long)in->local_mem);
-        return OCR_RUNTIME;
-    }
-    return OCR_OK;
-}
-
-/* The launch geometry from the policy and the device, once the work-group
- * size is final. */
-static void set_geometry(const ocr_device *dev, const ocr_build_request *rq,
-                         const launch_policy *p, ocr_kernel *k) {
-    const ocr_kernel_spec *sp = &rq->spec;
-    const ocr_device_info *in = &dev->info;
-    k->geom.kind = sp->kind;
-    k->geom.local_size = p->local;
-    k->geom.tree = !p->user;
-    if (sp->kind == OCR_PER_ITEM) {
-        k->geom.elems_per_group = 2;
-    } else if (sp->kind == OCR_PER_GROUP) {
-        k->geom.elems_per_group = sp->block * sp->loads_per_slot;
-    } else {
-        /* per work-item and iteration */
-        k->geom.elems_per_group = p->vec * (rq->unroll ? rq->unroll : sp->grid.unroll);
-        /* Groups per compute unit from the registry row (ocr_kernels.c). */
-        size_t per_cu = in->type & CL_DEVICE_TYPE_GPU ? sp->grid.gpu_items_per_cu / p->local
-                                                      : sp->grid.cpu_groups_per_cu;
-        k->geom.max_groups =
-            rq->groups ? rq->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
-    }
+    return ocr_kernel_build_ex(dev, rq, 0, rq->type, out);
 }
 
 /* --- the build: compile, query, and shrink the work-group if needed ------- */
 
 /* Builds until the compiled kernel accepts p->local work-items, checking
  * what it reports against the device. */
-static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const strbuf *src,
+static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *src,
                                const ocr_build_request *rq, int finish, const char *std,
-                               launch_policy *p) {
+                               ocr_launch_policy *p) {
     ocr_status st;
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
@@ -930,16 +391,16 @@ static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const strbuf *src
                        p->user_local ? "; try a smaller --local-size" : "");
             return OCR_RUNTIME;
         }
-        p->local = floor_pow2(r->work_group_size);
+        p->local = ocr_floor_pow2(r->work_group_size);
     }
 }
 
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int embedded,
-                               ocr_kernel **out) {
+                               ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
     const ocr_device_info *in = &dev->info;
-    strbuf src = {NULL, 0, 0};
-    launch_policy pol;
+    ocr_strbuf src = {NULL, 0, 0};
+    ocr_launch_policy pol;
     const char *std;
     int finish;
     const int user = !embedded && rq->kernel_file; /* a kernel under test: nothing known before */
@@ -950,19 +411,22 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         return OCR_NO_MEMORY;
     }
     k->type = rq->type;
+    k->in_type = input;
     k->op = rq->op;
-    if (ocr_type_traits_of(rq->type)->needs_fp64 && !in->fp64) {
+    if ((ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(input)->needs_fp64) &&
+        !in->fp64) {
         ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
                    "device",
                    in->name);
         st = OCR_RUNTIME;
         goto fail;
     }
-    if ((st = load_source(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
-    if ((st = choose_policy(dev, rq, user, &pol)) != OCR_OK) goto fail;
+    if ((st = ocr_build_options_check(rq->extra_options)) != OCR_OK) goto fail;
+    if ((st = ocr_source_load(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
+    if ((st = ocr_geometry_policy(dev, rq, user, input, &pol)) != OCR_OK) goto fail;
     if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
     if ((st = build_fitted(dev, k, &src, rq, finish, std, &pol)) != OCR_OK) goto fail;
-    set_geometry(dev, rq, &pol, k);
+    ocr_geometry_set(dev, rq, &pol, k);
     if (finish && (st = setup_finish(dev, k, pol.local)) != OCR_OK) goto fail;
     k->default_m = rq->spec.default_m ? rq->spec.default_m : k->geom.max_groups;
     free(src.s);

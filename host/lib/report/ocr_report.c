@@ -21,11 +21,20 @@ void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const 
         fprintf(f, ", error %.3g ulps, bound %.3g ulps = %.3g", err_ulps, tol_ulps, tol);
 }
 
-static double ms(uint64_t ns) {
+double ocr_ms(uint64_t ns) {
     return (double)ns / 1e6;
 }
-static double ratio(uint64_t a, uint64_t b) {
+double ocr_ratio(uint64_t a, uint64_t b) {
     return b ? (double)a / (double)b : 0.0;
+}
+
+void ocr_json_open(FILE *f, const char *kind, const ocr_report_info *ri, ocr_type t, ocr_op o,
+                   uint64_t n) {
+    fprintf(f, "{\"%s\": true, \"kernel\": ", kind);
+    ocr_report_quoted(f, OCR_FORMAT_JSON, ri->kernel_name);
+    fprintf(f, ", \"type\": \"%s\", \"op\": \"%s\", \"n\": %llu, \"seed\": %llu, \"data\": \"%s\"",
+            ocr_type_name(t), ocr_op_name(o), (unsigned long long)n, (unsigned long long)ri->seed,
+            ocr_data_kind_name(ri->data));
 }
 
 /* Figures derived from the medians, shared by every format. */
@@ -45,12 +54,12 @@ static derived derive(const ocr_result *r, size_t es) {
         d.gbs = (double)(r->plan.elems_read * es) / (double)kns; /* bytes per ns = GB/s */
         d.memops = (double)r->plan.elems_read / (double)kns * 1e9;
         d.tut_gbs = (double)(r->plan.n / 2) * (double)es / (double)kns;
-        d.tut_memops = (double)(r->plan.n / 2) / ms(kns);
+        d.tut_memops = (double)(r->plan.n / 2) / ocr_ms(kns);
     }
-    d.speedup = ratio(r->ref_ns_median, r->median.gpu_ns);
-    d.kernel_speedup = ratio(r->ref_ns_median, kns);
-    d.best_speedup = ratio(r->best_ns_median, r->median.gpu_ns);
-    d.tut_speedup = ratio(r->ref_ns_median, r->median.resident_ns);
+    d.speedup = ocr_ratio(r->ref_ns_median, r->median.gpu_ns);
+    d.kernel_speedup = ocr_ratio(r->ref_ns_median, kns);
+    d.best_speedup = ocr_ratio(r->best_ns_median, r->median.gpu_ns);
+    d.tut_speedup = ocr_ratio(r->ref_ns_median, r->median.resident_ns);
     return d;
 }
 
@@ -99,14 +108,14 @@ static void passes_table(FILE *f, const ocr_result *r, size_t es) {
         fprintf(f,
                 "  %4u %12" PRIu64 " %6" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12.6f %10.3f "
                 "%12.6f\n",
-                i, s->global_size, s->local_size, s->n_in, s->n_out, ms(ev),
-                ev ? (double)(s->n_in * es) / (double)ev : 0.0, ms(gap));
+                i, s->global_size, s->local_size, s->n_in, s->n_out, ocr_ms(ev),
+                ev ? (double)(s->n_in * es) / (double)ev : 0.0, ocr_ms(gap));
     }
     uint64_t wall = r->median.wall_ns, events = r->median.gpu_ns;
     fprintf(f,
             "  host clock: T wall %.6f ms - T total %.6f ms = %.6f ms per reduction not in any "
             "event (launches, gaps, host work)\n",
-            ms(wall), ms(events), wall > events ? ms(wall - events) : 0.0);
+            ocr_ms(wall), ocr_ms(events), wall > events ? ocr_ms(wall - events) : 0.0);
 }
 
 /* The second data set's line and the guard's, where they have something to
@@ -160,29 +169,30 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     } else {
         fprintf(f, "GPU Memory IO: n/a (%s)\n", no_launch_note);
     }
-    fprintf(f, "T kernels: %.5g ms (median of %u; min %.5g)\n", ms(md->kernels_ns), r->repeats,
-            ms(mn->kernels_ns));
+    fprintf(f, "T kernels: %.5g ms (median of %u; min %.5g)\n", ocr_ms(md->kernels_ns), r->repeats,
+            ocr_ms(mn->kernels_ns));
     fprintf(f,
             "T gpu: %.5g ms (kernels + read-back + CPU finish, input already on the device; "
             "min %.5g)\n",
-            ms(md->resident_ns), ms(mn->resident_ns));
-    fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ms(r->ref_ns_median),
-            ms(r->ref_ns_min));
+            ocr_ms(md->resident_ns), ocr_ms(mn->resident_ns));
+    fprintf(f, "T ref: %.5g ms (naive CPU loop; min %.5g)\n", ocr_ms(r->ref_ns_median),
+            ocr_ms(r->ref_ns_min));
     fprintf(f, "Speedup: %.4g (T ref / T gpu)\n", d->tut_speedup);
     fprintf(f, "(The tutorial's definitions: N/2 elements per T kernels, upload excluded.)\n\n");
     fprintf(f, "End to end, upload included:\n");
     fprintf(f,
             "T total: %.5g ms (median of the runs' totals; median parts: H2D %.4g, kernels %.4g, "
             "D2H %.4g, CPU %.4g; min %.5g)\n",
-            ms(md->gpu_ns), ms(md->h2d_ns), ms(md->kernels_ns), ms(md->d2h_ns), ms(md->cpu_ns),
-            ms(mn->gpu_ns));
+            ocr_ms(md->gpu_ns), ocr_ms(md->h2d_ns), ocr_ms(md->kernels_ns), ocr_ms(md->d2h_ns),
+            ocr_ms(md->cpu_ns), ocr_ms(mn->gpu_ns));
     fprintf(f, "T wall: %.5g ms (host clock per reduction, launches and gaps included; min %.5g)\n",
-            ms(md->wall_ns), ms(mn->wall_ns));
+            ocr_ms(md->wall_ns), ocr_ms(mn->wall_ns));
     if (md->kernels_ns > 0)
         fprintf(f, "Bandwidth read: %.3f GB/s (bytes every pass reads / T kernels)\n", d->gbs);
     if (r->best_ns_median)
-        fprintf(f, "T best CPU: %.5g ms (%u threads, SIMD; min %.5g)%s\n", ms(r->best_ns_median),
-                r->cpu_threads, ms(r->best_ns_min), r->best_passed ? "" : " WRONG RESULT");
+        fprintf(f, "T best CPU: %.5g ms (%u threads, SIMD; min %.5g)%s\n",
+                ocr_ms(r->best_ns_median), r->cpu_threads, ocr_ms(r->best_ns_min),
+                r->best_passed ? "" : " WRONG RESULT");
     fprintf(f, "Speedup end to end: %.4g", d->speedup);
     if (md->kernels_ns) fprintf(f, " (kernels only: %.4g)", d->kernel_speedup);
     if (r->best_ns_median) fprintf(f, "; vs best CPU: %.4g", d->best_speedup);
@@ -191,7 +201,8 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
 }
 
 /* A string as a JSON or CSV string literal (every JSON and CSV writer's). */
-void ocr_quoted(FILE *f, const char *s, int json) {
+void ocr_report_quoted(FILE *f, ocr_format fmt, const char *s) {
+    int json = fmt == OCR_FORMAT_JSON;
     fputc('"', f);
     for (; *s; ++s) {
         unsigned char c = (unsigned char)*s;
@@ -314,7 +325,7 @@ static void value(FILE *f, const field *e, int json) {
     switch (e->kind) {
     case V_STR: /* CSV quotes only what needs it (and names with spaces) */
         if (e->s && (json || strpbrk(e->s, ",\" \r\n")))
-            ocr_quoted(f, e->s, json);
+            ocr_report_quoted(f, json ? OCR_FORMAT_JSON : OCR_FORMAT_CSV, e->s);
         else if (e->s)
             fputs(e->s, f);
         else if (json)
@@ -407,7 +418,7 @@ static void json(FILE *f, const table *t, const ocr_report_info *ri, const ocr_r
             fprintf(f, "%s{\"run\": %u, ", i ? ", " : "", i);
             json_times(f, "times", &s->t, NULL, NULL);
             fputs(", \"result\": ", f);
-            ocr_quoted(f, ocr_value_str(ri->type, s->result, v, sizeof v), 1);
+            ocr_report_quoted(f, OCR_FORMAT_JSON, ocr_value_str(ri->type, s->result, v, sizeof v));
             fprintf(f, ", \"passed\": %s", s->passed ? "true" : "false");
             for (int g = 0; g < 2; ++g) { /* each launch's event, and the gap before it */
                 fprintf(f, ", \"%s\": [", g ? "gap_ms" : "pass_ms");

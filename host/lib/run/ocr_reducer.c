@@ -11,15 +11,18 @@
 struct ocr_reducer {
     cl_context ctx; /* retained */
     cl_device_id device;
-    ocr_device dev; /* its info, for the build; the context borrowed */
-    ocr_type type;
+    ocr_device dev;   /* its info, for the build; the context borrowed */
+    ocr_type type;    /* of the values combined and of the result */
+    ocr_type in_type; /* of the input elements: type, or a narrower one (widening) */
     ocr_op op;
-    size_t es;    /* element size */
-    size_t align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer offsets */
-    ocr_kernel *k;
-    cl_mem scratch[3]; /* [0], [1]: the passes' outputs, ping-pong (the last pass writes the
-                          result); [2]: partials and head of an unaligned offset */
-    uint64_t scratch_n[3];
+    size_t es, in_es;  /* their sizes */
+    size_t align;      /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer offsets */
+    ocr_kernel *k;     /* reads in_type */
+    ocr_kernel *k_acc; /* widening only: the same over values of type (the partials) */
+    cl_mem scratch[4]; /* [0], [1]: the passes' outputs, ping-pong (the last pass writes the
+                          result); [2]: partials and head of an unaligned offset; [3]:
+                          widening, the head's input elements */
+    uint64_t scratch_n[4];
     cl_mem result; /* one element, for the blocking call */
     cl_event last; /* the previous call's last command: the next call waits for it */
     char *err;     /* the last call's message, NULL after a success */
@@ -45,18 +48,52 @@ static void keep_error(char **slot, char *text, ocr_status st) {
         memcpy(*slot, "unknown error (no message)", sizeof "unknown error (no message)");
 }
 
-static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
-                         const ocr_reducer_options *opt, ocr_reducer *r) {
+/* The caller's options as this library reads them (the size rule of
+ * ocr_reducer.h): the fields within opt->size, defaults for the rest; a
+ * larger struct than this library knows is refused if its unknown fields are
+ * set. */
+static ocr_status read_options(const ocr_reducer_options *opt, ocr_reducer_options *out) {
+    memset(out, 0, sizeof *out);
+    if (!opt) return OCR_OK;
+    size_t n = opt->size ? opt->size : sizeof *opt;
+    if (n < sizeof opt->size) {
+        ocr_errorf("ocr_reducer_options: size %zu is too small (0, or sizeof the struct)", n);
+        return OCR_USAGE;
+    }
+    for (size_t i = sizeof *opt; i < n; ++i)
+        if (((const unsigned char *)opt)[i]) {
+            ocr_errorf("ocr_reducer_options: fields this library (%s) does not know are set "
+                       "(size %zu, it knows %zu bytes)",
+                       OCR_VERSION, n, sizeof *opt);
+            return OCR_USAGE;
+        }
+    memcpy(out, opt, n < sizeof *opt ? n : sizeof *opt);
+    out->size = sizeof *out;
+    return OCR_OK;
+}
+
+static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, ocr_type type,
+                         ocr_op op, const ocr_reducer_options *caller_opt, ocr_reducer *r) {
     ocr_status st = OCR_OK;
     cl_int err;
     cl_uint ndev = 0, align_bits = 0;
     cl_device_id *devs = NULL;
+    ocr_reducer_options o;
+    const ocr_reducer_options *opt = &o;
+    if ((st = read_options(caller_opt, &o)) != OCR_OK) return st;
     if (!ctx || !device) {
         ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
         return OCR_USAGE;
     }
-    if ((unsigned)type >= OCR_NTYPES || (unsigned)op >= OCR_NOPS) {
-        ocr_errorf("ocr_reducer_create: unknown type (%d) or operator (%d)", (int)type, (int)op);
+    if ((unsigned)type >= OCR_NTYPES || (unsigned)input >= OCR_NTYPES || (unsigned)op >= OCR_NOPS) {
+        ocr_errorf("ocr_reducer_create: unknown type (%d, %d) or operator (%d)", (int)input,
+                   (int)type, (int)op);
+        return OCR_USAGE;
+    }
+    if (!ocr_type_widens_to(input, type)) {
+        ocr_errorf("ocr_reducer_create_widening: %s elements cannot be combined in %s (see "
+                   "ocr_type_widens_to)",
+                   ocr_type_name(input), ocr_type_name(type));
         return OCR_USAGE;
     }
     if (!ocr_op_valid_for(op, type)) {
@@ -89,20 +126,25 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr
     OCR_CL(clRetainDevice(device));
     r->device = device;
     r->type = type;
+    r->in_type = input;
     r->op = op;
     r->es = ocr_type_size(type);
+    r->in_es = ocr_type_size(input);
     r->align = align_bits >= 8 ? align_bits / 8 : 1;
 
     ocr_build_request rq = {
         .spec = *ocr_kernel_find("reduce7"),
-        .kernel_dir = opt ? opt->kernel_dir : NULL,
+        .kernel_dir = opt->kernel_dir,
         .type = type,
         .op = op,
-        .local_size = opt ? opt->local_size : 0,
-        .groups = opt ? opt->groups : 0,
-        .extra_options = opt ? opt->build_options : NULL,
+        .local_size = opt->local_size,
+        .groups = opt->groups,
+        .extra_options = opt->build_options,
     };
-    if ((st = ocr_kernel_build_ex(&r->dev, &rq, rq.kernel_dir == NULL, &r->k)) != OCR_OK) goto fail;
+    int embedded = rq.kernel_dir == NULL;
+    if ((st = ocr_kernel_build_ex(&r->dev, &rq, embedded, input, &r->k)) != OCR_OK ||
+        (input != type && (st = ocr_kernel_build_ex(&r->dev, &rq, embedded, type, &r->k_acc))))
+        goto fail;
     r->result = clCreateBuffer(ctx, CL_MEM_READ_WRITE, r->es, NULL, &err);
     OCR_CHECK(err, "clCreateBuffer");
 fail:
@@ -110,8 +152,9 @@ fail:
     return st;
 }
 
-ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
-                              const ocr_reducer_options *opt, ocr_reducer **out) {
+ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_type input,
+                                       ocr_type type, ocr_op op, const ocr_reducer_options *opt,
+                                       ocr_reducer **out) {
     ocr_last_error_clear();
     int tok = ocr_capture_begin();
     ocr_status st = OCR_OK;
@@ -124,7 +167,7 @@ ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type
         st = OCR_NO_MEMORY;
     } else {
         *out = NULL;
-        st = create(ctx, device, type, op, opt, r);
+        st = create(ctx, device, input, type, op, opt, r);
     }
     char *text = ocr_capture_end(tok);
     create_error[0] = '\0';
@@ -139,12 +182,18 @@ ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type
     return st;
 }
 
+ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
+                              const ocr_reducer_options *opt, ocr_reducer **out) {
+    return ocr_reducer_create_widening(ctx, device, type, type, op, opt, out);
+}
+
 void ocr_reducer_release(ocr_reducer *r) {
     if (!r) return;
     if (r->last) clReleaseEvent(r->last);
     if (r->result) clReleaseMemObject(r->result);
-    for (int i = 2; i >= 0; --i)
+    for (int i = 3; i >= 0; --i)
         if (r->scratch[i]) clReleaseMemObject(r->scratch[i]);
+    ocr_kernel_release(r->k_acc);
     ocr_kernel_release(r->k);
     if (r->device) clReleaseDevice(r->device);
     if (r->ctx) clReleaseContext(r->ctx);
@@ -158,7 +207,7 @@ const char *ocr_reducer_last_error(const ocr_reducer *r) {
 }
 
 const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
-    return &r->k->geom;
+    return r && r->k ? &r->k->geom : NULL;
 }
 
 /* The size in bytes of a buffer of the reducer's context. */
@@ -177,6 +226,43 @@ static ocr_status buffer_size(const ocr_reducer *r, cl_mem m, const char *what, 
     }
 fail:
     return st;
+}
+
+/* The buffer a cl_mem's bytes live in (itself, or the parent of a
+ * sub-buffer: OpenCL 1.2 allows no deeper nesting) and its byte offset there. */
+static ocr_status mem_root(cl_mem m, cl_mem *root, size_t *origin) {
+    ocr_status st = OCR_OK;
+    cl_mem parent = NULL;
+    *root = m, *origin = 0;
+    OCR_CL(clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL));
+    if (parent) {
+        OCR_CL(clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof *origin, origin, NULL));
+        *root = parent;
+    }
+fail:
+    return st;
+}
+
+/* The value is written to element 0 of result_buf while elements [offset,
+ * offset + n) of buf are read: refused when those bytes overlap (the same
+ * buffer, a sub-buffer of it, or its parent). */
+static ocr_status check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
+                                cl_mem result_buf) {
+    ocr_status st;
+    cl_mem in_root, out_root;
+    size_t in_at, out_at;
+    if ((st = mem_root(buf, &in_root, &in_at)) != OCR_OK ||
+        (st = mem_root(result_buf, &out_root, &out_at)) != OCR_OK)
+        return st;
+    uint64_t lo = in_at + (uint64_t)offset * r->in_es, hi = lo + n * r->in_es; /* in bytes */
+    if (in_root == out_root && out_at < hi && lo < out_at + r->es) {
+        ocr_errorf("the result buffer overlaps the elements reduced: element 0 of result_buf "
+                   "lies at byte %zu of the same buffer as input bytes [%llu, %llu); pass "
+                   "another buffer, or an offset that leaves it out",
+                   out_at, (unsigned long long)lo, (unsigned long long)hi);
+        return OCR_USAGE;
+    }
+    return OCR_OK;
 }
 
 /* Everything that can be refused before a command is enqueued. */
@@ -210,12 +296,12 @@ static ocr_status check_args(const ocr_reducer *r, cl_command_queue q, cl_mem bu
     if ((st = buffer_size(r, buf, "the input buffer", &size)) != OCR_OK ||
         (st = buffer_size(r, result_buf, "the result buffer", &rsize)) != OCR_OK)
         return st;
-    uint64_t have = size / r->es;
+    uint64_t have = size / r->in_es;
     if (offset > have || n > have - offset) {
         ocr_errorf("elements [%llu, %llu + %llu) lie beyond the buffer, which holds %llu %s "
                    "values; a reduction over several buffers is not supported",
                    (unsigned long long)offset, (unsigned long long)offset, (unsigned long long)n,
-                   (unsigned long long)have, ocr_type_name(r->type));
+                   (unsigned long long)have, ocr_type_name(r->in_type));
         return OCR_USAGE;
     }
     if (rsize < r->es) {
@@ -223,6 +309,7 @@ static ocr_status check_args(const ocr_reducer *r, cl_command_queue q, cl_mem bu
                    ocr_type_name(r->type), r->es);
         return OCR_USAGE;
     }
+    st = check_overlap(r, buf, offset, n, result_buf);
 fail:
     return st;
 }
@@ -261,19 +348,19 @@ static void chain_push(chain *c, cl_event ev) {
     c->prev = ev;
 }
 
-/* count elements from src[from] to dst[to]. */
-static ocr_status copy(const ocr_reducer *r, cl_command_queue q, chain *c, cl_mem src,
-                       uint64_t from, cl_mem dst, uint64_t to, uint64_t count) {
+/* count elements of es bytes from src[from] to dst[to]. */
+static ocr_status copy(size_t es, cl_command_queue q, chain *c, cl_mem src, uint64_t from,
+                       cl_mem dst, uint64_t to, uint64_t count) {
     ocr_status st = OCR_OK;
     cl_event ev = NULL;
-    OCR_CL(clEnqueueCopyBuffer(q, src, dst, (size_t)(from * r->es), (size_t)(to * r->es),
-                               (size_t)(count * r->es), chain_n(c), chain_wait(c), &ev));
+    OCR_CL(clEnqueueCopyBuffer(q, src, dst, (size_t)(from * es), (size_t)(to * es),
+                               (size_t)(count * es), chain_n(c), chain_wait(c), &ev));
     chain_push(c, ev);
 fail:
     return st;
 }
 
-/* One launch of the kernel over src into dst (ocr_passes.c). */
+/* One launch of the kernel over the input, src, into dst (ocr_passes.c). */
 static ocr_status launch(ocr_reducer *r, cl_command_queue q, chain *c, const ocr_pass *s,
                          cl_mem src, cl_mem dst) {
     cl_event ev = NULL;
@@ -282,10 +369,16 @@ static ocr_status launch(ocr_reducer *r, cl_command_queue q, chain *c, const ocr
     return st;
 }
 
+/* The kernel that reduces values of the reducer's type: the partials, and
+ * the input unless it is of another type. */
+static const ocr_kernel *values_kernel(const ocr_reducer *r) {
+    return r->k_acc ? r->k_acc : r->k;
+}
+
 /* The plan for n values, down to one, with its scratch buffers. */
 static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
     ocr_status st;
-    if (ocr_plan_make(&r->k->geom, n, 1, p) != OCR_OK) {
+    if (ocr_plan_make(&values_kernel(r)->geom, n, 1, p) != OCR_OK) {
         ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
         return OCR_USAGE;
     }
@@ -300,10 +393,10 @@ static ocr_status run_plan(ocr_reducer *r, cl_command_queue q, chain *c, const o
                            cl_mem in, cl_mem result) {
     cl_event ev[OCR_MAX_PASSES];
     unsigned nev = 0;
-    if (p->npasses == 0) return copy(r, q, c, in, 0, result, 0, 1); /* one value: itself */
+    if (p->npasses == 0) return copy(r->es, q, c, in, 0, result, 0, 1); /* one value: itself */
     /* Each pass waits for the one before: the caller's queue may be out of order. */
     ocr_pass_io io = {in, {r->scratch[0], r->scratch[1]}, result, chain_n(c), chain_wait(c), 1};
-    ocr_status st = ocr_passes_enqueue(q, r->k, p, &io, ev, &nev);
+    ocr_status st = ocr_passes_enqueue(q, values_kernel(r), p, &io, ev, &nev);
     for (unsigned i = 0; i < nev; ++i)
         chain_push(c, ev[i]); /* keeps the last, releases the others */
     return st;
@@ -319,10 +412,76 @@ static ocr_status sub_buffer(const ocr_reducer *r, cl_mem buf, uint64_t offset, 
         *out = buf;
         return OCR_OK;
     }
-    cl_buffer_region reg = {(size_t)(offset * r->es), (size_t)(n * r->es)};
-    *out = clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    /* A sub-buffer of a sub-buffer is not allowed: cut it from the parent. */
+    cl_mem root;
+    size_t origin;
+    if ((st = mem_root(buf, &root, &origin)) != OCR_OK) return st;
+    cl_buffer_region reg = {origin + (size_t)(offset * r->in_es), (size_t)(n * r->in_es)};
+    *out = clCreateSubBuffer(root, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
     OCR_CHECK(err, "clCreateSubBuffer");
 fail:
+    return st;
+}
+
+/* The first pass of the input kernel over n >= 1 input elements: one launch
+ * even for a single element, which must be converted. */
+static ocr_status first_pass(const ocr_reducer *r, uint64_t n, ocr_pass *s) {
+    ocr_geometry g = r->k->geom;
+    ocr_plan p;
+    g.tree = 0; /* at least one launch */
+    if (ocr_plan_make(&g, n, 1, &p) != OCR_OK) {
+        ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
+        return OCR_USAGE;
+    }
+    *s = p.pass[0];
+    return OCR_OK;
+}
+
+/*
+ * Widening (the input of in_type, combined in type): the input kernel's first
+ * pass converts, so every later pass reads values of type. The aligned part
+ * (offset + head on) is read in place, its first pass writing its values to
+ * scratch[2]; an unaligned head is copied to scratch[3], given a pass of its
+ * own (into scratch[0]), and its values are appended to scratch[2]. Then the
+ * values kernel reduces scratch[2]. A part alone whose first pass leaves one
+ * value writes it to the result directly.
+ */
+static ocr_status reduce_widening(ocr_reducer *r, cl_command_queue q, chain *c, cl_mem buf,
+                                  uint64_t offset, uint64_t n, cl_mem result_buf) {
+    ocr_status st;
+    ocr_pass body = {0}, hp = {0};
+    ocr_plan plan;
+    cl_mem in = NULL;
+    uint64_t align = r->align > r->in_es ? r->align / r->in_es : 1;
+    uint64_t head = (align - offset % align) % align;
+    if (head > n) head = n;
+    uint64_t rest = n - head, vals;
+    if ((rest && (st = first_pass(r, rest, &body)) != OCR_OK) ||
+        (head && (st = first_pass(r, head, &hp)) != OCR_OK))
+        return st;
+    vals = body.n_out + hp.n_out;
+    /* One part leaving one value: that is the result. (Read scratch after
+     * grow, which may replace it.) */
+    int direct = (!rest || !head) && vals == 1;
+    if (!direct && (st = grow(r, 2, vals)) != OCR_OK) return st;
+    cl_mem to = direct ? result_buf : r->scratch[2];
+    if (rest) {
+        if ((st = sub_buffer(r, buf, offset + head, rest, &in)) != OCR_OK ||
+            (st = launch(r, q, c, &body, in, to)) != OCR_OK)
+            goto done;
+    }
+    if (head) { /* its values go to scratch[0] (after the body's) or straight to `to` */
+        if ((st = grow(r, 3, head)) != OCR_OK || (rest && (st = grow(r, 0, hp.n_out)) != OCR_OK) ||
+            (st = copy(r->in_es, q, c, buf, offset, r->scratch[3], 0, head)) != OCR_OK ||
+            (st = launch(r, q, c, &hp, r->scratch[3], rest ? r->scratch[0] : to)) != OCR_OK ||
+            (rest &&
+             (st = copy(r->es, q, c, r->scratch[0], 0, r->scratch[2], body.n_out, hp.n_out))))
+            goto done;
+    }
+    if (!direct && (st = plan_for(r, vals, &plan)) == OCR_OK)
+        st = run_plan(r, q, c, &plan, r->scratch[2], result_buf);
+done:
+    if (in) clReleaseMemObject(in); /* enqueued commands keep it alive */
     return st;
 }
 
@@ -356,12 +515,16 @@ static ocr_status reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, s
 
     /* OpenCL makes the alignment at least the largest built-in type (128
      * bytes): a whole number of elements. */
+    if (r->k_acc) {
+        st = reduce_widening(r, q, &c, buf, offset, n, result_buf);
+        goto fail;
+    }
     uint64_t align = r->align > r->es ? r->align / r->es : 1;
     uint64_t head = (align - offset % align) % align;
     if (head == 0) { /* aligned: the passes read buf in place */
         if ((st = plan_for(r, n, &plan)) != OCR_OK) goto fail;
         if (plan.npasses == 0) {
-            st = copy(r, q, &c, buf, offset, result_buf, 0, 1);
+            st = copy(r->es, q, &c, buf, offset, result_buf, 0, 1);
             goto fail;
         }
         if ((st = sub_buffer(r, buf, offset, n, &in)) != OCR_OK) goto fail;
@@ -379,10 +542,10 @@ static ocr_status reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, s
         if ((st = sub_buffer(r, buf, offset + head, rest, &in)) != OCR_OK ||
             (st = launch(r, q, &c, &first.pass[0], in, r->scratch[2])) != OCR_OK)
             goto fail;
-    } else if (rest == 1 && (st = copy(r, q, &c, buf, offset + head, r->scratch[2], 0, 1))) {
+    } else if (rest == 1 && (st = copy(r->es, q, &c, buf, offset + head, r->scratch[2], 0, 1))) {
         goto fail;
     }
-    if ((st = copy(r, q, &c, buf, offset, r->scratch[2], partials, head)) != OCR_OK ||
+    if ((st = copy(r->es, q, &c, buf, offset, r->scratch[2], partials, head)) != OCR_OK ||
         (st = plan_for(r, partials + head, &plan)) != OCR_OK)
         goto fail;
     st = run_plan(r, q, &c, &plan, r->scratch[2], result_buf);

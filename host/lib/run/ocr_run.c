@@ -391,8 +391,50 @@ static void stat(const ocr_run_sample *runs, unsigned reps, size_t off, uint64_t
                  uint64_t *med, uint64_t *mn) {
     for (unsigned i = 0; i < reps; ++i)
         memcpy(&tmp[i], (const char *)&runs[i + 1].t + off, sizeof tmp[i]);
-    *mn = ocr_min_u64(tmp, reps);
-    *med = ocr_median_u64(tmp, reps);
+    ocr_median_min_u64(tmp, reps, med, mn);
+}
+
+/* Every part's median and minimum over the timed runs. */
+static void run_stats(ocr_result *res, unsigned reps, uint64_t *tmp) {
+#define STAT(f) stat(res->runs, reps, offsetof(ocr_times, f), tmp, &res->median.f, &res->min.f)
+    STAT(h2d_ns);
+    STAT(kernels_ns);
+    STAT(d2h_ns);
+    STAT(cpu_ns);
+    STAT(gpu_ns);
+    STAT(wall_ns);
+    STAT(resident_ns);
+#undef STAT
+}
+
+/* The CPU baselines, timed over as many runs: the tutorial's naive loop
+ * (unless NONE) and, for BEST, the optimized reduction with its own check. */
+static void time_cpu(const void *data, uint64_t n, ocr_type t, ocr_op o,
+                     const ocr_run_options *opt, unsigned reps, uint64_t *samples,
+                     ocr_result *res) {
+    /* The sink keeps the calls from being optimised away. */
+    volatile uint64_t sink = opt->cpu != OCR_CPU_NONE ? ocr_reduce_naive(data, n, t, o).ul : 0;
+    for (unsigned r = 0; r < reps && opt->cpu != OCR_CPU_NONE; ++r) {
+        uint64_t t0 = ocr_now_ns();
+        sink ^= ocr_reduce_naive(data, n, t, o).ul;
+        samples[r] = ocr_now_ns() - t0;
+    }
+    (void)sink;
+    if (opt->cpu != OCR_CPU_NONE)
+        ocr_median_min_u64(samples, reps, &res->ref_ns_median, &res->ref_ns_min);
+    res->best_passed = 1;
+    if (opt->cpu != OCR_CPU_BEST) return;
+    res->best_result = ocr_reduce_best(data, n, t, o, 0, &res->cpu_threads); /* warm-up */
+    for (unsigned r = 0; r < reps; ++r) {
+        uint64_t t0 = ocr_now_ns();
+        res->best_result = ocr_reduce_best(data, n, t, o, 0, NULL);
+        samples[r] = ocr_now_ns() - t0;
+    }
+    ocr_median_min_u64(samples, reps, &res->best_ns_median, &res->best_ns_min);
+    /* Its order differs from the device's, so is its depth. */
+    ocr_reference any;
+    ocr_reference_make(data, n, t, o, ocr_best_depth(n, res->cpu_threads), opt->data, &any);
+    res->best_passed = ocr_check(t, &any, res->best_result);
 }
 
 void ocr_result_release(ocr_result *res) {
@@ -454,40 +496,6 @@ fail:
     return st;
 }
 
-/* The CPU's side of the benchmark: the naive loop (the tutorial's
- * reference), timed like the runs, and the optimized reduction if asked. */
-static void cpu_times(const void *data, uint64_t n, ocr_type t, ocr_op o,
-                      const ocr_run_options *opt, uint64_t *samples, unsigned reps,
-                      ocr_result *res) {
-    /* The sink keeps the calls from being optimised away. */
-    volatile uint64_t sink = opt->cpu != OCR_CPU_NONE ? ocr_reduce_naive(data, n, t, o).ul : 0;
-    for (unsigned r = 0; r < reps && opt->cpu != OCR_CPU_NONE; ++r) {
-        uint64_t t0 = ocr_now_ns();
-        sink ^= ocr_reduce_naive(data, n, t, o).ul;
-        samples[r] = ocr_now_ns() - t0;
-    }
-    (void)sink;
-    if (opt->cpu != OCR_CPU_NONE) {
-        res->ref_ns_min = ocr_min_u64(samples, reps);
-        res->ref_ns_median = ocr_median_u64(samples, reps);
-    }
-    res->best_passed = 1;
-    if (opt->cpu == OCR_CPU_BEST) {
-        res->best_result = ocr_reduce_best(data, n, t, o, 0, &res->cpu_threads); /* warm-up */
-        for (unsigned r = 0; r < reps; ++r) {
-            uint64_t t0 = ocr_now_ns();
-            res->best_result = ocr_reduce_best(data, n, t, o, 0, NULL);
-            samples[r] = ocr_now_ns() - t0;
-        }
-        res->best_ns_min = ocr_min_u64(samples, reps);
-        res->best_ns_median = ocr_median_u64(samples, reps);
-        /* Its order differs from the device's, so is its depth. */
-        ocr_reference any;
-        ocr_reference_make(data, n, t, o, ocr_best_depth(n, res->cpu_threads), opt->data, &any);
-        res->best_passed = ocr_check(t, &any, res->best_result);
-    }
-}
-
 ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
                    ocr_op o, const ocr_run_options *opt, ocr_result *res) {
     ocr_last_error_clear();
@@ -520,15 +528,8 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         st = OCR_NO_MEMORY;
         goto fail;
     }
-
-    /* Every run is checked, the warm-up (runs[0]) too: a kernel that is right
-     * once and wrong later (stale scratch, a race) must not pass on its last
-     * run. Runs must also agree bit for bit with the first. */
     ocr_reference_make(data, n, t, o, plan->depth, opt->data, &ref);
-    res->expected = ref.expected;
-    res->tolerance = ref.tolerance;
-    res->exact = ref.tolerance == 0;
-    res->any_order = ref.any_order;
+    OCR_TAKE_REFERENCE(res, ref);
     st = checked_runs(dev, k, plan, &bf, left, &ref, opt, reps + 1, res->runs, &res->bad_run, res);
     if (st != OCR_OK) goto fail;
     if (second_due(k, opt) && (st = second_data(dev, k, plan, &bf, left, opt, res)) != OCR_OK)
@@ -537,18 +538,8 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     res->passed = res->bad_run == 0 && !res->oob_pass && (!res->second.runs || res->second.passed);
     res->err_ulps = ocr_error_ulps(t, res->expected, res->result);
     res->tol_ulps = ocr_ulps_of(t, res->expected, res->tolerance);
-
-#define STAT(f) stat(res->runs, reps, offsetof(ocr_times, f), samples, &res->median.f, &res->min.f)
-    STAT(h2d_ns);
-    STAT(kernels_ns);
-    STAT(d2h_ns);
-    STAT(cpu_ns);
-    STAT(gpu_ns);
-    STAT(wall_ns);
-    STAT(resident_ns);
-#undef STAT
-
-    cpu_times(data, n, t, o, opt, samples, reps, res);
+    run_stats(res, reps, samples);
+    time_cpu(data, n, t, o, opt, reps, samples, res);
     res->repeats = reps;
     st = res->passed && res->best_passed ? OCR_OK : OCR_WRONG;
 fail:

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { SLOTS = 2, H2D_REPS = 5 };
+enum { SLOTS = 2, H2D_REPS = OCR_STREAM_H2D_REPS };
 #define CHUNK_CAP_BYTES                                                                            \
     ((uint64_t)256 << 20) /* enough to hide launch costs; bounds pinned memory */
 
@@ -104,36 +104,189 @@ static void reference(void *buf, uint64_t n, uint64_t chunk, ocr_type t, ocr_op 
     }
 }
 
-/* Chunk slot s: upload cnt elements from its pinned memory on queue A once the
- * reduction that last read its device buffer is done (*done), then reduce them
- * on queue B once uploaded, into `out`; *up and *done become the new events. */
-static ocr_status enqueue_chunk(ocr_reducer *red, cl_command_queue qa, cl_command_queue qb,
-                                cl_mem dbuf, const void *hp, uint64_t cnt, size_t es, cl_mem out,
-                                cl_event *up, cl_event *done) {
+/* A stream's device side: the reducer, queue A (uploads) and queue B
+ * (reductions), two slots (a device buffer and a pinned host buffer mapped
+ * at hp), the one-value result buffer, and each slot's last upload and last
+ * reduction. */
+typedef struct {
+    ocr_device *dev;
+    const ocr_stream_options *opt;
+    ocr_type t;
+    ocr_op o;
+    uint64_t n, chunk, nchunks;
+    size_t es;
+    ocr_reducer *red;
+    cl_command_queue qa, qb;
+    cl_mem dbuf[SLOTS], pin[SLOTS], out;
+    void *hp[SLOTS];
+    cl_event up[SLOTS], done[SLOTS];
+} stream;
+
+/* The reducer, the queues and the slots. */
+static ocr_status stream_open(stream *s) {
     ocr_status st = OCR_OK;
-    OCR_CL(clEnqueueWriteBuffer(qa, dbuf, CL_FALSE, 0, (size_t)(cnt * es), hp, *done ? 1 : 0,
-                                *done ? done : NULL, up));
-    OCR_CL(clFlush(qa));
+    cl_int err = CL_SUCCESS;
+    const ocr_stream_options *opt = s->opt;
+    cl_context ctx = s->dev->context;
+    size_t bytes = (size_t)(s->chunk * s->es);
+    ocr_reducer_options ro = {sizeof ro, opt->kernel_dir, opt->local_size, opt->groups,
+                              opt->build_options};
+    if ((st = ocr_reducer_create(ctx, s->dev->device, s->t, s->o, &ro, &s->red)) != OCR_OK)
+        return st;
+    s->qa = clCreateCommandQueue(ctx, s->dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    OCR_CHECK(err, "clCreateCommandQueue");
+    s->qb = clCreateCommandQueue(ctx, s->dev->device, 0, &err);
+    OCR_CHECK(err, "clCreateCommandQueue");
+    for (int k = 0; k < SLOTS; ++k) {
+        s->dbuf[k] = clCreateBuffer(ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
+        OCR_CHECK(err, "clCreateBuffer (device chunk)");
+        s->pin[k] =
+            clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+        OCR_CHECK(err, "clCreateBuffer (pinned chunk)");
+        /* Mapped for the whole run: page-locked memory the uploads copy from. */
+        s->hp[k] = clEnqueueMapBuffer(s->qa, s->pin[k], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                      bytes, 0, NULL, NULL, &err);
+        OCR_CHECK(err, "clEnqueueMapBuffer");
+    }
+    s->out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->es, NULL, &err);
+    OCR_CHECK(err, "clCreateBuffer (result)");
+fail:
+    return st;
+}
+
+/* Nothing may still read the slots (or write the values) when they go. */
+static void stream_close(stream *s) {
+    if (s->qb) clFinish(s->qb);
+    if (s->qa) clFinish(s->qa);
+    for (int k = SLOTS - 1; k >= 0; --k) {
+        if (s->done[k]) clReleaseEvent(s->done[k]);
+        if (s->up[k]) clReleaseEvent(s->up[k]);
+        if (s->hp[k]) {
+            clEnqueueUnmapMemObject(s->qa, s->pin[k], s->hp[k], 0, NULL, NULL);
+            clFinish(s->qa);
+        }
+        if (s->pin[k]) clReleaseMemObject(s->pin[k]);
+        if (s->dbuf[k]) clReleaseMemObject(s->dbuf[k]);
+    }
+    if (s->out) clReleaseMemObject(s->out);
+    if (s->qb) clReleaseCommandQueue(s->qb);
+    if (s->qa) clReleaseCommandQueue(s->qa);
+    ocr_reducer_release(s->red);
+}
+
+/* The pinned upload rate in this run: the first chunk alone, median of
+ * OCR_STREAM_H2D_REPS. */
+static ocr_status time_h2d(stream *s, ocr_stream_result *res) {
+    ocr_status st = OCR_OK;
+    cl_event ev = NULL;
+    uint64_t cnt = s->chunk, ns[H2D_REPS];
+    fill(s->hp[0], 0, cnt, s->n, s->t, s->o, s->opt);
+    for (int i = 0; i < H2D_REPS; ++i) {
+        cl_ulong t0 = 0, t1 = 0;
+        uint64_t h0 = ocr_now_ns();
+        OCR_CL(clEnqueueWriteBuffer(s->qa, s->dbuf[0], CL_TRUE, 0, (size_t)(cnt * s->es), s->hp[0],
+                                    0, NULL, &ev));
+        uint64_t h1 = ocr_now_ns();
+        cl_int e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        if (e == CL_PROFILING_INFO_NOT_AVAILABLE) {
+            /* Intel's CPU runtime runs a small blocking write at once,
+             * without a profiled command: time it with the host clock. */
+            t0 = 0, t1 = h1 - h0;
+        } else {
+            OCR_CHECK(e, "clGetEventProfilingInfo");
+            OCR_CL(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+        }
+        clReleaseEvent(ev);
+        ev = NULL;
+        ns[i] = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
+    }
+    res->h2d_ns = ocr_median_u64(ns, H2D_REPS);
+    res->h2d_bytes = cnt * s->es;
+fail:
+    if (ev) clReleaseEvent(ev);
+    return st;
+}
+
+/* Chunk slot k: upload cnt elements from its pinned memory on queue A once
+ * the reduction that last read its device buffer is done, then reduce them
+ * on queue B once uploaded, into `out`; the slot's events become the new ones. */
+static ocr_status enqueue_chunk(stream *s, int k, uint64_t cnt) {
+    ocr_status st = OCR_OK;
+    cl_event *done = &s->done[k];
+    OCR_CL(clEnqueueWriteBuffer(s->qa, s->dbuf[k], CL_FALSE, 0, (size_t)(cnt * s->es), s->hp[k],
+                                *done ? 1 : 0, *done ? done : NULL, &s->up[k]));
+    OCR_CL(clFlush(s->qa));
     if (*done) {
         clReleaseEvent(*done);
         *done = NULL;
     }
-    st = ocr_reducer_reduce_async(red, qb, dbuf, 0, cnt, out, 1, up, done);
+    st = ocr_reducer_reduce_async(s->red, s->qb, s->dbuf[k], 0, cnt, s->out, 1, &s->up[k], done);
 fail:
     return st;
+}
+
+/* One pass of every chunk through the slots. With vals, the stream proper:
+ * each chunk generated into its slot once the slot's last upload is done,
+ * and its value read into vals[i]; without, the slots' contents sent again
+ * as they are (the rate when the producer does not limit it). */
+static ocr_status chunk_loop(stream *s, ocr_value *vals, uint64_t *fill_ns) {
+    ocr_status st = OCR_OK;
+    for (uint64_t i = 0; i < s->nchunks; ++i) {
+        int k = (int)(i % SLOTS);
+        uint64_t off = i * s->chunk, cnt = s->n - off < s->chunk ? s->n - off : s->chunk;
+        if (s->up[k] && vals) OCR_CL(clWaitForEvents(1, &s->up[k]));
+        if (s->up[k]) clReleaseEvent(s->up[k]);
+        s->up[k] = NULL;
+        if (vals) {
+            uint64_t f0 = ocr_now_ns();
+            fill(s->hp[k], off, cnt, s->n, s->t, s->o, s->opt);
+            *fill_ns += ocr_now_ns() - f0;
+        }
+        if ((st = enqueue_chunk(s, k, cnt)) != OCR_OK) goto fail;
+        /* In order on queue B: the next reduction writes `out` after this read. */
+        if (vals)
+            OCR_CL(clEnqueueReadBuffer(s->qb, s->out, CL_FALSE, 0, s->es, &vals[i], 0, NULL, NULL));
+        OCR_CL(clFlush(s->qb));
+    }
+    OCR_CL(clFinish(s->qb));
+fail:
+    return st;
+}
+
+/* The chunks' values combined in order, against the chunks' references
+ * combined alike. */
+static void check(stream *s, const ocr_value *vals, ocr_stream_result *res) {
+    res->result = ocr_identity(s->t, s->o);
+    for (uint64_t i = 0; i < s->nchunks; ++i)
+        res->result = ocr_combine(s->t, s->o, res->result, vals[i]);
+    reference(s->hp[0], s->n, s->chunk, s->t, s->o, s->opt, &res->expected);
+    res->any_order = ocr_reference_any_order(s->t, s->o, s->n, s->opt->data);
+    ocr_reference chk = {res->expected, 0, 0, res->any_order};
+    res->passed = ocr_check(s->t, &chk, res->result);
+}
+
+/* The chunk size, or a refusal: one chunk must fit one buffer. */
+static ocr_status chunk_size(const ocr_device *dev, ocr_type t, uint64_t n,
+                             const ocr_stream_options *opt, uint64_t *chunk) {
+    size_t es = ocr_type_size(t);
+    uint64_t c = opt->chunk ? opt->chunk : ocr_stream_default_chunk(dev, t);
+    if (c > n) c = n;
+    if (c * es > dev->info.max_alloc) {
+        ocr_errorf("a chunk of %llu elements needs a %llu MiB buffer; %s allows at most %llu MiB "
+                   "per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller --chunk",
+                   (unsigned long long)c, (unsigned long long)((c * es) >> 20), dev->info.name,
+                   (unsigned long long)(dev->info.max_alloc >> 20));
+        return OCR_TOO_LARGE;
+    }
+    *chunk = c;
+    return OCR_OK;
 }
 
 ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
                           const ocr_stream_options *opt, ocr_stream_result *res) {
     ocr_status st = OCR_OK;
-    cl_int err = CL_SUCCESS;
-    ocr_reducer *red = NULL;
-    cl_command_queue qa = NULL, qb = NULL;
-    cl_mem dbuf[SLOTS] = {NULL, NULL}, pin[SLOTS] = {NULL, NULL}, out = NULL;
-    void *hp[SLOTS] = {NULL, NULL};
-    cl_event up[SLOTS] = {NULL, NULL}, done[SLOTS] = {NULL, NULL}, ev = NULL;
     ocr_value *vals = NULL;
-    size_t es = ocr_type_size(t);
+    stream s = {.dev = dev, .opt = opt, .t = t, .o = o, .n = n, .es = ocr_type_size(t)};
     ocr_last_error_clear();
     memset(res, 0, sizeof *res);
     res->n = n, res->type = t, res->op = o, res->automatic = opt->automatic;
@@ -143,232 +296,30 @@ ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
         ocr_errorf("cannot stream 0 elements");
         return OCR_USAGE;
     }
-    uint64_t chunk = opt->chunk ? opt->chunk : ocr_stream_default_chunk(dev, t);
-    if (chunk > n) chunk = n;
-    if (chunk * es > dev->info.max_alloc) {
-        ocr_errorf("a chunk of %llu elements needs a %llu MiB buffer; %s allows at most %llu MiB "
-                   "per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller --chunk",
-                   (unsigned long long)chunk, (unsigned long long)((chunk * es) >> 20),
-                   dev->info.name, (unsigned long long)(dev->info.max_alloc >> 20));
-        return OCR_TOO_LARGE;
-    }
-    uint64_t nchunks = n / chunk + (n % chunk != 0), bytes = chunk * es;
-    res->chunk = chunk, res->chunks = nchunks;
-    if (!(vals = calloc((size_t)nchunks, sizeof *vals))) {
-        ocr_errorf("out of host memory for %llu chunk values", (unsigned long long)nchunks);
+    if ((st = chunk_size(dev, t, n, opt, &s.chunk)) != OCR_OK) return st;
+    s.nchunks = n / s.chunk + (n % s.chunk != 0);
+    res->chunk = s.chunk, res->chunks = s.nchunks;
+    if (!(vals = calloc((size_t)s.nchunks, sizeof *vals))) {
+        ocr_errorf("out of host memory for %llu chunk values", (unsigned long long)s.nchunks);
         return OCR_NO_MEMORY;
     }
-
-    ocr_reducer_options ro = {opt->kernel_dir, opt->local_size, opt->groups, opt->build_options};
-    if ((st = ocr_reducer_create(dev->context, dev->device, t, o, &ro, &red)) != OCR_OK) goto fail;
-    qa = clCreateCommandQueue(dev->context, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
-    OCR_CHECK(err, "clCreateCommandQueue");
-    qb = clCreateCommandQueue(dev->context, dev->device, 0, &err);
-    OCR_CHECK(err, "clCreateCommandQueue");
-    for (int s = 0; s < SLOTS; ++s) {
-        dbuf[s] = clCreateBuffer(dev->context, CL_MEM_READ_ONLY, (size_t)bytes, NULL, &err);
-        OCR_CHECK(err, "clCreateBuffer (device chunk)");
-        pin[s] = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                (size_t)bytes, NULL, &err);
-        OCR_CHECK(err, "clCreateBuffer (pinned chunk)");
-        /* Mapped for the whole run: page-locked memory the uploads copy from. */
-        hp[s] = clEnqueueMapBuffer(qa, pin[s], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                   (size_t)bytes, 0, NULL, NULL, &err);
-        OCR_CHECK(err, "clEnqueueMapBuffer");
-    }
-    out = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, es, NULL, &err);
-    OCR_CHECK(err, "clCreateBuffer (result)");
-
-    /* The pinned upload rate in this run: the first chunk alone, median of 5. */
-    {
-        uint64_t cnt = chunk, ns[H2D_REPS];
-        fill(hp[0], 0, cnt, n, t, o, opt);
-        for (int i = 0; i < H2D_REPS; ++i) {
-            cl_ulong t0 = 0, t1 = 0;
-            uint64_t h0 = ocr_now_ns();
-            OCR_CL(clEnqueueWriteBuffer(qa, dbuf[0], CL_TRUE, 0, (size_t)(cnt * es), hp[0], 0, NULL,
-                                        &ev));
-            uint64_t h1 = ocr_now_ns();
-            cl_int e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-            if (e == CL_PROFILING_INFO_NOT_AVAILABLE) {
-                /* Intel's CPU runtime runs a small blocking write at once,
-                 * without a profiled command: time it with the host clock. */
-                t0 = 0, t1 = h1 - h0;
-            } else {
-                OCR_CHECK(e, "clGetEventProfilingInfo");
-                OCR_CL(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
-            }
-            clReleaseEvent(ev);
-            ev = NULL;
-            ns[i] = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
-        }
-        res->h2d_ns = ocr_median_u64(ns, H2D_REPS);
-        res->h2d_bytes = cnt * es;
-    }
-
-    /* The stream. */
+    if ((st = stream_open(&s)) != OCR_OK || (st = time_h2d(&s, res)) != OCR_OK) goto fail;
     uint64_t w0 = ocr_now_ns();
-    for (uint64_t i = 0; i < nchunks; ++i) {
-        int s = (int)(i % SLOTS);
-        uint64_t off = i * chunk, cnt = n - off < chunk ? n - off : chunk;
-        if (up[s]) { /* the slot's pinned memory is free once its last upload is done */
-            OCR_CL(clWaitForEvents(1, &up[s]));
-            clReleaseEvent(up[s]);
-            up[s] = NULL;
-        }
-        uint64_t f0 = ocr_now_ns();
-        fill(hp[s], off, cnt, n, t, o, opt);
-        res->fill_ns += ocr_now_ns() - f0;
-        /* Into the device buffer once the reduction that last read it is done. */
-        if ((st = enqueue_chunk(red, qa, qb, dbuf[s], hp[s], cnt, es, out, &up[s], &done[s])) !=
-            OCR_OK)
-            goto fail;
-        /* In order on queue B: the next reduction writes `out` after this read. */
-        OCR_CL(clEnqueueReadBuffer(qb, out, CL_FALSE, 0, es, &vals[i], 0, NULL, NULL));
-        OCR_CL(clFlush(qb));
-    }
-    OCR_CL(clFinish(qb));
+    if ((st = chunk_loop(&s, vals, &res->fill_ns)) != OCR_OK) goto fail;
     res->wall_ns = ocr_now_ns() - w0;
-
     /* The same stream again with the input ready in the slots (the values are
-     * not checked): the rate when the producer does not limit it, the one to
-     * hold against the pinned upload rate. */
-    for (int s = 0; s < SLOTS; ++s)
-        if (up[s]) {
-            clReleaseEvent(up[s]);
-            up[s] = NULL;
-        }
+     * not checked): the rate to hold against the pinned upload rate. */
     w0 = ocr_now_ns();
-    for (uint64_t i = 0; i < nchunks; ++i) {
-        int s = (int)(i % SLOTS);
-        uint64_t off = i * chunk, cnt = n - off < chunk ? n - off : chunk;
-        if (up[s]) clReleaseEvent(up[s]);
-        up[s] = NULL;
-        if ((st = enqueue_chunk(red, qa, qb, dbuf[s], hp[s], cnt, es, out, &up[s], &done[s])) !=
-            OCR_OK)
-            goto fail;
-        OCR_CL(clFlush(qb));
-    }
-    OCR_CL(clFinish(qb));
+    if ((st = chunk_loop(&s, NULL, NULL)) != OCR_OK) goto fail;
     res->pipe_ns = ocr_now_ns() - w0;
-    res->pipe_gbs = res->pipe_ns ? (double)(n * es) / (double)res->pipe_ns : 0;
-
-    res->result = ocr_identity(t, o);
-    for (uint64_t i = 0; i < nchunks; ++i)
-        res->result = ocr_combine(t, o, res->result, vals[i]);
-    OCR_CL(clFinish(qa));
-    reference(hp[0], n, chunk, t, o, opt, &res->expected);
-    res->any_order = ocr_reference_any_order(t, o, n, opt->data);
-    ocr_reference chk = {res->expected, 0, 0, res->any_order};
-    res->passed = ocr_check(t, &chk, res->result);
-    res->e2e_gbs = res->wall_ns ? (double)(n * es) / (double)res->wall_ns : 0;
+    res->pipe_gbs = res->pipe_ns ? (double)(n * s.es) / (double)res->pipe_ns : 0;
+    OCR_CL(clFinish(s.qa));
+    check(&s, vals, res);
+    res->e2e_gbs = res->wall_ns ? (double)(n * s.es) / (double)res->wall_ns : 0;
     res->h2d_gbs = res->h2d_ns ? (double)res->h2d_bytes / (double)res->h2d_ns : 0;
     st = res->passed ? OCR_OK : OCR_WRONG;
 fail:
-    /* Nothing may still read the slots or write vals when they go. */
-    if (qb) clFinish(qb);
-    if (qa) clFinish(qa);
-    if (ev) clReleaseEvent(ev);
-    for (int s = SLOTS - 1; s >= 0; --s) {
-        if (done[s]) clReleaseEvent(done[s]);
-        if (up[s]) clReleaseEvent(up[s]);
-        if (hp[s]) {
-            clEnqueueUnmapMemObject(qa, pin[s], hp[s], 0, NULL, NULL);
-            clFinish(qa);
-        }
-        if (pin[s]) clReleaseMemObject(pin[s]);
-        if (dbuf[s]) clReleaseMemObject(dbuf[s]);
-    }
-    if (out) clReleaseMemObject(out);
-    if (qb) clReleaseCommandQueue(qb);
-    if (qa) clReleaseCommandQueue(qa);
-    ocr_reducer_release(red);
+    stream_close(&s);
     free(vals);
     return st;
-}
-
-/* ---- report --------------------------------------------------------------- */
-
-static double ms(uint64_t ns) {
-    return (double)ns / 1e6;
-}
-
-static void json_str(FILE *f, const char *s) {
-    ocr_quoted(f, s, 1);
-}
-
-void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_report_info *ri,
-                       const ocr_stream_result *r) {
-    const ocr_device_info *in = &dev->info;
-    size_t es = ocr_type_size(r->type);
-    double ratio = r->h2d_gbs > 0 ? r->e2e_gbs / r->h2d_gbs : 0;
-    char got[64], want[64];
-    ocr_value_str(r->type, r->result, got, sizeof got);
-    ocr_value_str(r->type, r->expected, want, sizeof want);
-    if (fmt == OCR_FORMAT_JSON) {
-        fputs("{\"stream\": true, \"kernel\": ", f);
-        json_str(f, ri->kernel_name);
-        fprintf(f,
-                ", \"type\": \"%s\", \"op\": \"%s\", \"n\": %llu, \"seed\": %llu, \"data\": "
-                "\"%s\", \"device\": ",
-                ocr_type_name(r->type), ocr_op_name(r->op), (unsigned long long)r->n,
-                (unsigned long long)ri->seed, ocr_data_kind_name(ri->data));
-        json_str(f, in->name);
-        fprintf(f,
-                ", \"automatic\": %s, \"max_alloc_bytes\": %llu, \"chunks\": %llu, \"chunk\": "
-                "%llu, \"chunk_bytes\": %llu, \"result\": ",
-                r->automatic ? "true" : "false", (unsigned long long)r->max_alloc,
-                (unsigned long long)r->chunks, (unsigned long long)r->chunk,
-                (unsigned long long)(r->chunk * es));
-        json_str(f, got);
-        fputs(", \"expected\": ", f);
-        json_str(f, want);
-        fprintf(f, ", \"exact\": true, \"passed\": %s, \"wall_ms\": %.6f, \"fill_ms\": %.6f, ",
-                r->passed ? "true" : "false", ms(r->wall_ns), ms(r->fill_ns));
-        fputs("\"e2e_gbs\": ", f);
-        ocr_json_num(f, r->e2e_gbs);
-        fprintf(f, ", \"h2d_chunk_ms\": %.6f, \"h2d_gbs\": ", ms(r->h2d_ns));
-        ocr_json_num(f, r->h2d_gbs);
-        fputs(", \"e2e_over_h2d\": ", f);
-        ocr_json_num(f, ratio);
-        fprintf(f, ", \"ready_ms\": %.6f, \"ready_gbs\": ", ms(r->pipe_ns));
-        ocr_json_num(f, r->pipe_gbs);
-        fputs(", \"ready_over_h2d\": ", f);
-        ocr_json_num(f, r->h2d_gbs > 0 ? r->pipe_gbs / r->h2d_gbs : 0);
-        fputs("}\n", f);
-        return;
-    }
-    fprintf(f, "Streamed '%s': %llu elements (%s %s, seed %llu, %s data)\n", ri->kernel_name,
-            (unsigned long long)r->n, ocr_type_name(r->type), ocr_op_name(r->op),
-            (unsigned long long)ri->seed, ocr_data_kind_name(ri->data));
-    if (r->automatic)
-        fprintf(f,
-                "Streaming automatically: the input needs %llu MiB, more than one buffer may "
-                "hold (CL_DEVICE_MAX_MEM_ALLOC_SIZE %llu MiB)\n",
-                (unsigned long long)((r->n * es) >> 20), (unsigned long long)(r->max_alloc >> 20));
-    fprintf(f, "Platform: %s (%s)\n", in->platform, in->platform_version);
-    fprintf(f, "Will use this device: %s (driver %s, %s)\n", in->name, in->driver, in->version);
-    fprintf(f,
-            "Chunks: %llu of %llu elements (%.3f MiB); 2 pinned host slots, 2 device buffers; "
-            "upload and reduction on two queues\n",
-            (unsigned long long)r->chunks, (unsigned long long)r->chunk,
-            (double)(r->chunk * es) / (1 << 20));
-    if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
-    ocr_print_result(f, r->type, r->result, r->expected, "", 1, r->any_order, 0, 0, 0);
-    fprintf(f,
-            ")\nChecked: the chunks' values combined in order against the chunks' references "
-            "combined alike\n\n%s\n\n",
-            r->passed ? "Test PASSED!" : "Test FAILED!");
-    fprintf(f,
-            "T wall: %.5g ms (host clock, first chunk generated to last value read; the host "
-            "spent %.5g ms generating the input)\n",
-            ms(r->wall_ns), ms(r->fill_ns));
-    fprintf(f, "End to end: %.3f GB/s of input (input bytes / T wall)\n", r->e2e_gbs);
-    fprintf(f, "Pinned H2D: %.3f GB/s (one chunk's upload alone, %.3f MiB, median of %d)\n",
-            r->h2d_gbs, (double)r->h2d_bytes / (1 << 20), H2D_REPS);
-    fprintf(f, "End to end / pinned H2D: %.3f\n", ratio);
-    fprintf(f,
-            "Input ready in host memory: %.3f GB/s (the same stream again without generating "
-            "the input: %.5g ms), %.3f of pinned H2D\n",
-            r->pipe_gbs, ms(r->pipe_ns), r->h2d_gbs > 0 ? r->pipe_gbs / r->h2d_gbs : 0);
 }

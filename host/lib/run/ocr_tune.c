@@ -2,13 +2,17 @@
  * the winner: the geometry that matters is swept on the device at hand, and
  * later runs on the same device, driver, element type and kernel source use
  * it. Defaults tuned on one GPU are not tuned for the next. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX 2008 and realpath */
 #include "ocr_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TUNE_MAGIC "oclreduction-tune-1"
@@ -56,9 +60,65 @@ static int parse_line(char *line, char **f, int nf) {
     return n;
 }
 
+/* The values --tune tries besides the registry's default (ocr_kernels.c):
+ * an entry's unroll must be one of them. */
+static const unsigned other_unrolls[] = {4, 16, 2};
+enum { MAX_LOCAL = 1 << 16, MAX_GROUPS = 1 << 24 }; /* what -w and -g take (host/cli/cli.c) */
+
+/* A whole number, decimal within [1, max] or hex within [0, max]: no sign, no junk. */
+static int parse_num(const char *s, int base, unsigned long long max, unsigned long long *out) {
+    char *end;
+    if (!((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s)))) return 0;
+    errno = 0;
+    *out = strtoull(s, &end, base);
+    return !errno && !*end && *out >= (base == 16 ? 0 : 1) && *out <= max;
+}
+
+static int known_unroll(unsigned long long u) {
+    if (u == ocr_kernel_find("reduce7")->grid.unroll) return 1;
+    for (size_t i = 0; i < sizeof other_unrolls / sizeof other_unrolls[0]; ++i)
+        if (u == other_unrolls[i]) return 1;
+    return 0;
+}
+
+typedef struct {
+    const char *device, *driver, *type;
+    unsigned long long hash;
+    ocr_tuning tu;
+} tune_entry;
+
+/* Splits and checks every field of a line (line is modified). NULL if it is
+ * an entry, else why not, in buf. */
+static const char *parse_entry(char *line, tune_entry *e, char *buf, size_t len) {
+    char *f[12], *end;
+    unsigned long long w, g, u, a;
+    memset(&e->tu, 0, sizeof e->tu);
+    if (parse_line(line, f, 12) != 10 || strcmp(f[0], TUNE_MAGIC)) return "not a tuning entry";
+    e->device = f[1], e->driver = f[2], e->type = f[3];
+    if (!parse_num(f[4], 16, UINT64_MAX, &e->hash)) return "the source hash is not a hex number";
+    if (!parse_num(f[5], 10, MAX_LOCAL, &w) || (w & (w - 1)))
+        snprintf(buf, len, "work-group size %s is not a power of two from 1 to %d", f[5],
+                 MAX_LOCAL);
+    else if (!parse_num(f[6], 10, MAX_GROUPS, &g))
+        snprintf(buf, len, "groups %s is not a number from 1 to %d", f[6], MAX_GROUPS);
+    else if (!parse_num(f[7], 10, 64, &u) || !known_unroll(u))
+        snprintf(buf, len, "unroll %s is not one that --tune tries (2, 4, 8, 16)", f[7]);
+    else if (!parse_num(f[8], 10, 2, &a))
+        snprintf(buf, len, "access %s is not 1 (strided) or 2 (blocked)", f[8]);
+    else if (!((e->tu.kernel_ms = strtod(f[9], &end)) > 0) || *end || !isfinite(e->tu.kernel_ms))
+        snprintf(buf, len, "time %s ms is not a finite positive number", f[9]);
+    else {
+        e->tu.local_size = (size_t)w, e->tu.groups = (size_t)g;
+        e->tu.unroll = (unsigned)u, e->tu.access = (int)a;
+        return NULL;
+    }
+    return buf;
+}
+
 int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, ocr_tuning *out,
                     char *note, size_t note_len) {
-    char path[1024], line[1024];
+    char path[1024], why[160], *line = NULL;
+    size_t cap = 0;
     uint64_t h;
     note[0] = '\0';
     if (source_hash(kernel_dir, &h) != 0) return 0;
@@ -66,31 +126,31 @@ int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, o
     FILE *f = fopen(path, "r");
     if (!f) return 0;
     int found = 0, lineno = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        char *fld[12];
+    while (!found && getline(&line, &cap, f) >= 0) { /* whole lines, however long */
+        tune_entry e;
+        const char *bad = parse_entry(line, &e, why, sizeof why);
         ++lineno;
-        int n = parse_line(line, fld, 12);
-        unsigned long long hash;
-        ocr_tuning tu;
-        if (n != 10 || strcmp(fld[0], TUNE_MAGIC) || sscanf(fld[4], "%llx", &hash) != 1 ||
-            sscanf(fld[5], "%zu", &tu.local_size) != 1 || sscanf(fld[6], "%zu", &tu.groups) != 1 ||
-            sscanf(fld[7], "%u", &tu.unroll) != 1 || sscanf(fld[8], "%d", &tu.access) != 1 ||
-            sscanf(fld[9], "%lf", &tu.kernel_ms) != 1 || !tu.local_size || !tu.groups ||
-            tu.unroll < 1 || tu.unroll > 16 || tu.access < 1 || tu.access > 2) {
-            snprintf(note, note_len, "ignored line %d of %s: not a tuning entry", lineno, path);
+        if (!bad && (strcmp(e.device, dev->info.name) || strcmp(e.driver, dev->info.driver) ||
+                     strcmp(e.type, ocr_type_name(t))))
+            continue;
+        if (!bad && e.tu.local_size > dev->info.max_wg) {
+            snprintf(why, sizeof why, "work-group size %zu exceeds the device's maximum %zu",
+                     e.tu.local_size, dev->info.max_wg);
+            bad = why;
+        }
+        if (bad) {
+            snprintf(note, note_len, "ignored line %d of %s: %s", lineno, path, bad);
             continue;
         }
-        if (strcmp(fld[1], dev->info.name) || strcmp(fld[2], dev->info.driver) ||
-            strcmp(fld[3], ocr_type_name(t)))
-            continue;
-        if (hash != h) {
+        if (e.hash != h) {
             snprintf(note, note_len,
                      "ignored the tuning in %s: reduce7.cl changed since it was tuned", path);
             continue;
         }
-        *out = tu;
+        *out = e.tu;
         found = 1;
     }
+    free(line);
     fclose(f);
     if (found) snprintf(out->source, sizeof out->source, "%s", path);
     return found;
@@ -106,48 +166,133 @@ static int mkdirs(char *path) { /* mkdir -p of the file's directory */
     return 0;
 }
 
-ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
-                          const ocr_tuning *tu) {
-    ocr_last_error_clear();
-    char path[1024], tmp[1100], line[1024], copy[1024];
-    uint64_t h;
-    if (source_hash(kernel_dir, &h) != 0) {
-        ocr_errorf("cannot read reduce7.cl to key the tuning cache");
+/* Test hook (tests/tune_edges_test.sh race): with OCR_TUNE_TEST_HOOK=PREFIX, the
+ * store creates PREFIX.<point> at each point, and before the rename waits
+ * (up to a minute) for PREFIX.go, so a test can interleave two tuners. */
+static void test_hook(const char *point) {
+    const char *pre = getenv("OCR_TUNE_TEST_HOOK");
+    char p[1100];
+    if (!pre || !*pre) return;
+    snprintf(p, sizeof p, "%s.%s", pre, point);
+    FILE *f = fopen(p, "w");
+    if (f) fclose(f);
+    if (strcmp(point, "rename") != 0) return;
+    snprintf(p, sizeof p, "%s.go", pre);
+    for (int i = 0; i < 6000 && access(p, F_OK) != 0; ++i)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+}
+
+/* Waits for the cache's lock (PATH.lock, fcntl): one store at a time, so
+ * concurrent tuners keep each other's entries. The descriptor, or -1. */
+static int lock_cache(const char *path) {
+    char lk[1100];
+    snprintf(lk, sizeof lk, "%s.lock", path);
+    int fd = open(lk, O_RDWR | O_CREAT, 0644);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    test_hook("locking");
+    while (fd >= 0 && fcntl(fd, F_SETLKW, &fl) != 0)
+        if (errno != EINTR) {
+            close(fd);
+            fd = -1;
+        }
+    if (fd < 0) ocr_errorf("cannot lock the tuning cache (%s): %s", lk, strerror(errno));
+    return fd;
+}
+
+/* The file to replace: the cache, or the target of a cache that is a
+ * symbolic link (kept a link). Refuses a read-only cache; *mode: its mode
+ * (0: new file). */
+static ocr_status cache_target(const char *path, char *target, size_t len, mode_t *mode) {
+    struct stat ls, ts;
+    *mode = 0;
+    snprintf(target, len, "%s", path);
+    if (lstat(path, &ls) != 0) return OCR_OK; /* no cache yet */
+    if (S_ISLNK(ls.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (!real) {
+            ocr_errorf("the tuning cache %s is a symbolic link that does not resolve (%s): not "
+                       "stored; remove the link or create its target",
+                       path, strerror(errno));
+            return OCR_IO;
+        }
+        snprintf(target, len, "%s", real);
+        free(real);
+    }
+    if (stat(target, &ts) != 0 || !S_ISREG(ts.st_mode)) {
+        ocr_errorf("the tuning cache %s is not a regular file: not stored", target);
         return OCR_IO;
     }
-    ocr_tune_cache_path(path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    if (mkdirs(tmp) != 0) {
-        ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
+    if (!(ts.st_mode & S_IWUSR) || access(target, W_OK) != 0) {
+        ocr_errorf("the tuning cache %s is read-only (mode %03o): the tuning was not stored; "
+                   "make it writable or remove it",
+                   target, (unsigned)(ts.st_mode & 0777));
         return OCR_IO;
     }
-    FILE *out = fopen(tmp, "w"), *in = fopen(path, "r");
+    *mode = ts.st_mode & 07777;
+    return OCR_OK;
+}
+
+/* Writes target afresh through a temporary file beside it: every other
+ * valid entry kept, this key's old one and broken lines dropped, the new
+ * entry added, the mode kept. Called with the lock held. */
+static ocr_status rewrite(const char *target, mode_t mode, const ocr_device *dev, ocr_type t,
+                          uint64_t h, const ocr_tuning *tu) {
+    char tmp[PATH_MAX + 32], why[160], *line = NULL, *copy = NULL;
+    size_t cap = 0;
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target, (long)getpid());
+    FILE *out = fopen(tmp, "w"), *in = fopen(target, "r");
     if (!out) {
         ocr_errorf("cannot write %s: %s", tmp, strerror(errno));
         if (in) fclose(in);
         return OCR_IO;
     }
-    /* Keep every other valid entry; drop this key's old one and broken lines. */
-    while (in && fgets(line, sizeof line, in)) {
-        char *fld[12];
-        snprintf(copy, sizeof copy, "%s", line);
-        int n = parse_line(copy, fld, 12);
-        if (n != 10 || strcmp(fld[0], TUNE_MAGIC)) continue;
-        if (!strcmp(fld[1], dev->info.name) && !strcmp(fld[2], dev->info.driver) &&
-            !strcmp(fld[3], ocr_type_name(t)))
+    while (in && getline(&line, &cap, in) >= 0) {
+        tune_entry e;
+        free(copy);
+        if (!(copy = strdup(line)) || parse_entry(copy, &e, why, sizeof why)) continue;
+        if (!strcmp(e.device, dev->info.name) && !strcmp(e.driver, dev->info.driver) &&
+            !strcmp(e.type, ocr_type_name(t)))
             continue;
         fputs(line, out);
     }
+    free(copy);
+    free(line);
     if (in) fclose(in);
     fprintf(out, "%s\t%s\t%s\t%s\t%llx\t%zu\t%zu\t%u\t%d\t%.6f\n", TUNE_MAGIC, dev->info.name,
             dev->info.driver, ocr_type_name(t), (unsigned long long)h, tu->local_size, tu->groups,
             tu->unroll, tu->access, tu->kernel_ms);
-    if (fclose(out) != 0 || rename(tmp, path) != 0) {
-        ocr_errorf("cannot write %s: %s", path, strerror(errno));
+    int bad = mode && fchmod(fileno(out), mode) != 0; /* the old file's mode */
+    if (fclose(out) != 0) bad = 1;
+    test_hook("rename");
+    if (bad || rename(tmp, target) != 0) {
+        ocr_errorf("cannot write %s: %s", target, strerror(errno));
         remove(tmp);
         return OCR_IO;
     }
     return OCR_OK;
+}
+
+ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
+                          const ocr_tuning *tu) {
+    ocr_last_error_clear();
+    char path[1024], target[PATH_MAX];
+    uint64_t h;
+    mode_t mode;
+    if (source_hash(kernel_dir, &h) != 0) {
+        ocr_errorf("cannot read reduce7.cl to key the tuning cache");
+        return OCR_IO;
+    }
+    ocr_tune_cache_path(path, sizeof path);
+    if (mkdirs(path) != 0) {
+        ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
+        return OCR_IO;
+    }
+    int lock = lock_cache(path);
+    if (lock < 0) return OCR_IO;
+    ocr_status st = cache_target(path, target, sizeof target, &mode);
+    if (st == OCR_OK) st = rewrite(target, mode, dev, t, h, tu);
+    close(lock); /* releases the lock */
+    return st;
 }
 
 /* reduce7's build request for (type, sum) with the candidate's geometry (NULL:
@@ -203,7 +348,8 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
     const ocr_kernel_spec *r7 = ocr_kernel_find("reduce7");
     const size_t gpu_local[] = {r7->local_size, 64, 256, 512, 1024};
     const size_t gpu_gpcu[] = {r7->grid.gpu_items_per_cu / r7->local_size, 4, 16, 2, 32};
-    const unsigned gpu_unroll[] = {r7->grid.unroll, 4, 16, 2};
+    const unsigned gpu_unroll[] = {r7->grid.unroll, other_unrolls[0], other_unrolls[1],
+                                   other_unrolls[2]};
     const size_t cpu_gpcu[] = {r7->grid.cpu_groups_per_cu, 1, 2, 8, 16};
     ocr_tuning cand[128];
     unsigned nc = 0;
@@ -262,4 +408,21 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
     best->tried = tried;
     best->total = nc;
     return OCR_OK;
+}
+
+void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, size_t len) {
+    ocr_tuning tu;
+    char note[1200];
+    if (len) tuning[0] = '\0';
+    if (rq->kernel_file || !(rq->spec.caps & OCR_KERNEL_TUNABLE) || rq->local_size ||
+        rq->groups || rq->access)
+        return;
+    if (ocr_tune_lookup(dev, rq->type, rq->kernel_dir, &tu, note, sizeof note)) {
+        rq->local_size = tu.local_size, rq->groups = tu.groups;
+        rq->unroll = tu.unroll, rq->access = tu.access;
+        snprintf(tuning, len, "tuned for this device (%s)", tu.source);
+    } else {
+        if (note[0]) ocr_errorf("note: %s", note);
+        snprintf(tuning, len, "built-in defaults (--tune tunes them for this device)");
+    }
 }

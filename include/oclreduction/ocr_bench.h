@@ -1,0 +1,571 @@
+/*
+ * ocr_bench.h - the benchmark and run API of the oclreduction library: open
+ * an OpenCL device, load and build a reduction kernel from its .cl file, plan
+ * the passes, run and check a reduction of host data, report, tune, split
+ * over devices, stream. The oclReduction program is a thin shell over this.
+ * Statuses, types, operators, values and the message channel: ocr_core.h.
+ * Reports asked for with a FILE * go to that file.
+ *
+ * Its structs carry no size field: they may change between minor versions
+ * while the major version is 0 (the reducer's options are the stable ones,
+ * see ocr_reducer.h).
+ */
+#ifndef OCR_BENCH_H
+#define OCR_BENCH_H
+
+#include "ocr_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- devices ------------------------------------------------------------ */
+
+typedef struct {
+    int platform;        /* index, or -1 for the default choice */
+    int device;          /* index within the platform (or among all), or -1 */
+    cl_device_type type; /* CL_DEVICE_TYPE_ALL: GPU if any, else the first device */
+    int type_given;      /* 1 if the user asked for a type explicitly */
+} ocr_device_choice;
+
+typedef struct ocr_device ocr_device; /* a context and profiling queue on one device */
+
+OCR_API ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out);
+OCR_API void ocr_device_close(ocr_device *dev);
+/* Fills out[0..*count) with one choice per device of `type` (CL_DEVICE_TYPE_ALL:
+ * every device), each naming its platform and its index within the platform. */
+OCR_API ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int max,
+                                        int *count);
+/* The devices a choice covers: every device of choice->type on platform
+ * choice->platform (every platform if < 0), at most max; with gpus_first and
+ * no type given (type_given 0), the GPUs alone where there are any. *count
+ * may be 0. */
+OCR_API ocr_status ocr_device_select(const ocr_device_choice *choice, int gpus_first,
+                                     ocr_device_choice *out, int max, int *count);
+/* Prints every platform and device with its main limits. */
+OCR_API ocr_status ocr_device_list(FILE *f);
+
+typedef struct {
+    char name[256], vendor[256], version[128], driver[128];
+    char platform[256], platform_version[256];
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_ulong global_mem, local_mem, max_alloc;
+    size_t max_wg, max_item0;
+    int fp64;
+    int host_unified;
+} ocr_device_info;
+
+OCR_API const ocr_device_info *ocr_device_get_info(const ocr_device *dev);
+OCR_API cl_context ocr_device_context(const ocr_device *dev);
+OCR_API cl_command_queue ocr_device_queue(const ocr_device *dev);
+OCR_API cl_device_id ocr_device_id(const ocr_device *dev);
+
+/* ---- kernels ------------------------------------------------------------ */
+
+typedef struct {
+    const char *name; /* kernel function name, e.g. "reduce6" */
+    const char *file; /* file relative to the kernel directory */
+    ocr_kernel_kind kind;
+    size_t local_size;            /* default work-group size (0: chosen from the device) */
+    size_t block;                 /* values held in local memory per group (PER_GROUP) */
+    unsigned loads_per_slot;      /* elements combined into each local slot while loading */
+    size_t default_m;             /* default CPU threshold M (0: from the plan's geometry) */
+    const char *summary;          /* one line for --help and --list-kernels */
+    struct {                      /* PER_GRID defaults by device type ({0} for the others) */
+        unsigned unroll;          /* 16-byte loads issued per work-item before the first is used */
+        size_t gpu_items_per_cu;  /* resident work-items per GPU compute unit */
+        size_t cpu_groups_per_cu; /* groups per CPU core */
+        size_t cpu_local_size;    /* work-group size with blocked access on a CPU */
+    } grid;
+    unsigned caps; /* OCR_KERNEL_* abilities (0 for a --kernel-file kernel) */
+} ocr_kernel_spec;
+
+/* What a built-in kernel can do besides reducing (ocr_kernel_spec.caps): the
+ * program asks these, never a kernel's name. */
+enum {
+    OCR_KERNEL_FREE_GEOMETRY = 1, /* groups per launch and access pattern are free (PER_GRID) */
+    OCR_KERNEL_TUNABLE = 2,       /* --tune sweeps its geometry; the tuning cache applies */
+    OCR_KERNEL_STREAMABLE = 4     /* the reducer's kernel: it streams inputs beyond one buffer */
+};
+
+/* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
+OCR_API const ocr_kernel_spec *ocr_kernel_find(const char *name_or_number);
+OCR_API const ocr_kernel_spec *ocr_kernel_at(size_t i); /* NULL past the end */
+
+/* What to build: a kernel spec plus the choices that become -D options. */
+typedef struct {
+    ocr_kernel_spec spec;
+    const char *kernel_dir;  /* --kernel-dir, or NULL */
+    const char *kernel_file; /* explicit file (student kernels), or NULL */
+    ocr_type type;
+    ocr_op op;
+    size_t local_size;         /* 0: the spec's default, shrunk to fit the device */
+    size_t groups;             /* PER_GRID: groups per launch, 0: from the device */
+    int access;                /* PER_GRID: 0 auto (blocked on CPUs), 1 strided, 2 blocked */
+    const char *extra_options; /* appended to the build options, or NULL */
+    unsigned unroll;           /* PER_GRID: loads in flight per work-item, 0: the default (8) */
+} ocr_build_request;
+
+typedef struct ocr_kernel ocr_kernel;
+
+/* OCR_OK if extra build options (NULL or "" included) can go to the compiler:
+ * each -D, -U and -I has its argument, attached or as the next word, and a
+ * macro name starts like an identifier. Else one message and OCR_USAGE (some
+ * OpenCL compilers crash on a bare -D). Every build checks its extra_options
+ * with it; a program can call it while parsing its own options. */
+OCR_API ocr_status ocr_build_options_check(const char *options);
+
+OCR_API ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *req,
+                                    ocr_kernel **out);
+OCR_API void ocr_kernel_release(ocr_kernel *k);
+
+OCR_API const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k);
+
+/* What the built kernel needs on its device, as the device reports it after
+ * the build (clGetKernelWorkGroupInfo); the build refuses only what these and
+ * the device's limits rule out. */
+typedef struct {
+    size_t work_group_size;    /* CL_KERNEL_WORK_GROUP_SIZE: most work-items per group */
+    size_t preferred_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (warp, SIMD) */
+    uint64_t local_mem;        /* CL_KERNEL_LOCAL_MEM_SIZE: bytes per work-group */
+    uint64_t private_mem;      /* CL_KERNEL_PRIVATE_MEM_SIZE: bytes per work-item (0: unknown) */
+    size_t required_size;      /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE[0]: 0 if none required */
+} ocr_kernel_resources;
+
+OCR_API const ocr_kernel_resources *ocr_kernel_get_resources(const ocr_kernel *k);
+OCR_API const char *ocr_kernel_path(const ocr_kernel *k);
+OCR_API const char *ocr_kernel_options(const ocr_kernel *k);
+OCR_API uint64_t ocr_kernel_default_m(const ocr_kernel *k);
+
+/* Where the device reports enough (NVIDIA's cl_nv_device_attribute_query,
+ * plus the registers from a build with -cl-nv-verbose), an occupancy estimate
+ * for the built kernel: the groups that fit on one compute unit and what
+ * limits them (host/lib/opencl/ocr_resources.c). */
+typedef struct {
+    unsigned registers, warp; /* 0 where unknown */
+    int cc_major, cc_minor;
+    int known;        /* 0: the device does not report what an estimate needs */
+    double occupancy; /* resident work-items / the compute unit's maximum */
+    unsigned groups_per_cu, cu_threads;
+    unsigned long cu_local_mem;
+    const char *limited_by; /* "work-items", "registers", "local memory" or "groups" */
+} ocr_occupancy;
+
+OCR_API void ocr_kernel_occupancy(const ocr_device *dev, const ocr_kernel *k, ocr_occupancy *occ);
+/* The resources report of --resources: the kernel's needs, then the estimate. */
+OCR_API void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
+                                 const char *kernel_name, const ocr_occupancy *occ);
+/* 1 if the device lists the OpenCL extension `name`. */
+OCR_API int ocr_device_has_extension(const ocr_device *dev, const char *name);
+
+/* Searches for a kernel file: explicit dir, $OCLREDUCTION_KERNEL_DIR, the
+ * source tree (build-tree binaries), the installed data directory. On failure
+ * reports every place searched. Returns a malloc'd path or NULL. */
+OCR_API char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
+
+/* ---- plan --------------------------------------------------------------- */
+
+#define OCR_MAX_PASSES 64
+
+typedef struct {
+    uint64_t n_in, n_out, groups, local_size, global_size;
+    int finish; /* this launch also combines its groups' values: n_out is 1 */
+} ocr_pass;
+
+typedef struct {
+    uint64_t n, m; /* input size and CPU threshold */
+    unsigned npasses;
+    ocr_pass pass[OCR_MAX_PASSES];
+    uint64_t leftover;   /* values read back and finished on the CPU */
+    uint64_t elems_read; /* by all passes, for the bandwidth figure */
+    uint64_t depth;      /* longest chain of operations any input goes through */
+} ocr_plan;
+
+/* Plans the passes: while more than m values remain, one launch; at least one
+ * for a kernel whose geometry says tree == 0 (a kernel under test). n, m >= 1. */
+OCR_API ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan *out);
+OCR_API void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
+/* Enqueues every pass of plan p (made for k's geometry) of the built kernel k
+ * on the in-order queue q: pass 0 reads the p->n values at the start of `in`,
+ * pass i writes scratch[i % 2] (each holds at least the first two passes'
+ * outputs, p->pass[0 and 1].n_out values). The p->leftover values for the CPU
+ * to finish are then at the start of scratch[(p->npasses - 1) % 2], or of
+ * `in` when there is no pass. Nothing is waited for: read them with a
+ * blocking read on q. The launches ocr_run and the reducer make, for a
+ * benchmark over buffers the caller owns (tools/peers.c). */
+OCR_API ocr_status ocr_plan_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_plan *p,
+                                    cl_mem in, const cl_mem scratch[2]);
+
+/* ---- data, reference, check --------------------------------------------- */
+
+/* Which seeded input to make. EXACT (the default) chooses values whose
+ * reduction is exact in any order of operations wherever that can be arranged
+ * (dyadic floats with bounded partial sums, powers of two for products), so
+ * the check compares bit for bit and a lost or doubled element fails for every
+ * type. UNIFORM draws floats uniformly (sums) or near 1 (products), whose
+ * rounding depends on the order: checked against a proven bound, with the
+ * observed error reported in ulps. Integers are the same in both. ONE_SIDED is
+ * the second data set behind every verdict on a kernel under test, chosen so
+ * that losses cannot cancel (sums of elements >= 0; float products of +-2^e,
+ * e != 0, whose exponent prefix sums never return to 0; the extreme of min and
+ * max at element n - 1; host/lib/core/ocr_reference.c has the rules); it is
+ * exact too. */
+typedef enum { OCR_DATA_EXACT, OCR_DATA_UNIFORM, OCR_DATA_ONE_SIDED } ocr_data_kind;
+
+OCR_API const char *ocr_data_kind_name(ocr_data_kind k);
+OCR_API int ocr_data_kind_from_name(const char *s, ocr_data_kind *k); /* 0 on success */
+
+/* Seeded, reproducible input for (type, op, n): element i depends on
+ * (seed, i, n) only (n sets the value range that keeps sums exact). */
+OCR_API void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
+                           ocr_data_kind kind);
+
+/* The optimized CPU reduction: `threads` threads (0: one per online CPU), each
+ * with several independent accumulators so the compiler vectorizes the loop. */
+OCR_API ocr_value ocr_reduce_best(const void *data, uint64_t n, ocr_type t, ocr_op o,
+                                  unsigned threads, unsigned *threads_used);
+
+/* The naive loop (the tutorial's CPU reference), in the element type. */
+OCR_API ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o);
+
+typedef struct {
+    ocr_value expected;  /* exact for integers; compensated sum/product for floats */
+    double tolerance;    /* allowed |got - expected|; 0 for exact comparisons */
+    int nonfinite_input; /* the input holds NaN or Inf */
+    int any_order;       /* exact data: exact in every order (else: in every order whose
+                            partial sums stay below 2^24 units, see ocr_reference.c) */
+} ocr_reference;
+
+/* The reference the check uses: exact for integers, for min and max, and for
+ * exact data; for uniform float data, compensated summation in long double and
+ * an error bound from the plan's depth. */
+OCR_API void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
+                                ocr_data_kind kind, ocr_reference *ref);
+/* 1 if got matches the reference. */
+OCR_API int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);
+/* |got - expected| in units in the last place of expected (floats; 0 for
+ * integers), for reports of the observed rounding error. */
+OCR_API double ocr_error_ulps(ocr_type t, ocr_value expected, ocr_value got);
+OCR_API double ocr_ulps_of(ocr_type t, ocr_value expected, double abs_error);
+
+/* ---- run ---------------------------------------------------------------- */
+
+/* The parts of one reduction. gpu = h2d + kernels + d2h + cpu exactly (end
+ * to end, upload included); resident = kernels + d2h + cpu (the tutorial's
+ * "T gpu": the input already on the device); wall is the host clock from the
+ * first enqueue to the CPU finish, so it also holds launch gaps and host
+ * overheads the events do not see. */
+typedef struct {
+    uint64_t h2d_ns, kernels_ns, d2h_ns, cpu_ns, gpu_ns, wall_ns, resident_ns;
+} ocr_times;
+
+/* One timed reduction (or the warm-up) and the value it produced. */
+typedef struct {
+    ocr_times t;
+    ocr_value result;
+    int passed;                       /* the check, on this run's value */
+    uint64_t pass_ns[OCR_MAX_PASSES]; /* each launch's event */
+    uint64_t gap_ns[OCR_MAX_PASSES];  /* device idle before it (after the previous command) */
+} ocr_run_sample;
+
+/* How input data reaches the device (what T gpu's H2D part measures). */
+typedef enum {
+    OCR_HOST_AUTO,      /* zero-copy on host-unified devices, else pinned */
+    OCR_HOST_PAGEABLE,  /* clEnqueueWriteBuffer from ordinary (malloc) memory */
+    OCR_HOST_PINNED,    /* ... from page-locked memory (CL_MEM_ALLOC_HOST_PTR, mapped) */
+    OCR_HOST_ZERO_COPY, /* kernels read a host-allocated buffer; H2D is its map + unmap */
+} ocr_host_mem;
+
+OCR_API const char *ocr_host_mem_name(ocr_host_mem h);
+OCR_API int ocr_host_mem_from_name(const char *s, ocr_host_mem *h);
+
+/* Whether ocr_run also checks the second data set (ocr_run_options.second). */
+typedef enum { OCR_SECOND_AUTO, OCR_SECOND_ON, OCR_SECOND_OFF } ocr_second_data;
+
+/* NONE skips timing the CPU (benchmarks of the device alone); the check runs. */
+typedef enum { OCR_CPU_NAIVE, OCR_CPU_BEST, OCR_CPU_NONE } ocr_cpu_baseline;
+
+typedef struct {
+    unsigned repeats; /* timed runs after one warm-up, >= 1 */
+    uint64_t m;       /* CPU threshold, 0: the kernel's default */
+    ocr_host_mem host_mem;
+    ocr_cpu_baseline cpu; /* BEST also times the optimized CPU reduction */
+    ocr_data_kind data;   /* how the data was made: decides the check */
+    /* Called on the calling thread before each run (the warm-up too) and once
+     * after the last: repeats + 2 calls. NULL: none. --split and --mpi make
+     * every device start run r together with it (a barrier). */
+    void (*sync)(void *ctx);
+    void *sync_ctx;
+    /* The verdict's second data set (docs/output.md, "What is checked"): AUTO
+     * (0) checks every kernel of unknown order (a kernel under test: geometry
+     * tree == 0) also on independent one-sided data made with `seed` (exact
+     * data if `data` is one-sided itself): a warm-up and one run, both checked.
+     * ON does that for any kernel, OFF for none. */
+    ocr_second_data second;
+    uint64_t seed;
+} ocr_run_options;
+
+typedef struct {
+    ocr_plan plan;
+    ocr_value result; /* the device's answer: the first run that failed, else the last */
+    ocr_value expected;
+    double tolerance;
+    int exact;        /* compared bit for bit (tolerance 0) */
+    int any_order;    /* see ocr_reference */
+    double err_ulps;  /* |result - expected| in ulps of expected (floats) */
+    double tol_ulps;  /* the tolerance in the same ulps */
+    int passed;       /* every run (warm-up included) passed and all agreed, the second
+                         data set too, and nothing was written past the output */
+    unsigned bad_run; /* 0: none; else 1 + the index in runs[] of the first run that failed
+                         or differed from runs[0] (runs[0] is the warm-up) */
+    unsigned repeats;
+    ocr_run_sample *runs;  /* repeats + 1 entries, [0] the warm-up; ocr_result_release frees */
+    ocr_times median, min; /* of each field over the timed runs: median.gpu_ns is the
+                              median of the totals, not the sum of the parts' medians */
+    uint64_t ref_ns_median, ref_ns_min;   /* the naive CPU loop */
+    uint64_t best_ns_median, best_ns_min; /* the optimized CPU reduction (if asked) */
+    ocr_value best_result;
+    int best_passed;
+    unsigned cpu_threads;
+    ocr_host_mem host_mem; /* the path that ran (never AUTO) */
+    struct {               /* the second data set (see ocr_run_options) */
+        unsigned runs;     /* runs checked on it; 0: not checked */
+        ocr_data_kind data;
+        int passed;
+        ocr_value result, expected; /* the first run that failed, else the last */
+    } second;
+    /* Kernels under test write only out[0..values): every run checks a guard
+     * past the output buffers (the launch's global size plus 4 KiB, poisoned,
+     * so such a write lands in the buffer and is found the same way every
+     * time) and past the input. oob_pass: 0, or 1 + the first pass writing the
+     * buffer that was written past; oob_index: the first element written past
+     * oob_values, the values its passes write. */
+    unsigned oob_pass;
+    uint64_t oob_index, oob_values;
+} ocr_result;
+
+/* Refuses, with a message and OCR_TOO_LARGE, a size whose buffers exceed the
+ * device's CL_DEVICE_MAX_MEM_ALLOC_SIZE or global memory, or whose host copies
+ * exceed the memory available to this process; OCR_USAGE if it cannot be
+ * planned. Cheap: call it before allocating the input. */
+OCR_API ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
+                                  const ocr_run_options *opt);
+
+/* Uploads data, runs the plan repeats+1 times (the first is a warm-up),
+ * checks every run's answer and times everything. On OCR_OK or OCR_WRONG the
+ * result owns memory: release it with ocr_result_release (safe on any result
+ * ocr_run has filled, and twice). */
+OCR_API ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
+                           ocr_op o, const ocr_run_options *opt, ocr_result *res);
+OCR_API void ocr_result_release(ocr_result *res);
+
+/* ---- report ------------------------------------------------------------- */
+
+typedef enum { OCR_FORMAT_TEXT, OCR_FORMAT_CSV, OCR_FORMAT_JSON } ocr_format;
+
+/* What a report needs besides the result. */
+typedef struct {
+    const char *kernel_name;
+    ocr_type type;
+    ocr_op op;
+    uint64_t seed;
+    ocr_data_kind data;
+    const char *build_options; /* what the user added to the build, or NULL */
+    int csv_header;            /* CSV: print the header line first */
+    int json_runs;             /* JSON: include the runs[] array (every run's parts and value) */
+    int passes;                /* text: add the per-launch table */
+    const char *tuning;        /* reduce7: where its geometry came from, or NULL */
+} ocr_report_info;
+
+/* text: the tutorial's shape (kernel, size, device, PASSED or FAILED, memory IO,
+ * bandwidth, T kernels, T gpu, T ref, speedups); csv: one row; json: one object.
+ * docs/output.md documents every field. */
+OCR_API void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel *k,
+                        const ocr_report_info *info, const ocr_result *r);
+/* The CSV header line alone (for several rows under one header). */
+OCR_API void ocr_report_csv_header(FILE *f);
+/* s as one quoted JSON string (OCR_FORMAT_JSON: quotes, backslashes and
+ * control characters escaped) or CSV field (otherwise: quotes doubled), for
+ * reports a caller composes around the library's (every report's strings go
+ * through it). */
+OCR_API void ocr_report_quoted(FILE *f, ocr_format fmt, const char *s);
+
+/* ---- tuning ------------------------------------------------------------- */
+
+/* reduce7's geometry for one device and type, as --tune found best. */
+typedef struct {
+    size_t local_size, groups; /* work-items per group, groups per launch */
+    unsigned unroll;           /* loads in flight per work-item */
+    int access;                /* 1 strided, 2 blocked */
+    double kernel_ms;          /* its median kernel time when tuned */
+    char source[1024];         /* the cache file it came from (lookups) */
+    unsigned tried, total;     /* configurations timed, and in the space (ocr_tune_run) */
+} ocr_tuning;
+
+/* Sweeps reduce7's geometry for (device, type) on n elements of int/float
+ * sum data within about budget_s seconds (the defaults first), and returns
+ * the fastest by median kernel time of 5 runs. Progress lines go to `progress`
+ * (NULL: none). docs/tuning.md says what is swept and why. */
+OCR_API ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
+                                const char *kernel_dir, ocr_tuning *best, FILE *progress);
+/* The per-user cache: $XDG_CACHE_HOME/oclreduction/tune.tsv (else
+ * ~/.cache/...), one entry per device, driver, type and kernel source hash. */
+OCR_API void ocr_tune_cache_path(char *buf, size_t len);
+OCR_API ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
+                                  const ocr_tuning *tu);
+/* 1 and *out if the cache holds an entry for this device, driver, type and
+ * today's reduce7.cl; else 0, with a note when an entry was there but ignored
+ * (corrupt, or tuned for another version of the kernel). */
+OCR_API int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir,
+                            ocr_tuning *out, char *note, size_t note_len);
+/* A tunable built-in kernel with no geometry of the caller's (no local size,
+ * groups or access): the cache's geometry for this device, type and kernel
+ * source put into *rq, else the built-in defaults. `tuning` says which, for
+ * the report ("" for any other request); an entry that was there but ignored
+ * is a note ("note: ...") on the message channel. */
+OCR_API void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, size_t len);
+
+/* ---- peak --------------------------------------------------------------- */
+
+/* The device's copy rate in GB/s (bytes read + written per ns): cl/copy.cl
+ * copying `bytes` with 16-byte loads on a reduce7-like grid, median of `reps`
+ * runs after a warm-up. The yardstick of --peak. */
+OCR_API ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes,
+                                 unsigned reps, double *gbs);
+
+/* ---- timing ------------------------------------------------------------- */
+
+OCR_API uint64_t ocr_now_ns(void);                      /* monotonic clock */
+OCR_API uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
+OCR_API uint64_t ocr_min_u64(const uint64_t *v, size_t n);
+/* Both of v[0..n), n >= 1 (sorts v in place): every run statistic. */
+OCR_API void ocr_median_min_u64(uint64_t *v, size_t n, uint64_t *median, uint64_t *min);
+
+/* ---- several devices: one input split over them (host/lib/run/ocr_split.c) ----- */
+
+/* ocr_data_fill's elements [offset, offset + count) of the input of n
+ * elements, into data[0..count): each MPI rank makes only its share, and the
+ * shares together are exactly ocr_data_fill's array. */
+OCR_API void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n,
+                                 ocr_type t, ocr_op o, uint64_t seed, ocr_data_kind kind);
+
+/* How the input is divided: equal shares, or shares proportional to each
+ * device's end-to-end rate (upload + kernels) in a short probe run. */
+typedef enum { OCR_SHARES_EQUAL, OCR_SHARES_RATE } ocr_shares;
+OCR_API const char *ocr_shares_name(ocr_shares s);
+OCR_API int ocr_shares_from_name(const char *s, ocr_shares *out); /* 0 on success */
+
+/* Element counts of n split into `parts` contiguous shares: equal (the first
+ * n % parts one larger) or, with weights, proportional to them. The counts
+ * always add up to n, in time proportional to parts. With weights: NaN, zero
+ * and negative weights get no share; if any weight is +infinity, those parts
+ * share n equally and the others get none; if no weight is positive, the
+ * shares are equal. parts == 0 fills nothing. */
+OCR_API void ocr_split_shares(uint64_t n, unsigned parts, const double *weights, uint64_t *count);
+
+#define OCR_SPLIT_MAX 64 /* devices */
+
+/* One device's part of a split reduction. */
+typedef struct {
+    ocr_device_choice choice;
+    uint64_t offset, count; /* its slice of the input */
+    double probe_gbs;       /* RATE: the probe's end-to-end GB/s (0: not probed) */
+    ocr_device *dev;
+    ocr_kernel *kernel;
+    char tuning[1200]; /* reduce7: where its geometry came from, or "" */
+    ocr_result res;    /* its runs and check, on its slice (count > 0) */
+    ocr_status st;
+} ocr_split_part;
+
+typedef struct {
+    unsigned nparts;
+    ocr_split_part *part; /* nparts entries */
+    ocr_shares shares;
+    uint64_t n;
+    ocr_type type;
+    ocr_op op;
+    unsigned repeats;
+    ocr_value result, expected; /* the combination of the parts, and the whole input's reference */
+    double tolerance, err_ulps, tol_ulps;
+    int exact, any_order;
+    int passed;       /* every part passed its share's check and every run's combination passed */
+    unsigned bad_run; /* 0, or 1 + the first run whose combination failed or differed */
+    uint64_t elems_read; /* by every device's passes */
+    /* Per run, over the devices that ran concurrently: the slowest device's
+     * kernels, resident (kernels + D2H + CPU) and total (H2D too) times plus
+     * the host combine; wall: the host clock from the start of the run on
+     * every device to the end on the last. Medians and minima over the runs. */
+    ocr_times median, min;
+    uint64_t combine_ns; /* median of the host combine of the parts' values */
+} ocr_split_result;
+
+/* Opens each choice's device on its own host thread, builds the request's
+ * kernel there, divides data[0..n) into contiguous shares, runs every share
+ * with ocr_run concurrently (each device's runs start together), combines
+ * the parts' values in the kernels' arithmetic (ocr_combine) and checks the
+ * combination against the whole input's reference. opt->sync is the
+ * engine's own. Release with ocr_split_release (also after a failure). */
+OCR_API ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
+                                 const ocr_build_request *rq, const void *data, uint64_t n,
+                                 const ocr_run_options *opt, ocr_shares shares,
+                                 ocr_split_result *res);
+/* text: a table of the devices (share, times, GB/s, check) and the aggregate;
+ * json: one object with the aggregate and each device's ocr_report object. */
+OCR_API void ocr_split_report(FILE *f, ocr_format fmt, const ocr_report_info *ri,
+                              const ocr_split_result *r);
+OCR_API void ocr_split_release(ocr_split_result *r);
+
+/* ---- streaming: inputs larger than one buffer (host/lib/run/ocr_stream.c) ------ */
+
+/* How a streamed reduction runs; a zeroed struct takes every default. */
+typedef struct {
+    uint64_t chunk; /* elements per chunk, 0: ocr_stream_default_chunk */
+    uint64_t seed;  /* of the input, as ocr_data_fill's */
+    ocr_data_kind data;
+    const char *kernel_dir;    /* the reducer's (NULL: the embedded kernel) */
+    size_t local_size, groups; /* the reducer's geometry, 0: its defaults */
+    const char *build_options; /* appended to the reducer's build, or NULL */
+    int automatic;             /* for the report: chosen because n exceeds one buffer */
+} ocr_stream_options;
+
+typedef struct {
+    uint64_t n, chunk, chunks;
+    ocr_type type;
+    ocr_op op;
+    ocr_value result, expected; /* the chunks' values combined in order; the reference */
+    int any_order, passed, automatic;
+    uint64_t max_alloc;      /* the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    uint64_t wall_ns;        /* host clock from the first chunk's generation to the last value */
+    uint64_t fill_ns;        /* of which the host spent generating the input */
+    uint64_t h2d_ns;         /* one chunk's pinned upload alone, median of 5 */
+    uint64_t h2d_bytes;      /* that chunk's bytes */
+    double e2e_gbs, h2d_gbs; /* n bytes / wall; h2d_bytes / h2d_ns */
+    uint64_t pipe_ns;        /* the same stream again with the input already in the pinned
+                                slots (not generated, not checked): no producer limit */
+    double pipe_gbs;         /* n bytes / pipe_ns */
+} ocr_stream_result;
+
+/* A quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE in elements of t, at most 256 MiB. */
+OCR_API uint64_t ocr_stream_default_chunk(const ocr_device *dev, ocr_type t);
+/* OCR_OK if a streamed result can be checked bit for bit: every integer and
+ * min/max reduction, and float sums and products of exact data; else one
+ * message and OCR_USAGE. */
+OCR_API ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind);
+/* Reduces ocr_data_fill's n elements chunk by chunk without holding them in
+ * host memory: each chunk is generated into one of two pinned host slots,
+ * uploaded on one queue into one of two device buffers and reduced with the
+ * library's reducer on a second queue, so the upload of chunk i + 1 overlaps
+ * the reduction of chunk i. The chunks' values are combined in order (as
+ * ocr_combine) and checked against the chunks' references combined alike.
+ * OCR_OK (PASSED) or OCR_WRONG fill *res; docs/streaming.md has the design. */
+OCR_API ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
+                                  const ocr_stream_options *opt, ocr_stream_result *res);
+/* text (the other formats: json, one object). */
+OCR_API void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev,
+                               const ocr_report_info *ri, const ocr_stream_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,147 @@
+/*
+ * ocr_core.h - what every part of the oclreduction library shares: the
+ * statuses calls return, the element types and operators, one value of any
+ * type, a kernel's launch shape, the version and the message channel. The
+ * reducer (ocr_reducer.h) needs only this; the benchmark and run API
+ * (ocr_bench.h) builds on it; ocr.h includes all three.
+ *
+ * OpenCL: this header includes <CL/cl.h> and uses nothing above OpenCL 1.2;
+ * CL_TARGET_OPENCL_VERSION is the application's to choose (define it before
+ * including, as for <CL/cl.h> itself).
+ *
+ * Every function that can fail returns an ocr_status and reports one message
+ * naming what failed: to the callback installed with ocr_set_message_callback
+ * (none by default: the library prints nothing) and as the calling thread's
+ * ocr_last_error().
+ */
+#ifndef OCR_CORE_H
+#define OCR_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <CL/cl.h>
+
+/* What the shared library exports: every function these headers declare, and
+ * nothing else (the library is built with -fvisibility=hidden). */
+#if defined(OCR_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define OCR_API __attribute__((visibility("default")))
+#else
+#define OCR_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* OCR_VERSION ("MAJOR.MINOR.PATCH") and its parts, from the project's one
+ * version (CMakeLists.txt); ocr_version() returns the library's own. */
+#include "ocr_version.h"
+
+/* The library's version ("MAJOR.MINOR.PATCH"), as compiled into it: compare
+ * with OCR_VERSION, the headers' version. */
+OCR_API const char *ocr_version(void);
+
+/* ---- status -------------------------------------------------------------- */
+
+/* What a call did. The values are the library's, not exit codes: the
+ * oclReduction program maps them to its exit codes (host/cli/cli.c). OCR_USAGE and
+ * OCR_RUNTIME are the general kinds; the later values say more where the
+ * library knows more, and are runtime failures as well. Callers should test
+ * st != OCR_OK rather than ranges; ocr_status_name() gives a phrase for each. */
+typedef enum {
+    OCR_OK = 0,    /* success (a run: PASSED) */
+    OCR_WRONG,     /* wrong result: the device's answer does not match the reference */
+    OCR_USAGE,     /* invalid argument */
+    OCR_RUNTIME,   /* a runtime failure not covered below */
+    OCR_OPENCL,    /* an OpenCL call failed (the message names it and its error) */
+    OCR_NO_DEVICE, /* no OpenCL platform, or no device matching the choice */
+    OCR_BUILD,     /* the kernel does not build, or does not fit the harness */
+    OCR_NO_MEMORY, /* host or device memory ran out */
+    OCR_TOO_LARGE, /* refused: exceeds the device's or the host's limits */
+    OCR_IO,        /* a file cannot be found, read or written */
+    OCR_NSTATUS
+} ocr_status;
+
+/* "ok", "wrong result", "invalid argument", ...; "unknown status" if out of range. */
+OCR_API const char *ocr_status_name(ocr_status st);
+
+/* ---- types and operators ------------------------------------------------ */
+
+typedef enum { OCR_INT, OCR_UINT, OCR_LONG, OCR_ULONG, OCR_FLOAT, OCR_DOUBLE, OCR_NTYPES } ocr_type;
+typedef enum { OCR_SUM, OCR_PROD, OCR_MIN, OCR_MAX, OCR_AND, OCR_OR, OCR_XOR, OCR_NOPS } ocr_op;
+
+OCR_API const char *ocr_type_name(ocr_type t);
+OCR_API const char *ocr_op_name(ocr_op o);
+OCR_API int ocr_type_from_name(const char *s, ocr_type *t); /* 0 on success */
+OCR_API int ocr_op_from_name(const char *s, ocr_op *o);
+OCR_API size_t ocr_type_size(ocr_type t);
+OCR_API int ocr_type_is_float(ocr_type t);
+OCR_API int ocr_op_valid_for(ocr_op o, ocr_type t); /* bitwise operators need integers */
+
+/* One value of any supported type. */
+typedef union {
+    int32_t i;
+    uint32_t u;
+    int64_t l;
+    uint64_t ul;
+    float f;
+    double d;
+} ocr_value;
+
+/* Formats v as text ("%d", "%.9g", ...) into buf. */
+OCR_API const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len);
+
+/* Combines a and b exactly as the kernels do. */
+OCR_API ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b);
+OCR_API ocr_value ocr_identity(ocr_type t, ocr_op o);
+
+/* ---- kernels' shapes ------------------------------------------------------ */
+
+/* How a kernel maps input elements to output values. */
+typedef enum {
+    OCR_PER_ITEM,  /* each work-item combines 2 elements into one output (reduce0/1) */
+    OCR_PER_GROUP, /* each work-group combines elems_per_group elements into one output */
+    OCR_PER_GRID,  /* a fixed number of groups stride over the input (reduce7) */
+} ocr_kernel_kind;
+
+/* The geometry the kernel was built with: what the plan needs. */
+typedef struct {
+    ocr_kernel_kind kind;
+    size_t local_size;
+    uint64_t elems_per_group; /* PER_GROUP: elements per group; PER_GRID: per work-item per
+                                 iteration (vector width x unroll) */
+    uint64_t max_groups;      /* PER_GRID: groups per launch */
+    int tree;                 /* 1: a group combines its elements as a tree (built-in
+                                 kernels); 0: unknown order (student kernels) */
+    int finishes;             /* PER_GRID: 1 if the kernel can also finish in the same
+                                 launch (reduce7_finish: the last group combines the
+                                 groups' values), used when M = 1; see cl/reduce7.cl */
+} ocr_geometry;
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* The library prints nothing. A caller who wants its messages installs a
+ * callback: fn(user, message) is called once per message, on the thread that
+ * made the failing call, with the whole text (one line, or several for a kernel
+ * search list or build log; no trailing newline), valid during the call only.
+ * Process-wide: install it before other calls (calls made while it changes
+ * may use the old or the new one; neither is lost). fn may be called from
+ * several threads at once if the library is. NULL removes it. */
+typedef void (*ocr_message_fn)(void *user, const char *message);
+OCR_API void ocr_set_message_callback(ocr_message_fn fn, void *user);
+
+/* After a call returned a status other than OCR_OK: why it failed, the
+ * messages of that call joined by newlines (the entry points that can fail
+ * start it afresh; "" if the call reported nothing). Thread-local, valid until
+ * the thread's next library call; kept to 8 KiB (the callback gets every
+ * message whole). */
+OCR_API const char *ocr_last_error(void);
+
+OCR_API const char *ocr_cl_error_name(cl_int err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,218 @@
+"""oclreduction: reductions of PyOpenCL arrays with the oclreduction library.
+
+Drop-in for pyopencl.array.sum / min / max: the same arguments, the same
+result (a 0-d pyopencl Array on the device whose .events hold the reduction's
+event), computed by the library's reduce7 reducer (ctypes over the shared
+library shipped inside this package; nothing is copied).
+
+    import numpy as np, pyopencl as cl, pyopencl.array as cla, oclreduction
+    q = cl.CommandQueue(cl.create_some_context())
+    a = cla.to_device(q, np.arange(1000003, dtype=np.int32))
+    s = oclreduction.sum(a, dtype=np.int64)   # 0-d Array, on the device
+    s.get()[()]                               # 500002500003, a NumPy scalar
+
+sum, prod, min, max, bitwise_and, bitwise_or, bitwise_xor take
+(a, dtype=None, queue=None, wait_for=None): `queue` defaults to the array's;
+the reduction waits for a.events and wait_for; `dtype` is the type the values
+are combined in and returned as (default: a.dtype, as PyOpenCL; a wider one,
+int32 into int64 or float32 into float64, is read and widened on the device).
+Reducer builds once for a (context, dtype, operator) and reuses; the module
+functions keep one per (context, device, dtypes, operator): see docs/python.md.
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _declarations as _D
+from ._build_info import __version__
+from ._native import OPS as _OPS, TYPES as _TYPES, OcrError, Reducer, lib as _lib, type_of
+from ._native import widens_to
+
+# The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
+OK: int = _D.OCR_OK
+WRONG: int = _D.OCR_WRONG
+USAGE: int = _D.OCR_USAGE
+RUNTIME: int = _D.OCR_RUNTIME
+OPENCL: int = _D.OCR_OPENCL
+NO_DEVICE: int = _D.OCR_NO_DEVICE
+BUILD: int = _D.OCR_BUILD
+NO_MEMORY: int = _D.OCR_NO_MEMORY
+TOO_LARGE: int = _D.OCR_TOO_LARGE
+IO: int = _D.OCR_IO
+
+__all__ = ["sum", "prod", "min", "max", "bitwise_and", "bitwise_or", "bitwise_xor", "Reducer",
+           "OcrError", "reduce", "version", "clear_cache", "widens_to", "dtypes", "__version__",
+           "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
+           "TOO_LARGE", "IO"]
+
+# NumPy's ufunc for each operator: its identity is the value of an empty
+# reduction (min and max have none: ValueError, as in NumPy).
+_UFUNCS = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
+           "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
+
+
+def version() -> str:
+    """The library's version (ocr_version()); the package's is __version__."""
+    return _lib.ocr_version().decode()
+
+
+def dtypes() -> Tuple[np.dtype, ...]:
+    """The dtypes the library reduces."""
+    return tuple(_TYPES)
+
+
+# ---- the reducer cache ------------------------------------------------------
+#
+# One Reducer per (context, device, dtype, accumulator dtype, operator), built
+# on first use under its slot's lock (concurrent first calls wait for one
+# build). A context's reducers live while some PyOpenCL Context object that a
+# call came with (the queue's, the array's) is alive: each is watched through
+# a weak reference, and when the last one is collected the reducers are
+# dropped, releasing the context's kernels and scratch buffers (a reducer
+# retains its context). The cache itself never keeps a context alive.
+
+class _Slot:
+    __slots__ = ("lock", "reducer")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.reducer: Optional[Reducer] = None
+
+
+class _Entry:
+    __slots__ = ("slots", "watched")
+
+    def __init__(self) -> None:
+        self.slots: Dict[tuple, _Slot] = {}
+        self.watched: Dict[int, weakref.ref] = {}  # id(Context object) -> its weak reference
+
+
+_cache: Dict[int, _Entry] = {}
+_cache_lock = threading.RLock()  # re-entrant: a collection inside may run _forget
+
+
+def _forget(ctx_ptr: int, obj_id: int) -> None:
+    with _cache_lock:
+        entry = _cache.get(ctx_ptr)
+        if entry is not None:
+            entry.watched.pop(obj_id, None)
+            if not entry.watched:
+                del _cache[ctx_ptr]
+
+
+def _watch(entry: _Entry, ctx_ptr: int, ctx: Any) -> None:
+    if id(ctx) not in entry.watched:
+        oid = id(ctx)
+        entry.watched[oid] = weakref.ref(ctx, lambda _r: _forget(ctx_ptr, oid))
+
+
+def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str) -> Reducer:
+    import pyopencl as cl
+    ctx = queue.context
+    key = (queue.device.int_ptr, dtype, acc, op)
+    with _cache_lock:
+        entry = _cache.setdefault(ctx.int_ptr, _Entry())
+        _watch(entry, ctx.int_ptr, ctx)
+        if getattr(a, "context", None) is not None and a.context.int_ptr == ctx.int_ptr:
+            _watch(entry, ctx.int_ptr, a.context)
+        slot = entry.slots.setdefault(key, _Slot())
+    with slot.lock:
+        if slot.reducer is None:
+            # A Context object of its own: the cache watches the callers'.
+            own = cl.Context.from_int_ptr(ctx.int_ptr, retain=True)
+            slot.reducer = Reducer(own, dtype, op, device=queue.device, acc_dtype=acc)
+        return slot.reducer
+
+
+def clear_cache() -> None:
+    """Drops every cached reducer (each is released once no call uses it)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+# ---- the NumPy / PyOpenCL-shaped functions ---------------------------------
+
+def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
+    import pyopencl.array as cla
+    if not isinstance(a, cla.Array):
+        raise TypeError(f"oclreduction.{op} takes a pyopencl.array.Array, not "
+                        f"{type(a).__name__} (a Buffer: Reducer(...).reduce(queue, buf, n, "
+                        "dtype=...))")
+    if hasattr(dtype, "int_ptr"):  # pyopencl.array.min(a, queue)'s second argument is the queue
+        raise TypeError(f"oclreduction.{op}'s second argument is dtype: pass the queue as queue=")
+    acc = np.dtype(dtype) if dtype is not None else a.dtype
+    tin, tacc = type_of(a.dtype), type_of(acc)
+    if not _lib.ocr_op_valid_for(_OPS[op], tacc):
+        raise TypeError(f"{op} needs integers, not {acc}")
+    if not _lib.ocr_type_widens_to(tin, tacc):
+        raise TypeError(f"{a.dtype} data cannot be combined in {acc}: dtype may be "
+                        + ", ".join(str(t) for t in _TYPES if widens_to(a.dtype, t)))
+    queue = queue if queue is not None else a.queue
+    if queue is None:
+        raise ValueError("the array has no queue: pass queue=")
+    if not a.flags.forc:
+        raise ValueError(f"oclreduction needs a contiguous array; this one has strides "
+                         f"{a.strides} for shape {a.shape}")
+    if a.size == 0:
+        ident = _UFUNCS[op].identity
+        if ident is None:
+            raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
+        return cla.to_device(queue, np.array(ident).astype(acc), allocator=a.allocator)
+    result = cla.empty(queue, (), acc, allocator=a.allocator)
+    _cached(queue, a, a.dtype, acc, op).reduce_async(queue, a, result, wait_for=wait_for)
+    return result
+
+
+def sum(a: Any, dtype: Any = None, queue: Any = None,
+        wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The sum of a pyopencl Array as a 0-d Array (like pyopencl.array.sum);
+    dtype: the type to add in and return (default a.dtype). Integer sums wrap."""
+    return _reduce("sum", a, dtype, queue, wait_for)
+
+
+def prod(a: Any, dtype: Any = None, queue: Any = None,
+         wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The product, as sum."""
+    return _reduce("prod", a, dtype, queue, wait_for)
+
+
+def min(a: Any, dtype: Any = None, queue: Any = None,
+        wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The minimum, as sum; NaN if a holds one (as NumPy); ValueError if a is empty."""
+    return _reduce("min", a, dtype, queue, wait_for)
+
+
+def max(a: Any, dtype: Any = None, queue: Any = None,
+        wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The maximum, as min."""
+    return _reduce("max", a, dtype, queue, wait_for)
+
+
+def bitwise_and(a: Any, dtype: Any = None, queue: Any = None,
+                wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The bitwise AND of integers, as sum (all ones if a is empty)."""
+    return _reduce("and", a, dtype, queue, wait_for)
+
+
+def bitwise_or(a: Any, dtype: Any = None, queue: Any = None,
+               wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The bitwise OR of integers, as sum."""
+    return _reduce("or", a, dtype, queue, wait_for)
+
+
+def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None,
+                wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The bitwise XOR of integers, as sum."""
+    return _reduce("xor", a, dtype, queue, wait_for)
+
+
+def reduce(queue: Any, array: Any, op: str = "sum") -> Any:
+    """The 0.1 interface: `op` ("sum", "prod", "min", "max", "and", "or",
+    "xor") over a whole array, as a NumPy scalar (blocks)."""
+    if op not in _OPS:
+        raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_OPS))
+    return _reduce(op, array, None, queue, None).get()[()]

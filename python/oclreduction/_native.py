@@ -1,0 +1,201 @@
+"""The library beside this file, its declarations (generated from the headers
+at build time), and Reducer: one built reducer, locked, on PyOpenCL objects."""
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from typing import Any, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _declarations as D
+from ._build_info import LIBRARY
+
+LIBRARY_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY)
+try:
+    lib = D.bind(ctypes.CDLL(LIBRARY_PATH))
+except OSError as e:  # the package was not built, or the OpenCL loader is missing
+    raise ImportError(f"oclreduction cannot load {LIBRARY_PATH}: {e}") from e
+
+# OpenCL C type names (ocr_type_name) and the NumPy dtypes they hold.
+_CL_TO_NUMPY = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16,
+                "half": np.float16, "int": np.int32, "uint": np.uint32, "long": np.int64,
+                "ulong": np.uint64, "float": np.float32, "double": np.float64}
+# Every type the library has, by dtype: ocr_type values.
+TYPES: Dict[np.dtype, int] = {
+    np.dtype(_CL_TO_NUMPY[lib.ocr_type_name(t).decode()]): t for t in range(D.OCR_NTYPES)}
+# Operators by name ("sum", "prod", "min", "max", "and", "or", "xor"): ocr_op values.
+OPS: Dict[str, int] = {lib.ocr_op_name(o).decode(): o for o in range(D.OCR_NOPS)}
+
+
+class OcrError(RuntimeError):
+    """A failed library call: .status is the library's ocr_status (USAGE,
+    BUILD, IO, ...), .status_name its name (ocr_status_name), .message the
+    library's message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        self.status = status
+        self.status_name = lib.ocr_status_name(status).decode()
+        self.message = message
+        super().__init__(f"{message} ({self.status_name})")
+
+
+def type_of(dtype: Any) -> int:
+    """The ocr_type of a dtype, or TypeError."""
+    dt = np.dtype(dtype)
+    if dt not in TYPES:
+        raise TypeError(f"oclreduction cannot reduce {dt} data: the types are "
+                        + ", ".join(str(t) for t in TYPES))
+    return TYPES[dt]
+
+
+def widens_to(data: Any, acc: Any) -> bool:
+    """Whether data of one dtype can be combined in another (ocr_type_widens_to)."""
+    return bool(lib.ocr_type_widens_to(type_of(data), type_of(acc)))
+
+
+def _where(data: Any, n: Optional[int], offset: int,
+           dtype: Any) -> Tuple[int, int, int, np.dtype]:
+    """(buffer address, first element, element count, element dtype) of a
+    pyopencl Array or a Buffer (whose element type is `dtype`: required)."""
+    import pyopencl as cl
+    if hasattr(data, "base_data") and hasattr(data, "dtype"):  # an Array
+        if not data.flags.forc:
+            raise ValueError(f"oclreduction needs a contiguous array; this one has strides "
+                             f"{data.strides} for shape {data.shape}")
+        if dtype is not None and np.dtype(dtype) != data.dtype:
+            raise TypeError(f"dtype={np.dtype(dtype)} given for an array of {data.dtype}")
+        if data.offset % data.dtype.itemsize:
+            raise ValueError("the array's offset is not a whole number of elements")
+        size = data.size
+        n = size - offset if n is None else n
+        if offset < 0 or n < 0 or offset + n > size:
+            raise ValueError(f"elements [{offset}, {offset + n}) lie outside the array of {size}")
+        if size == 0 or data.base_data is None:
+            return 0, 0, n, data.dtype
+        if not isinstance(data.base_data, cl.MemoryObjectHolder):
+            raise TypeError("oclreduction reduces arrays in OpenCL buffers (not SVM)")
+        return data.base_data.int_ptr, data.offset // data.dtype.itemsize + offset, n, data.dtype
+    if not isinstance(data, cl.MemoryObjectHolder):
+        raise TypeError(f"expected a pyopencl.array.Array or a pyopencl.Buffer, not "
+                        f"{type(data).__name__}")
+    if dtype is None:
+        raise TypeError("a Buffer has no element type: pass dtype= (the type of its elements)")
+    if n is None:
+        raise ValueError("n is needed for a Buffer (the number of elements to reduce)")
+    return data.int_ptr, offset, n, np.dtype(dtype)
+
+
+def _events(events: Sequence[Any]) -> Tuple[Any, int]:
+    """A ctypes array of the events' addresses (or None) and its length."""
+    evs = [e for e in events if e is not None]
+    if not evs:
+        return None, 0
+    return (ctypes.c_void_p * len(evs))(*[e.int_ptr for e in evs]), len(evs)
+
+
+class Reducer:
+    """reduce7 built once for (context, device, dtype, op), reused across calls,
+    from any thread (each call takes the reducer's lock while it enqueues).
+
+    dtype: the elements' type; acc_dtype: the type they are combined in and
+    the result's (default dtype; a wider one where ocr_type_widens_to allows:
+    int32 into int64, float32 into float64, ...). device: a Device of the
+    context (default: its first). kernel_dir: read the kernels from there
+    instead of the copies compiled into the library. local_size, groups,
+    build_options: as in ocr_reducer_options (0 / None: chosen for the device).
+    """
+
+    def __init__(self, context: Any, dtype: Any, op: str, device: Any = None,
+                 kernel_dir: Optional[str] = None, local_size: int = 0, groups: int = 0,
+                 build_options: Optional[str] = None, acc_dtype: Any = None) -> None:
+        self._r = ctypes.c_void_p()
+        self._lock = threading.Lock()
+        self.dtype = np.dtype(dtype)
+        self.acc_dtype = np.dtype(acc_dtype) if acc_dtype is not None else self.dtype
+        tin, tacc = type_of(self.dtype), type_of(self.acc_dtype)
+        if op not in OPS:
+            raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(OPS))
+        self.op = op
+        self.context = context
+        self.device = device if device is not None else context.devices[0]
+        opt = D.ocr_reducer_options(kernel_dir=kernel_dir.encode() if kernel_dir else None,
+                                    local_size=local_size, groups=groups,
+                                    build_options=build_options.encode() if build_options else None)
+        opt.size = ctypes.sizeof(opt)  # the size rule of ocr_reducer.h
+        st = lib.ocr_reducer_create_widening(context.int_ptr, self.device.int_ptr, tin, tacc,
+                                             OPS[op], ctypes.byref(opt), ctypes.byref(self._r))
+        if st != D.OCR_OK:
+            raise OcrError(st, lib.ocr_reducer_last_error(None).decode(errors="replace"))
+
+    def _fail(self, st: int) -> None:
+        raise OcrError(st, lib.ocr_reducer_last_error(self._r).decode(errors="replace"))
+
+    def _check(self, dtype: np.dtype) -> None:
+        if self._r.value is None:
+            raise ValueError("the reducer was released")
+        if dtype != self.dtype:
+            raise TypeError(f"the data are {dtype}; the reducer was built for {self.dtype}")
+
+    def reduce_async(self, queue: Any, data: Any, result: Any, n: Optional[int] = None,
+                     offset: int = 0, wait_for: Optional[Sequence[Any]] = None,
+                     dtype: Any = None) -> Any:
+        """Enqueues the reduction of `data` (an Array, all of it or n elements
+        from offset, or n elements of a Buffer of dtype) after the events in
+        wait_for and the array's own; the value (of acc_dtype) goes to element 0
+        of `result` (a Buffer, or an Array at its buffer's start). Returns the
+        pyopencl.Event, also added to the arrays' events."""
+        import pyopencl as cl
+        buf, off, n, dt = _where(data, n, offset, dtype)
+        self._check(dt)
+        if hasattr(result, "base_data"):
+            if result.dtype != self.acc_dtype or result.offset or result.base_data is None:
+                raise TypeError(f"the result array must hold {self.acc_dtype} at its buffer's "
+                                f"start (it holds {result.dtype}, offset {result.offset})")
+            res = result.base_data.int_ptr
+        else:
+            res = result.int_ptr
+        waits = list(getattr(data, "events", [])) + list(wait_for or [])
+        wl, nw = _events(waits)
+        done = ctypes.c_void_p()
+        with self._lock:
+            st = lib.ocr_reducer_reduce_async(self._r, queue.int_ptr, buf, off, n, res, nw, wl,
+                                              ctypes.byref(done))
+            if st != D.OCR_OK:
+                self._fail(st)
+        ev = cl.Event.from_int_ptr(done.value, retain=False)
+        for a in (result, data):  # a later write to either waits for the reduction
+            if hasattr(a, "add_event"):
+                a.add_event(ev)
+        return ev
+
+    def reduce(self, queue: Any, data: Any, n: Optional[int] = None, offset: int = 0,
+               wait_for: Optional[Sequence[Any]] = None, dtype: Any = None) -> Any:
+        """reduce_async, then the value as a NumPy scalar of acc_dtype (blocks)."""
+        import pyopencl as cl
+        # A buffer per call: two threads' values cannot meet in it.
+        host = cl.Buffer(self.context, cl.mem_flags.READ_WRITE, self.acc_dtype.itemsize)
+        ev = self.reduce_async(queue, data, host, n, offset, wait_for, dtype)
+        out = np.empty(1, self.acc_dtype)
+        cl.enqueue_copy(queue, out, host, wait_for=[ev], is_blocking=True)
+        return out[0]
+
+    def release(self) -> None:
+        """Releases the kernels and scratch buffers now (else when collected)."""
+        with self._lock:
+            if self._r.value is not None:
+                lib.ocr_reducer_release(self._r)
+                self._r = ctypes.c_void_p()
+
+    def __enter__(self) -> "Reducer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.release()
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:
+            pass

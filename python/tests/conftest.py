@@ -1,0 +1,56 @@
+"""Fixtures for the oclreduction tests: the first OpenCL device (POCL in CI).
+
+The package under test is whatever `import oclreduction` finds: the build
+tree's (ctest python.pytest: PYTHONPATH=build/python) or an installed wheel
+(python.wheel). OCR_EXPECT_PACKAGE_DIR, when set, names the directory it must
+come from (test_installed.py), so the source tree is never tested by mistake.
+"""
+import os
+
+import numpy as np
+import pyopencl as cl
+import pytest
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+DTYPES = [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64]
+OPS = ["sum", "prod", "min", "max", "bitwise_and", "bitwise_or", "bitwise_xor"]
+
+
+@pytest.fixture(scope="session")
+def context():
+    device = cl.get_platforms()[0].get_devices()[0]
+    return cl.Context([device])
+
+
+@pytest.fixture(scope="session")
+def queue(context):
+    return cl.CommandQueue(context)
+
+
+@pytest.fixture(scope="session")
+def ooo_queue(context):
+    props = cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+    if not context.devices[0].queue_properties & props:
+        pytest.skip("the device has no out-of-order queues")
+    return cl.CommandQueue(context, properties=props)
+
+
+def has_fp64(queue):
+    return queue.device.double_fp_config != 0
+
+
+def data(dtype, op, n, seed=7):
+    """Values whose reduction is exact in any order: integers (sums wrap alike
+    everywhere), floats that are multiples of 1/4 with small partial sums,
+    products of +-1, 2 and 1/2 (or 1 and 3 for integers)."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if op == "prod":
+        if dt.kind == "f":
+            return rng.choice([1.0, -1.0, 2.0, 0.5], n).astype(dt)
+        return rng.choice([1, 1, 1, -1, 3] if dt.kind == "i" else [1, 1, 3], n).astype(dt)
+    if dt.kind == "f":
+        return (rng.integers(-100, 100, n) / 4).astype(dt)
+    info = np.iinfo(dt)
+    return rng.integers(info.min // 2, info.max // 2, n, dtype=dt, endpoint=True)

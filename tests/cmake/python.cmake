@@ -1,0 +1,36 @@
+# The Python package (python/, docs/python.md): pytest against the package
+# as built (build/python, python.pytest) and as pip builds and installs it
+# from the checkout into a fresh venv, imported from another directory
+# (python.wheel). Needs a Python with pyopencl, numpy and pytest (Debian:
+# python3-pyopencl python3-pytest); python.wheel also python3-venv and PyPI
+# (scikit-build-core), and says SKIPPED without them.
+if(NOT OCR_PYTHON_PACKAGE_DIR)
+  return() # no package in this build (sanitizers, no shared library, no Python)
+endif()
+set(OCR_PYTEST_PYTHON "")
+foreach(py ${OCR_PYTHON_EXECUTABLE} ${Python3_EXECUTABLE} /usr/bin/python3)
+  if(NOT OCR_PYTEST_PYTHON AND EXISTS "${py}")
+    execute_process(COMMAND ${py} -c "import pyopencl, numpy, pytest" RESULT_VARIABLE rc
+                    OUTPUT_QUIET ERROR_QUIET)
+    if(rc EQUAL 0)
+      set(OCR_PYTEST_PYTHON ${py})
+    endif()
+  endif()
+endforeach()
+if(NOT OCR_PYTEST_PYTHON)
+  message(STATUS "python.* tests skipped: no Python with pyopencl, numpy and pytest")
+  return()
+endif()
+
+# The build tree's package (what the wheel holds, laid out the same way).
+add_test(NAME python.pytest COMMAND ${OCR_PYTEST_PYTHON} -m pytest -q -p no:cacheprovider
+         ${PROJECT_SOURCE_DIR}/python/tests WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(python.pytest PROPERTIES LABELS "quick;reducer;python" TIMEOUT 600
+  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};OCR_EXPECT_PACKAGE_DIR=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+
+# pip wheel of the checkout, installed into a fresh venv, tested from a
+# temporary directory with no library path in the environment.
+add_test(NAME python.wheel COMMAND ${SCRIPTS}/python_wheel_test.sh
+         ${PROJECT_SOURCE_DIR} ${OCR_PYTEST_PYTHON})
+set_tests_properties(python.wheel PROPERTIES LABELS "python;install" TIMEOUT 1500
+  SKIP_RETURN_CODE 77 ENVIRONMENT "CMAKE_BUILD_PARALLEL_LEVEL=2")

@@ -1,0 +1,14 @@
+# The reducer: a caller's context, queue and buffer (issue 14).
+# examples/reduce_my_buffer: every type and operator, whole buffer, an aligned
+# offset and the non-blocking call, against the CPU loop, bit for bit.
+ocr_test(reducer.example LABELS quick reducer PROPERTIES FAIL_REGULAR_EXPRESSION "FAIL"
+         COMMAND reduce_my_buffer 1 3 4103 1000003)
+# Errors reported through the status and the message, nothing printed; many
+# passes, scratch reuse, the wait list, the kernel_dir override.
+ocr_test(reducer.errors LABELS quick reducer COMMAND test_reducer ${PROJECT_SOURCE_DIR}/cl)
+# An OpenCL call failing inside the reducer: reported, not printed.
+foreach(call clBuildProgram clCreateBuffer clEnqueueNDRangeKernel clEnqueueReadBuffer)
+  ocr_test(reducer.fault.${call} LABELS quick reducer fault
+           PROPERTIES ENVIRONMENT "OCR_FAULT=${call}:1;LD_PRELOAD=$<TARGET_FILE:fault_shim>;ASAN_OPTIONS=verify_asan_link_order=0"
+           COMMAND test_reducer fault ${call})
+endforeach()

@@ -1,0 +1,37 @@
+# The test programs built from tests/unit/, and the unit tests proper. The
+# other topics run these programs (test_kernels: kernels; test_verdict:
+# verdict; test_split, test_split_reducer: multi; test_reducer: reducer;
+# fault_shim: wherever an OpenCL call must fail).
+foreach(t test_plan test_types)
+  add_executable(${t} ${UNIT}/${t}.c)
+  target_link_libraries(${t} PRIVATE oclreduction)
+  ocr_test(unit.${t} LABELS quick unit COMMAND ${t})
+endforeach()
+add_executable(test_cli ${UNIT}/test_cli.c)
+target_link_libraries(test_cli PRIVATE ocr_cli)
+ocr_test(unit.test_cli LABELS quick unit COMMAND test_cli)
+
+add_executable(test_kernels ${UNIT}/test_kernels.c)
+target_link_libraries(test_kernels PRIVATE ocr_cli)
+add_executable(test_verdict ${UNIT}/test_verdict.c)
+target_link_libraries(test_verdict PRIVATE oclreduction)
+add_executable(test_split ${UNIT}/test_split.c)
+target_link_libraries(test_split PRIVATE oclreduction)
+add_executable(test_split_reducer ${UNIT}/test_split_reducer.c)
+target_link_libraries(test_split_reducer PRIVATE oclreduction Threads::Threads)
+add_executable(test_reducer ${UNIT}/test_reducer.c)
+target_link_libraries(test_reducer PRIVATE oclreduction)
+
+# The fault shim (LD_PRELOAD): fails the OpenCL call OCR_FAULT names.
+add_library(fault_shim MODULE ${UNIT}/fault_shim.c)
+target_link_libraries(fault_shim PRIVATE OpenCL::OpenCL ${CMAKE_DL_LIBS})
+target_compile_options(fault_shim PRIVATE -Wno-pedantic) # dlsym's object-to-function cast
+
+# --- the library's error channel (issue 14) -----------------------------------
+# Without a message callback failing calls print nothing (stdout and stderr
+# checked empty) and report through the status, ocr_last_error() and
+# ocr_status_name(); with one, it receives the messages; the last error is per
+# thread; the CLI's table maps every status to an exit code.
+add_executable(test_errors ${UNIT}/test_errors.c)
+target_link_libraries(test_errors PRIVATE ocr_cli)
+ocr_test(unit.test_errors LABELS quick unit COMMAND test_errors ${FIXTURES}/kernels_broken)

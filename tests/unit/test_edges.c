@@ -1,0 +1,209 @@
+/*
+ * test_edges.c - the library's edges (issue 24), on the first OpenCL device:
+ *   - extra build options with a bare -D, -I or -U are OCR_USAGE from the
+ *     check, from ocr_kernel_build and from ocr_reducer_create (POCL's option
+ *     parser crashed on them);
+ *   - ocr_reducer_reduce_async refuses a result buffer whose element 0 lies
+ *     among the elements reduced (the same cl_mem, a sub-buffer of it, its
+ *     parent) and accepts one that lies outside them;
+ *   - ocr_reducer_geometry(NULL) is NULL;
+ *   - ocr_split_shares: no parts, zero, negative, NaN, huge and infinite
+ *     weights give defined counts that add up to n, in bounded time.
+ *
+ *   test_edges KERNEL_DIR
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "ocr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CL_OK(call)                                                                                \
+    do {                                                                                           \
+        cl_int e_ = (call);                                                                        \
+        if (e_ != CL_SUCCESS) {                                                                    \
+            printf("%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)e_);                 \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static cl_context ctx;
+static cl_device_id dev;
+static cl_command_queue q;
+
+/* The forms issue 24 names, and neighbours: each must be refused, naming the flag. */
+static const char *const bad_options[] = {
+    "-D",     "-I",   "-U",     "-D ",    "-DA -D",          " -I\t",
+    "-D -DA", "-D=1", "-I -DA", "-U -DB", "-cl-std=CL1.2 -D"};
+static const char *const good_options[] = {
+    NULL, "", "-DA", "-D A", "-DA=1 -DB=2", "-I /tmp", "-I/tmp -DX=1", "-cl-fast-relaxed-math"};
+
+static void build_options(const char *kernel_dir) {
+    for (size_t i = 0; i < sizeof bad_options / sizeof bad_options[0]; ++i) {
+        const char *o = bad_options[i];
+        CHECK(ocr_build_options_check(o) == OCR_USAGE);
+        CHECK(strstr(ocr_last_error(), "needs") != NULL);
+        /* The reducer, from the embedded kernels and from files. */
+        for (int files = 0; files < 2; ++files) {
+            ocr_reducer_options ro = {.kernel_dir = files ? kernel_dir : NULL, .build_options = o};
+            ocr_reducer *r = (ocr_reducer *)&ro; /* must come back NULL */
+            ocr_status st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &ro, &r);
+            CHECK(st == OCR_USAGE);
+            CHECK(r == NULL);
+            CHECK(strstr(ocr_reducer_last_error(NULL), "build options") != NULL);
+            if (st != OCR_USAGE) printf("  build options \"%s\": status %d\n", o, (int)st);
+        }
+    }
+    for (size_t i = 0; i < sizeof good_options / sizeof good_options[0]; ++i)
+        CHECK(ocr_build_options_check(good_options[i]) == OCR_OK);
+    /* A good option still builds and reduces. */
+    ocr_reducer_options ro = {.build_options = "-D OCR_EDGE_TEST=1"};
+    ocr_reducer *r = NULL;
+    CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &ro, &r) == OCR_OK);
+    ocr_reducer_release(r);
+}
+
+/* n ints 1..n after `lead` zeros: the sum of the n is n(n+1)/2. */
+static cl_mem int_buffer(size_t lead, size_t n) {
+    cl_int err;
+    int *h = calloc(lead + n, sizeof *h);
+    for (size_t i = 0; i < n; ++i)
+        h[lead + i] = (int)(i + 1);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (lead + n) * sizeof *h,
+                              h, &err);
+    CL_OK(err);
+    free(h);
+    return b;
+}
+
+static cl_mem sub(cl_mem b, size_t origin, size_t size) {
+    cl_int err;
+    cl_buffer_region reg = {origin, size};
+    cl_mem s = clCreateSubBuffer(b, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    CL_OK(err);
+    return s;
+}
+
+/* Reduces [offset, offset + n) of in into element 0 of out: the status, and
+ * (on OCR_OK) that value read back. */
+static ocr_status reduce_into(ocr_reducer *r, cl_mem in, size_t offset, uint64_t n, cl_mem out,
+                              int *value) {
+    cl_event done = NULL;
+    ocr_status st = ocr_reducer_reduce_async(r, q, in, offset, n, out, 0, NULL, &done);
+    if (st == OCR_OK) {
+        CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof *value, value, 1, &done, NULL));
+        clReleaseEvent(done);
+    }
+    CL_OK(clFinish(q));
+    return st;
+}
+
+static void refused(ocr_status st, const char *label) {
+    CHECK(st == OCR_USAGE);
+    CHECK(strstr(ocr_last_error(), "overlaps") != NULL);
+    printf("%s %s: status %d\n", st == OCR_USAGE ? "ok  " : "FAIL", label, (int)st);
+}
+
+static void overlap(void) {
+    ocr_reducer *r = NULL;
+    cl_uint bits = 0;
+    int v = 0;
+    CL_OK(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL));
+    size_t al = bits >= 8 ? bits / 8 : 1, ai = al / sizeof(int); /* a sub-buffer origin */
+    const size_t n = 4103;
+    CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &r) == OCR_OK);
+    if (!r) return;
+    cl_mem b = int_buffer(ai, n); /* ai zeros, then 1..n */
+    const int want = (int)(n * (n + 1) / 2);
+
+    refused(reduce_into(r, b, 0, ai + n, b, &v), "the same buffer, element 0 reduced");
+    cl_mem one = sub(b, al, sizeof(int));
+    refused(reduce_into(r, b, ai, n, one, &v), "a sub-buffer of the input inside the range");
+    clReleaseMemObject(one);
+    cl_mem head = sub(b, 0, al + n * sizeof(int));
+    refused(reduce_into(r, head, 0, ai + n, b, &v),
+            "the input a sub-buffer, the result its parent");
+    clReleaseMemObject(head);
+
+    /* Outside the range: allowed, and right. Element 0 of b is a lead zero. */
+    CHECK(reduce_into(r, b, ai, n, b, &v) == OCR_OK && v == want);
+    cl_mem tail = sub(b, al, n * sizeof(int)); /* the 1..n */
+    CHECK(reduce_into(r, tail, 0, n, b, &v) == OCR_OK && v == want);
+    CHECK(reduce_into(r, tail, 1, n - 1, tail, &v) == OCR_OK && v == want - 1);
+    clReleaseMemObject(tail);
+    printf("ok   results outside the range: %d\n", v);
+
+    CHECK(ocr_reducer_geometry(NULL) == NULL);
+    CHECK(ocr_reducer_geometry(r) != NULL);
+    clReleaseMemObject(b);
+    ocr_reducer_release(r);
+}
+
+/* Counts add up to n and each equals want[i]. */
+static void shares(uint64_t n, unsigned parts, const double *w, const uint64_t *want,
+                   const char *label) {
+    uint64_t c[8], sum = 0;
+    int same = 1;
+    memset(c, 0xab, sizeof c);
+    ocr_split_shares(n, parts, w, c);
+    for (unsigned i = 0; i < parts; ++i)
+        sum += c[i], same &= c[i] == want[i];
+    CHECK(sum == n);
+    CHECK(same);
+    printf("%s shares %s:", same && sum == n ? "ok  " : "FAIL", label);
+    for (unsigned i = 0; i < parts; ++i)
+        printf(" %llu", (unsigned long long)c[i]);
+    printf("\n");
+}
+
+static void split_shares(void) {
+    const double inf = INFINITY, nan_ = NAN;
+    uint64_t untouched = 7;
+    ocr_split_shares(10, 0, NULL, &untouched); /* no parts: nothing, no division */
+    ocr_split_shares(10, 0, (const double[]){1}, &untouched);
+    CHECK(untouched == 7);
+    const uint64_t big = (uint64_t)1 << 34;
+    shares(3000, 2, (const double[]){1e308, 0.5e308}, (const uint64_t[]){2000, 1000}, "huge");
+    shares(big, 2, (const double[]){1e308, 1e308}, (const uint64_t[]){big / 2, big / 2},
+           "huge at 2^34");
+    shares(1000, 2, (const double[]){inf, 1}, (const uint64_t[]){1000, 0}, "inf, 1");
+    shares(1001, 3, (const double[]){inf, 2, inf}, (const uint64_t[]){501, 0, 500}, "inf, 2, inf");
+    shares(1000, 2, (const double[]){-inf, 1}, (const uint64_t[]){0, 1000}, "-inf, 1");
+    shares(1000, 2, (const double[]){nan_, 1}, (const uint64_t[]){0, 1000}, "nan, 1");
+    shares(1000, 3, (const double[]){-1, 0, 3}, (const uint64_t[]){0, 0, 1000}, "-1, 0, 3");
+    shares(1001, 2, (const double[]){0, 0}, (const uint64_t[]){501, 500}, "all zero");
+    shares(1001, 2, (const double[]){nan_, nan_}, (const uint64_t[]){501, 500}, "all nan");
+    shares(1000, 3, (const double[]){1, 1, 2}, (const uint64_t[]){250, 250, 500}, "1, 1, 2");
+    shares(10, 3, (const double[]){1, 1, 1}, (const uint64_t[]){4, 3, 3}, "1, 1, 1");
+    shares(10, 3, (const double[]){4.9e-324, 4.9e-324, 0}, (const uint64_t[]){5, 5, 0},
+           "subnormal");
+    uint64_t c[3];
+    ocr_split_shares(UINT64_MAX, 3, (const double[]){1, 1, 1}, c); /* n rounds up in a double */
+    CHECK(c[0] + c[1] + c[2] == UINT64_MAX);
+    for (int i = 0; i < 3; ++i)
+        CHECK(c[i] > UINT64_MAX / 3 - 4096 && c[i] < UINT64_MAX / 3 + 4096);
+    shares(0, 2, (const double[]){inf, 1}, (const uint64_t[]){0, 0}, "n = 0");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_edges KERNEL_DIR\n");
+        return 2;
+    }
+    cl_platform_id platform;
+    cl_int err;
+    split_shares(); /* no device needed */
+    CL_OK(clGetPlatformIDs(1, &platform, NULL));
+    CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CL_OK(err);
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    build_options(argv[1]);
+    overlap();
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return check_summary("test_edges");
+}

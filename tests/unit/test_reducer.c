@@ -1,0 +1,449 @@
+/*
+ * test_reducer.c - the reducer (host/lib/run/ocr_reducer.c) on a context of its own.
+ *
+ *   test_reducer KERNEL_DIR    every check below; stderr must stay empty
+ *   test_reducer fault NAME    under the fault shim (OCR_FAULT=NAME:1): the
+ *                              failing call is reported through the status and
+ *                              the message, and nothing is printed
+ *
+ * The reducer must print nothing, ever: stderr is redirected to a file for
+ * the whole run and must be empty at the end.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ocr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
+            printf(__VA_ARGS__);                                                                   \
+            putchar('\n');                                                                         \
+            ++failures;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+#define CL_OK(call)                                                                                \
+    do {                                                                                           \
+        cl_int e_ = (call);                                                                        \
+        if (e_ != CL_SUCCESS) {                                                                    \
+            printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)e_);            \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* An error: the status, and a message naming `what`. */
+static void expect_error(ocr_status got, ocr_status want, const char *msg, const char *what,
+                         const char *label) {
+    EXPECT(got == want, "%s: status %d (%s), expected %d (%s)", label, (int)got,
+           ocr_status_name(got), (int)want, ocr_status_name(want));
+    EXPECT(msg && strstr(msg, what), "%s: message \"%s\" lacks \"%s\"", label, msg ? msg : "(null)",
+           what);
+    printf("ok   %s: status %d, \"%.100s%s\"\n", label, (int)got, msg ? msg : "",
+           msg && strlen(msg) > 100 ? "..." : "");
+}
+
+static cl_context ctx;
+static cl_device_id dev;
+static cl_command_queue q;
+
+/* n ints 1..n in a buffer: their sum is n(n+1)/2, exact. */
+static cl_mem int_buffer(uint64_t n) {
+    cl_int err;
+    int *h = malloc(n * sizeof *h);
+    for (uint64_t i = 0; i < n; ++i)
+        h[i] = (int)(i + 1);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof *h, h, &err);
+    CL_OK(err);
+    free(h);
+    return b;
+}
+
+static void errors(const char *kernel_dir) {
+    ocr_reducer *r = NULL, *bad = NULL;
+    ocr_value v;
+    cl_int err;
+    ocr_status st;
+    cl_mem b = int_buffer(1000);
+
+    st = ocr_reducer_create(ctx, dev, OCR_FLOAT, OCR_XOR, NULL, &bad);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(NULL), "needs an integer type",
+                 "create float xor");
+    EXPECT(bad == NULL, "a failed create leaves *out NULL");
+
+    ocr_reducer_options o = {.kernel_dir = "/nonexistent/kernels"};
+    st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &o, &bad);
+    expect_error(st, OCR_IO, ocr_reducer_last_error(NULL), "reduce7.cl not found",
+                 "create with a missing kernel_dir");
+
+    ocr_reducer_options bo = {.build_options = "-D OCR_IDENTITY=this_is_not_declared"};
+    st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &bo, &bad);
+    expect_error(st, OCR_BUILD, ocr_reducer_last_error(NULL), "this_is_not_declared",
+                 "create with a failing build (the log is in the message)");
+    ocr_reducer_options bs = {.build_options = "-cl-std=CL9.9"};
+    st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &bs, &bad);
+    expect_error(st, OCR_BUILD, ocr_reducer_last_error(NULL), "CL_INVALID_BUILD_OPTIONS",
+                 "create with bad build options");
+
+    st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &r);
+    EXPECT(st == OCR_OK && r, "create int sum: %s", ocr_reducer_last_error(NULL));
+    if (!r) exit(1);
+    EXPECT(!strcmp(ocr_reducer_last_error(NULL), ""), "a good create clears the thread's message");
+    EXPECT(!strcmp(ocr_reducer_last_error(r), ""), "a new reducer has no message");
+
+    st = ocr_reducer_reduce(r, q, b, 0, 0, &v);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "at least 1", "n = 0");
+    st = ocr_reducer_reduce(r, q, b, 0, 1001, &v);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the buffer", "n past the end");
+    st = ocr_reducer_reduce(r, q, b, 999, 2, &v);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the buffer",
+                 "offset + n past the end");
+    st = ocr_reducer_reduce(r, q, NULL, 0, 10, &v);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "must not be NULL", "NULL buffer");
+
+    cl_mem tiny = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2, NULL, &err);
+    CL_OK(err);
+    st = ocr_reducer_reduce_async(r, q, b, 0, 10, tiny, 0, NULL, NULL);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "result buffer holds 2 bytes",
+                 "result buffer too small");
+    clReleaseMemObject(tiny);
+
+    /* A queue of another context. */
+    cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CL_OK(err);
+    cl_command_queue oq = clCreateCommandQueue(other, dev, 0, &err);
+    CL_OK(err);
+    st = ocr_reducer_reduce(r, oq, b, 0, 10, &v);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "another context", "foreign queue");
+    clReleaseCommandQueue(oq);
+    clReleaseContext(other);
+
+    /* Still usable, and a success clears the message. */
+    st = ocr_reducer_reduce(r, q, b, 0, 1000, &v);
+    EXPECT(st == OCR_OK && v.i == 500500, "sum of 1..1000 after errors: status %d, %d", (int)st,
+           v.i);
+    EXPECT(!strcmp(ocr_reducer_last_error(r), ""), "a success clears the message");
+    printf("ok   after the errors: sum 1..1000 = %d\n", v.i);
+    ocr_reducer_release(r);
+
+    /* The explicit kernel directory works too. */
+    ocr_reducer_options kd = {.kernel_dir = kernel_dir};
+    st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &kd, &r);
+    EXPECT(st == OCR_OK, "create from %s: %s", kernel_dir, ocr_reducer_last_error(NULL));
+    if (st == OCR_OK) {
+        st = ocr_reducer_reduce(r, q, b, 0, 1000, &v);
+        EXPECT(st == OCR_OK && v.i == 500500, "kernel_dir: sum %d", v.i);
+        printf("ok   kernel_dir %s: sum 1..1000 = %d\n", kernel_dir, v.i);
+        ocr_reducer_release(r);
+    }
+    clReleaseMemObject(b);
+}
+
+/* Many passes (a large first grid over one work-item groups), scratch grown
+ * and reused, sizes up and down. */
+static void passes_and_scratch(void) {
+    ocr_reducer *r;
+    ocr_reducer_options o = {.groups = 3000};
+    ocr_status st = ocr_reducer_create(ctx, dev, OCR_LONG, OCR_SUM, &o, &r);
+    EXPECT(st == OCR_OK, "create long sum, 3000 groups: %s", ocr_reducer_last_error(NULL));
+    if (st != OCR_OK) return;
+    uint64_t n_max = 1 << 20;
+    int64_t *h = malloc(n_max * sizeof *h);
+    for (uint64_t i = 0; i < n_max; ++i)
+        h[i] = (int64_t)(i * 2654435761u % 1000003) - 500000;
+    cl_int err;
+    cl_mem b =
+        clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_max * sizeof *h, h, &err);
+    CL_OK(err);
+    static const uint64_t sizes[] = {5, 1 << 20, 100000, 2, 1, 777777, 1 << 20};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        uint64_t n = sizes[s];
+        ocr_plan plan;
+        ocr_plan_make(ocr_reducer_geometry(r), n, 1, &plan);
+        int64_t want = 0;
+        for (uint64_t i = 0; i < n; ++i)
+            want += h[i];
+        ocr_value v;
+        st = ocr_reducer_reduce(r, q, b, 0, n, &v);
+        EXPECT(st == OCR_OK && v.l == want, "n=%llu: status %d, got %lld, expected %lld",
+               (unsigned long long)n, (int)st, (long long)v.l, (long long)want);
+        printf("ok   long sum n=%-8llu %u pass%s: %lld\n", (unsigned long long)n, plan.npasses,
+               plan.npasses == 1 ? "" : "es", (long long)v.l);
+    }
+    clReleaseMemObject(b);
+    free(h);
+    ocr_reducer_release(r);
+}
+
+/* Every offset and length in a window around the alignment (the head copied
+ * to scratch, the rest read in place), against the sum of 1..n. */
+static void offsets(void) {
+    ocr_reducer *r;
+    cl_uint bits = 0;
+    ocr_status st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &r);
+    EXPECT(st == OCR_OK, "create int sum: %s", ocr_reducer_last_error(NULL));
+    if (st != OCR_OK) return;
+    CL_OK(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL));
+    uint64_t a = bits / 8 / sizeof(int), total = 3 * a + 5000, bad = 0, cases = 0;
+    cl_mem b = int_buffer(total); /* element i holds i + 1 */
+    uint64_t offs[] = {0, 1, a - 1, a, a + 1, 2 * a - 3};
+    uint64_t lens[] = {1, 2, a - 2, a - 1, a, a + 1, 2 * a + 7, 5000};
+    for (size_t i = 0; i < sizeof offs / sizeof offs[0]; ++i)
+        for (size_t j = 0; j < sizeof lens / sizeof lens[0]; ++j) {
+            uint64_t off = offs[i], n = lens[j];
+            if (n == 0 || off + n > total) continue;
+            ocr_value v;
+            /* sum of off+1 .. off+n */
+            int32_t want = (int32_t)(uint32_t)(n * (2 * off + n + 1) / 2);
+            st = ocr_reducer_reduce(r, q, b, off, n, &v);
+            ++cases;
+            if (st != OCR_OK || v.i != want) {
+                ++bad;
+                EXPECT(0, "offset %llu n %llu: status %d (%s), got %d, expected %d",
+                       (unsigned long long)off, (unsigned long long)n, (int)st,
+                       ocr_reducer_last_error(r), v.i, want);
+            }
+        }
+    printf("ok   %llu offsets and lengths around the %llu-element alignment, %llu wrong\n",
+           (unsigned long long)cases, (unsigned long long)a, (unsigned long long)bad);
+    clReleaseMemObject(b);
+    ocr_reducer_release(r);
+}
+
+/* The async call waits for its wait list: the data are written (on another
+ * queue) only after the reduction was enqueued behind a user event. */
+static void wait_list(void) {
+    ocr_reducer *r;
+    cl_int err;
+    enum { N = 100000 };
+    ocr_status st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_MAX, NULL, &r);
+    EXPECT(st == OCR_OK, "create int max: %s", ocr_reducer_last_error(NULL));
+    if (st != OCR_OK) return;
+    int *h = calloc(N, sizeof *h);
+    cl_mem b =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
+    CL_OK(err);
+    cl_mem res = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
+    CL_OK(err);
+    cl_command_queue q2 = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    cl_event gate = clCreateUserEvent(ctx, &err), done = NULL;
+    CL_OK(err);
+    st = ocr_reducer_reduce_async(r, q, b, 0, N, res, 1, &gate, &done);
+    EXPECT(st == OCR_OK && done, "async: %s", ocr_reducer_last_error(r));
+    cl_int status;
+    CL_OK(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    EXPECT(status != CL_COMPLETE, "the reduction finished before its wait list");
+    h[N / 2] = 12345; /* the maximum, written after the enqueue */
+    CL_OK(clEnqueueWriteBuffer(q2, b, CL_TRUE, 0, N * sizeof *h, h, 0, NULL, NULL));
+    CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    CL_OK(clWaitForEvents(1, &done));
+    int got = 0;
+    CL_OK(clEnqueueReadBuffer(q, res, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+    EXPECT(got == 12345, "the reduction saw the data written after the gate: %d", got);
+    printf("ok   async behind a user event: max %d\n", got);
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+    clReleaseCommandQueue(q2);
+    clReleaseMemObject(res);
+    clReleaseMemObject(b);
+    free(h);
+    ocr_reducer_release(r);
+}
+
+/* int elements combined in long (ocr_reducer_create_widening): sums past
+ * INT_MAX exact at every offset around the alignment, with the one-launch
+ * finish where the device has it and with two launches (-cl-std=CL1.2). */
+static void widening(void) {
+    enum { N = 3000 };
+    cl_int err;
+    int *h = malloc(N * sizeof *h);
+    for (int i = 0; i < N; ++i)
+        h[i] = i % 7 ? INT32_MAX - i : INT32_MIN + i;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
+    CL_OK(err);
+    const char *opts[2] = {NULL, "-cl-std=CL1.2"};
+    for (int k = 0; k < 2; ++k) {
+        ocr_reducer_options o = {.size = sizeof o, .build_options = opts[k]};
+        ocr_reducer *r = NULL;
+        ocr_status st = ocr_reducer_create_widening(ctx, dev, OCR_INT, OCR_LONG, OCR_SUM, &o, &r);
+        EXPECT(st == OCR_OK, "create_widening: %s", ocr_reducer_last_error(NULL));
+        if (st != OCR_OK) continue;
+        int bad = 0;
+        static const size_t offs[] = {0, 1, 5, 31, 32, 33, 64, 95};
+        static const uint64_t ns[] = {1, 2, 3, 31, 33, 1000, 2900};
+        for (size_t i = 0; i < sizeof offs / sizeof *offs; ++i)
+            for (size_t j = 0; j < sizeof ns / sizeof *ns; ++j) {
+                int64_t want = 0;
+                for (uint64_t e = 0; e < ns[j]; ++e)
+                    want += h[offs[i] + e];
+                ocr_value v = {0};
+                st = ocr_reducer_reduce(r, q, b, offs[i], ns[j], &v);
+                if (st != OCR_OK || v.l != want) {
+                    printf("FAIL widening%s: offset %zu n %llu: %lld, expected %lld (%s)\n",
+                           opts[k] ? " (two launches)" : "", offs[i], (unsigned long long)ns[j],
+                           (long long)v.l, (long long)want, ocr_reducer_last_error(r));
+                    ++bad;
+                }
+            }
+        failures += bad;
+        if (!bad)
+            printf("ok   int read, long combined%s: 56 offsets and sizes exact\n",
+                   opts[k] ? " (two launches)" : "");
+        ocr_reducer_release(r);
+    }
+    ocr_reducer *r = NULL;
+    ocr_status st = ocr_reducer_create_widening(ctx, dev, OCR_LONG, OCR_INT, OCR_SUM, NULL, &r);
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(NULL), "cannot be combined in int",
+                 "narrowing refused");
+    EXPECT(!r, "no reducer after a failure");
+    EXPECT(ocr_type_widens_to(OCR_FLOAT, OCR_DOUBLE) && ocr_type_widens_to(OCR_UINT, OCR_LONG) &&
+               ocr_type_widens_to(OCR_LONG, OCR_LONG) &&
+               !ocr_type_widens_to(OCR_DOUBLE, OCR_FLOAT) &&
+               !ocr_type_widens_to(OCR_INT, OCR_FLOAT) && !ocr_type_widens_to(OCR_LONG, OCR_DOUBLE),
+           "ocr_type_widens_to's table");
+    clReleaseMemObject(b);
+    free(h);
+}
+
+/* Float min and max propagate NaN (NumPy's rule), in the kernel and in the
+ * host's combine alike, wherever the NaN is. */
+static void nan_min_max(void) {
+    enum { N = 4103 };
+    cl_int err;
+    float *h = malloc(N * sizeof *h);
+    static const int where[] = {0, 1, 17, 2048, N - 1};
+    for (size_t w = 0; w < sizeof where / sizeof *where; ++w) {
+        for (int i = 0; i < N; ++i)
+            h[i] = (float)(i % 101) - 50.0f;
+        h[where[w]] = NAN;
+        cl_mem b =
+            clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
+        CL_OK(err);
+        for (ocr_op o = OCR_MIN; o <= OCR_MAX; ++o) {
+            ocr_reducer *r = NULL;
+            ocr_value v = {0};
+            ocr_status st = ocr_reducer_create(ctx, dev, OCR_FLOAT, o, NULL, &r);
+            if (st == OCR_OK) st = ocr_reducer_reduce(r, q, b, 0, N, &v);
+            EXPECT(st == OCR_OK && isnan(v.f), "%s with NaN at %d: %g (%s)", ocr_op_name(o),
+                   where[w], (double)v.f, ocr_last_error());
+            ocr_value ref = ocr_reduce_naive(h, N, OCR_FLOAT, o);
+            EXPECT(isnan(ref.f), "the reference's %s with NaN at %d: %g", ocr_op_name(o), where[w],
+                   (double)ref.f);
+            ocr_reducer_release(r);
+        }
+        clReleaseMemObject(b);
+    }
+    ocr_value one = {.f = 1.0f}, nan = {.f = NAN};
+    EXPECT(isnan(ocr_combine(OCR_FLOAT, OCR_MIN, one, nan).f) &&
+               isnan(ocr_combine(OCR_FLOAT, OCR_MAX, nan, one).f),
+           "ocr_combine keeps NaN on either side");
+    printf("ok   float min and max propagate NaN (device and host)\n");
+    free(h);
+}
+
+/* Under the fault shim: the NAME call fails once, and is reported. */
+static void fault(const char *name) {
+    ocr_reducer *r = NULL;
+    ocr_value v = {0};
+    cl_mem b = NULL;
+    /* The reducer first: the NAME call to fail is its own, not the test's. */
+    ocr_status st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &r);
+    const char *msg = ocr_reducer_last_error(NULL);
+    if (st == OCR_OK) {
+        b = int_buffer(100000);
+        st = ocr_reducer_reduce(r, q, b, 0, 100000, &v);
+        msg = ocr_reducer_last_error(r);
+    }
+    /* The status follows the OpenCL error the shim returns for that call. */
+    ocr_status want = !strcmp(name, "clBuildProgram")   ? OCR_BUILD
+                      : !strcmp(name, "clCreateBuffer") ? OCR_NO_MEMORY
+                                                        : OCR_OPENCL;
+    expect_error(st, want, msg, name, "injected failure");
+    EXPECT(!strcmp(ocr_last_error(), msg), "ocr_last_error() \"%s\" is the reducer's \"%s\"",
+           ocr_last_error(), msg);
+    ocr_reducer_release(r);
+    if (b) clReleaseMemObject(b);
+}
+
+/* 1 if nothing but the OpenCL compiler's own summaries reached stderr: POCL's
+ * clang prints "2 warnings and 2 errors generated." there by itself when a
+ * build has diagnostics (the library has them in the build log). */
+static int stderr_clean(int fd) {
+    char buf[8192];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    int clean = 1, driver = 0;
+    buf[n > 0 ? n : 0] = '\0';
+    for (char *line = buf, *nl; *line; line = nl ? nl + 1 : line + strlen(line)) {
+        nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        size_t len = strlen(line);
+        if (len && line[0] >= '0' && line[0] <= '9' && len > 11 &&
+            !strcmp(line + len - 11, " generated.")) {
+            ++driver;
+            continue;
+        }
+        if (len) {
+            printf("FAIL: printed to stderr: %s\n", line);
+            clean = 0;
+        }
+        if (!nl) break;
+    }
+    if (clean)
+        printf("ok   nothing was printed to stderr (%d compiler summary line%s from the driver)\n",
+               driver, driver == 1 ? "" : "s");
+    return clean;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || (!strcmp(argv[1], "fault") && argc < 3)) {
+        fprintf(stderr, "usage: test_reducer KERNEL_DIR | fault NAME\n");
+        return 2;
+    }
+    /* Everything printed to stderr from here on is a failure. */
+    char errpath[] = "/tmp/test_reducer_stderr_XXXXXX";
+    int efd = mkstemp(errpath);
+    int saved = dup(2);
+    if (efd < 0 || saved < 0 || dup2(efd, 2) < 0) {
+        perror("test_reducer: redirecting stderr");
+        return 1;
+    }
+
+    cl_platform_id platform;
+    cl_int err;
+    CL_OK(clGetPlatformIDs(1, &platform, NULL));
+    CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CL_OK(err);
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    EXPECT(!strcmp(ocr_version(), OCR_VERSION), "ocr_version() %s, header %s", ocr_version(),
+           OCR_VERSION);
+
+    if (!strcmp(argv[1], "fault")) {
+        fault(argv[2]);
+    } else {
+        errors(argv[1]);
+        passes_and_scratch();
+        offsets();
+        wait_list();
+        widening();
+        nan_min_max();
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+
+    fflush(stderr);
+    dup2(saved, 2);
+    if (!stderr_clean(efd)) ++failures;
+    close(efd);
+    unlink(errpath);
+    printf("%s\n", failures ? "FAILED" : "PASSED");
+    return failures ? 1 : 0;
+}
