@@ -30,8 +30,8 @@ own_left() {
     echo "$p $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)"
   done
 }
-verdict=$(GRADE_CHECK=${GRADE_CHECK:-} "$py" - "$tmp/out.json" "$tmp/err" <<'PY'
-import json, os, sys
+verdict=$(GRADE_CHECK=${GRADE_CHECK:-} "$py" - "$tmp/out.json" "$tmp/err" "$ocr" <<'PY'
+import json, os, re, shlex, subprocess, sys
 def refuse(c): sys.exit(f"not JSON: {c}")
 d = json.load(open(sys.argv[1]), parse_constant=refuse)
 s = d["summary"]
@@ -50,33 +50,67 @@ for c in d["cases"]:
 assert s["verdict"] in verdicts + ("PASS_UNCHECKED",), s
 assert (s["verdict"] == "PASS_UNCHECKED") == (s["race_check"] != "oclgrind" and
                                              s["passed"] == s["cases"]), s
-def tail(c): # elements in the last group of the first pass
-    return c["n"] % c["elems_per_group"]
-def mid_tail(): # wrong exactly where a last group holds 3..E-2 elements
-    e = cases[0]["elems_per_group"]
-    assert all(c["verdict"] == "WRONG" for c in cases if c["n"] == 2 * c["elems_per_group"] + 3)
-    assert all(c["verdict"] == "PASS" for c in cases
-               if tail(c) in (0, 1, 2, c["elems_per_group"] - 1)
-               and c["n"] < c["elems_per_group"] ** 2), "a short or full tail failed"
+def mid(c): # a last group of 3..E-2 elements in some pass on the device (the grader's
+    e, n = c["elems_per_group"], c["n"] # plan: one pass, then more while over M = E values)
+    while True:
+        if 3 <= (n % e or e) <= e - 2:
+            return True
+        n = -(-n // e)
+        if n <= e:
+            return False
+def first_failure():
+    return next(c for c in d["cases"] if s["first_failure"].startswith(
+        ("race check " if c["check"] == "race" else "") +
+        f'{c["type"]} {"" if c["check"] == "race" else c["op"] + " "}n={c["n"]} '
+        f'({c["local_size"]} x {c["elems_per_group"]}): {c["verdict"]}'))
+def mid_tail(): # wrong only where a last group holds 3..E-2 elements
+    assert all(c["verdict"] == "PASS" for c in cases if not mid(c)), "wrong without a mid tail"
+    assert all(c["verdict"] == "WRONG" for c in cases
+               if c["type"] == "int" and c["op"] == "sum" and mid(c)), "a mid tail passed"
+    assert mid(first_failure()), s
 def hang_large(): # TIMEOUT blamed on the first case past 100000 elements, PASS before
     hung = [c for c in cases if c["verdict"] == "TIMEOUT"]
     assert len(hung) == 1, hung
     h = hung[0]
     assert h["n"] > 100000 and h["detail"].startswith("no answer within"), h
+    assert first_failure() is h, s
     before = [c for c in cases if c["case"] < h["case"]]
     assert all(c["verdict"] == "PASS" and c["n"] <= 100000 for c in before), before
     assert all(c["verdict"] == "NOT_RUN" for c in cases if c["case"] > h["case"])
-def printed(): # the kernel's printf is in the log, never in the report
+def printed(): # what the kernel printed is in the log (capped), never in the report
     err = open(sys.argv[2]).read()
-    assert '{"debug": "group 0 of n=' in err and "the kernel printed" in err, err[:300]
-    assert '"debug"' not in open(sys.argv[1]).read()
+    m = re.search(r"the kernel printed (\d+) bytes \(kept out of the report\); "
+                  r"the first (\d+) follow\n(.*)\n", err)
+    assert m and int(m.group(1)) > 0, err[:300]
+    assert m.group(3) not in open(sys.argv[1]).read(), m.group(3)
+    if int(m.group(1)) > 65536: # more than the cap: the log keeps the cap's worth
+        assert int(m.group(2)) == 65536 and len(err) < 65536 + 4096, (m.group(0), len(err))
 def seed7():
     assert d["seed"] == 7 and all("--seed 7 " in c["replay"] for c in cases)
+def replay(): # the replay of the first wrong case of each data set gives its values
+    firsts = [next((c for c in cases if c["verdict"] == "WRONG" and c["data"] == kind), None)
+              for kind in ("exact", "one-sided")]
+    assert any(firsts), "no WRONG case to replay"
+    for c in filter(None, firsts):
+        argv = shlex.split(c["replay"])
+        out = subprocess.run([sys.argv[3]] + argv[1:], capture_output=True, text=True).stdout
+        line = (r"^Result: (\S+) \(reference ([^,)]+)" if c["data"] == "exact" else
+                r"^Second data set: one-sided, seed \d+: (\S+) \(reference ([^,)]+)")
+        m = re.search(line, out, re.M)
+        assert m and (m.group(1), m.group(2)) == (c["result"], c["expected"]), (c, out)
 def fixed64(): # right at the first geometry (64 work-items) only
     assert all(c["verdict"] == "PASS" for c in cases if c["local_size"] == 64)
     assert any(c["verdict"] != "PASS" for c in d["cases"] if c["local_size"] != 64)
+def all_wrong(): # every value case, every type and operator, at every size
+    assert all(c["verdict"] == "WRONG" for c in cases), [c for c in cases if c["verdict"] != "WRONG"]
+def all_build_error(): # every row: value and race checks
+    assert all(c["verdict"] == "BUILD_ERROR" for c in d["cases"])
+    assert all(c["detail"] for c in d["cases"])
+def all_out_of_bounds(): # found by the guard, the same way in every case
+    assert all(c["verdict"] == "OUT_OF_BOUNDS" and "guard" in c["detail"] for c in cases)
 checks = {"mid_tail": mid_tail, "hang_large": hang_large, "printed": printed, "seed7": seed7,
-          "fixed64": fixed64}
+          "replay": replay, "fixed64": fixed64, "all_wrong": all_wrong,
+          "all_build_error": all_build_error, "all_out_of_bounds": all_out_of_bounds}
 for name in filter(None, os.environ["GRADE_CHECK"].split(",")):
     checks[name]()
 print(s["verdict"])

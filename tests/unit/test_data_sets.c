@@ -123,6 +123,8 @@ static void rules(const void *data, uint64_t n, ocr_type t, ocr_op o) {
     }
     CHECK(bad == 0);
     if (o == OCR_SUM) CHECK(nonzero > 0 && (n > ((uint64_t)1 << 24) || nonzero == n));
+    if (o == OCR_SUM) /* the first and the last element are never zero */
+        CHECK(as_double(load(data, 0, t), t) > 0 && last > 0);
     if (o == OCR_PROD && ocr_type_is_float(t)) CHECK(fabs(as_double(ref.expected, t)) == 16);
     if ((o == OCR_AND || o == OCR_OR) && n > 1) { /* without element 0, or n - 1, it differs */
         ocr_value no_last = ocr_reduce_naive(data, n - 1, t, o),
@@ -166,6 +168,20 @@ int main(void) {
                     printf("  (%s %s n=%llu)\n", ocr_type_name(t), ocr_op_name((ocr_op)o),
                            (unsigned long long)n);
             }
+        }
+    /* Past 2^19 float elements only some of the one-sided sum's elements
+     * are nonzero; the first and the last one always are, whatever the
+     * seed (a lost end shows even where nothing else is lost). */
+    const uint64_t sparse[] = {((uint64_t)1 << 24) + 105, big - 1, big, ((uint64_t)1 << 26) + 3,
+                               (uint64_t)1 << 30};
+    for (uint64_t seed = 1; seed <= 32; ++seed)
+        for (size_t si = 0; si < sizeof sparse / sizeof sparse[0]; ++si) {
+            uint64_t n = sparse[si];
+            float ends[2];
+            ocr_data_fill_range(&ends[0], 0, 1, n, OCR_FLOAT, OCR_SUM, seed, OCR_DATA_ONE_SIDED);
+            ocr_data_fill_range(&ends[1], n - 1, 1, n, OCR_FLOAT, OCR_SUM, seed,
+                                OCR_DATA_ONE_SIDED);
+            CHECK(ends[0] > 0 && ends[1] > 0);
         }
     /* The first data set's float products could not show it: the identity
      * passed there at some sizes (magnitudes that cancel overall); the

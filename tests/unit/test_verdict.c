@@ -3,7 +3,7 @@
  * tests/fixtures/kernels_verdict/ makes one classic mistake (loses element n - 1,
  * counts element 0 twice, skips the last element of every group, reads
  * nothing and answers the identity); each must FAIL for int, uint, long,
- * float and double sums, and float and double products, at every size
+ * ulong, float and double sums, and float and double products, at every size
  * below, both as a --kernel-file kernel and in reduce6's built-in geometry
  * (--kernel-dir). Every verdict rests on two data sets: the exact data of
  * seed 1 and the one-sided set (ocr_run checks both for a --kernel-file
@@ -34,8 +34,8 @@ static const struct {
     ocr_type t;
     ocr_op o;
 } cases[] = {{OCR_INT, OCR_SUM},    {OCR_UINT, OCR_SUM},   {OCR_LONG, OCR_SUM},
-             {OCR_FLOAT, OCR_SUM},  {OCR_DOUBLE, OCR_SUM}, {OCR_FLOAT, OCR_PROD},
-             {OCR_DOUBLE, OCR_PROD}};
+             {OCR_ULONG, OCR_SUM},  {OCR_FLOAT, OCR_SUM},  {OCR_DOUBLE, OCR_SUM},
+             {OCR_FLOAT, OCR_PROD}, {OCR_DOUBLE, OCR_PROD}};
 
 static ocr_kernel *build(ocr_device *dev, const char *dir, const char *fixture, ocr_type t,
                          ocr_op o, int as_file, char *path, size_t len) {

@@ -287,10 +287,27 @@ static gen gen_make(ocr_type t, ocr_op o, uint64_t seed, uint64_t n, ocr_data_ki
 
 /* The block's mask: the signs of exact and uniform sums, the nonzero
  * elements of one-sided ones. */
+/* Where one-sided sums leave elements at zero (q < 32), elements 0 and
+ * n - 1 are never among them, so losing the first or the last element
+ * always shows; the block keeps q nonzero ones (the budget holds). */
+static uint32_t keep_ends(uint32_t m, const gen *g, uint64_t block) {
+    uint64_t ends[2] = {0, g->n - 1};
+    uint32_t pinned = 0;
+    for (int k = 0; k < 2; ++k)
+        if (ends[k] / SIGN_BLOCK == block) pinned |= 1u << (ends[k] % SIGN_BLOCK);
+    for (uint32_t want = pinned & ~m; want; want &= want - 1) {
+        uint32_t others = m & ~pinned;
+        if (others) m &= ~(others & (0u - others)); /* give up the lowest other one */
+        m |= want & (0u - want);
+    }
+    return m;
+}
+
 static uint32_t mask_of(const gen *g, uint64_t block) {
     if (g->o != OCR_SUM) return 0;
-    return g->kind == OCR_DATA_ONE_SIDED ? block_mask(g->seed ^ ONE_SIDED_SALT, block, g->q)
-                                         : block_mask(g->seed, block, SIGN_BLOCK / 2);
+    if (g->kind == OCR_DATA_ONE_SIDED)
+        return keep_ends(block_mask(g->seed ^ ONE_SIDED_SALT, block, g->q), g, block);
+    return block_mask(g->seed, block, SIGN_BLOCK / 2);
 }
 
 void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
