@@ -169,7 +169,7 @@ int main(void) {
                            (unsigned long long)n);
             }
         }
-    /* Past 2^19 float elements only some of the one-sided sum's elements
+    /* Past 2^24 float elements only some of the one-sided sum's elements
      * are nonzero; the first and the last one always are, whatever the
      * seed (a lost end shows even where nothing else is lost). */
     const uint64_t sparse[] = {((uint64_t)1 << 24) + 105, big - 1, big, ((uint64_t)1 << 26) + 3,
