@@ -83,9 +83,9 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
         rq.kernel_dir = g->o->kernel_dir;
         rq.type = OCR_INT, rq.op = OCR_SUM;
     } else {
-        ocr_kernel_spec s = {g->o->kernel_name, g->o->kernel_file,  OCR_PER_GROUP,
-                             geo->local,        (size_t)geo->elems, 1,
-                             geo->elems,        "graded kernel",    {0}, 0};
+        ocr_kernel_spec s = {
+            g->o->kernel_name, g->o->kernel_file, OCR_PER_GROUP, geo->local, (size_t)geo->elems, 1,
+            geo->elems,        "graded kernel",   {0},           0};
         rq.spec = s;
         rq.kernel_file = g->o->kernel_file;
         rq.type = gr->type, rq.op = gr->op;
@@ -127,9 +127,23 @@ static void worker(const grader *g, unsigned gi, unsigned first, unsigned end, i
     ocr_kernel *k = open_and_build(g, gi, fd, &dev);
     ocr_type t = g->cases[first].type;
     ocr_op op = gi > g->ngroups ? OCR_SUM : g->cases[first].op;
+    ocr_run_options ro = {.repeats = gi >= g->ngroups ? SPEED_REPS : 1,
+                          .cpu = OCR_CPU_NONE,
+                          .data = OCR_DATA_EXACT,
+                          .seed = g->o->seed};
     uint64_t most = 0;
     for (unsigned i = first; i < end; ++i)
         most = g->cases[i].n > most ? g->cases[i].n : most;
+    /* The largest case must fit this machine and device before anything is
+     * allocated: a harness that cannot hold the matrix is the environment's
+     * fault, said as such (a failed malloc is too; a sanitizer's allocator
+     * may abort instead of returning NULL, so ask first). */
+    if (ocr_check_size(dev, k, most, &ro) != OCR_OK)
+        say(fd,
+            "H n = %llu, the largest size at this geometry, cannot run here (a smaller "
+            "--elems-per-group makes smaller sizes): %s",
+            (unsigned long long)most, ocr_last_error()),
+            leave();
     void *data = malloc(most * ocr_type_size(t));
     if (!data)
         say(fd, "H cannot allocate %llu MiB for n = %llu",
@@ -138,11 +152,6 @@ static void worker(const grader *g, unsigned gi, unsigned first, unsigned end, i
     for (unsigned i = first; i < end; ++i) {
         uint64_t n = g->cases[i].n;
         say(fd, "S %u", i);
-        ocr_run_options ro = {.repeats = gi >= g->ngroups ? SPEED_REPS : 1,
-                              .cpu = OCR_CPU_NONE,
-                              .data = OCR_DATA_EXACT,
-                              .seed = g->o->seed};
-        if (ocr_check_size(dev, k, n, &ro) != OCR_OK) say(fd, "H %s", ocr_last_error()), leave();
         ocr_data_fill(data, n, t, op, g->o->seed, OCR_DATA_EXACT);
         ocr_result r;
         ocr_status st = ocr_run(dev, k, data, n, t, op, &ro, &r);

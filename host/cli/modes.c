@@ -12,8 +12,8 @@
 #define ANY_FORMAT (TEXT | CSV | JSON)
 
 /* The grader chooses sizes, types, operators and M itself. */
-static const char *const grade_fixed[] = {"size",   "type",   "op",        "threshold",
-                                          "repeat", "data",   "passes",    "resources",
+static const char *const grade_fixed[] = {"size",   "type",    "op",     "threshold",
+                                          "repeat", "data",    "passes", "resources",
                                           "peak",   "explain", NULL};
 static const char *const tune_chooses[] = {"local-size", "groups", "access",    "op", "grade",
                                            "explain",    "format", "threshold", NULL};

@@ -443,9 +443,8 @@ static ocr_status setup_and_run(const cli_options *o, const world *w, ocr_build_
     ocr_status all = agree(st);
     if (all == OCR_OK) { /* every rank is ready: the runs, in step */
         if (s->count) {
-            ocr_run_options ro = {o->repeats, o->m,       o->host_mem,     OCR_CPU_NONE,
-                                  o->data,    sync_ranks, bs,              OCR_SECOND_AUTO,
-                                  o->seed};
+            ocr_run_options ro = {o->repeats, o->m, o->host_mem,     OCR_CPU_NONE, o->data,
+                                  sync_ranks, bs,   OCR_SECOND_AUTO, o->seed};
             st = ocr_run(s->dev, s->kernel, s->data, s->count, o->type, o->op, &ro, &s->res);
             s->ran = st == OCR_OK || st == OCR_WRONG;
         }
