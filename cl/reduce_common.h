@@ -15,7 +15,9 @@
  * Every kernel has the same signature, so the host can run any of them:
  *   __kernel void name(__global const T *in, __global T *out, const ulong n)
  * `in` holds n values; the kernel writes one value per work-group (or per
- * work-item for reduce0/1) to `out`.
+ * work-item for reduce0/1) to `out`. reduce7 adds two element offsets after n
+ * (where in's values start, where out's are written), for the library's
+ * reducer; the harness passes zeros.
  */
 #ifndef OCR_REDUCE_COMMON_H
 #define OCR_REDUCE_COMMON_H

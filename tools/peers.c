@@ -133,7 +133,7 @@ static ocr_status ours_run(ctx *c, int m1, void *out) {
     size_t es = ocr_type_size(c->type);
     cl_event ev[OCR_MAX_PASSES];
     unsigned nev = 0;
-    ocr_pass_io io = {c->x, {c->scratch[m1][0], c->scratch[m1][1]}, NULL, 0, NULL, 0};
+    ocr_pass_io io = {.in = c->x, .scratch = {c->scratch[m1][0], c->scratch[m1][1]}};
     cl_mem last = p->npasses ? c->scratch[m1][(p->npasses - 1) % 2] : c->x;
     if ((st = ocr_passes_enqueue(c->q, c->k, p, &io, ev, &nev)) != OCR_OK) goto fail;
     OCR_CL(clEnqueueReadBuffer(c->q, last, CL_TRUE, 0, p->leftover * es, c->left, 0, NULL, NULL));

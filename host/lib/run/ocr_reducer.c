@@ -1,12 +1,19 @@
 /* ocr_reducer.c - reduce7 on the caller's context, queue and buffer: built
- * once per reducer, passes planned by ocr_plan_make down to one value on the
- * device, scratch kept between calls. Like the whole library it prints
- * nothing; every message of a call is also captured (ocr_capture_begin) into
- * the reducer's last-error text. */
+ * once per reducer (and shared by reducers built alike, ocr_program_cache.c),
+ * in the tune cache's geometry when there is one, passes planned by
+ * ocr_plan_make down to one value on the device, scratch kept between calls.
+ * A call costs its argument checks and the commands of its plan (one launch
+ * and the read where the device finishes in one launch): no allocation, no
+ * sub-buffer (the kernel takes the offsets), and events only where a caller,
+ * another queue or an out-of-order one needs them. Like the whole library it
+ * prints nothing; every message of a call is also captured
+ * (ocr_capture_begin) into the reducer's last-error text. */
 #include "ocr_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct readback readback;
 
 struct ocr_reducer {
     cl_context ctx; /* retained */
@@ -14,15 +21,22 @@ struct ocr_reducer {
     ocr_device dev; /* its info, for the build; the context borrowed */
     ocr_type type;
     ocr_op op;
-    size_t es;    /* element size */
-    size_t align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer offsets */
+    size_t es; /* element size */
     ocr_kernel *k;
-    cl_mem scratch[3]; /* [0], [1]: the passes' outputs, ping-pong (the last pass writes the
-                          result); [2]: partials and head of an unaligned offset */
-    uint64_t scratch_n[3];
-    cl_mem result; /* one element, for the blocking call */
-    cl_event last; /* the previous call's last command: the next call waits for it */
-    char *err;     /* the last call's message, NULL after a success */
+    cl_mem scratch[2]; /* the passes' outputs, ping-pong (the last pass writes the result) */
+    uint64_t scratch_n[2];
+    const readback *rb;   /* how the blocking call brings its value to the host */
+    cl_mem result;        /* one element, for the blocking call */
+    cl_mem stage;         /* "pinned": host memory the value is read into */
+    void *host;           /* "pinned", "direct": the mapped element */
+    cl_command_queue own; /* "pinned", "direct": the queue of the one map and unmap */
+    cl_command_queue q;   /* the last queue checked (retained: its address stays its own) */
+    int q_ooo;            /* ... executes out of order */
+    cl_event last;      /* the previous call's last command, which the next may need to wait for */
+    int last_elsewhere; /* ... enqueued on another queue than q */
+    cl_event *wl;       /* a call's wait list when it joins the caller's and last */
+    cl_uint wl_cap;
+    char *err; /* the last call's message, NULL after a success */
 };
 
 /* The message of the calling thread's last failed ocr_reducer_create. */
@@ -45,27 +59,145 @@ static void keep_error(char **slot, char *text, ocr_status st) {
         memcpy(*slot, "unknown error (no message)", sizeof "unknown error (no message)");
 }
 
-static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
-                         const ocr_reducer_options *opt, ocr_reducer *r) {
+/* ---- the blocking call's value: how it reaches the host --------------------- */
+
+/* The value of the command whose event is `ev` (NULL: the last one enqueued
+ * on the in-order queue q) into *value; *keep: a command still running that
+ * the next call must wait for, or NULL. */
+typedef ocr_status (*fetch_fn)(ocr_reducer *r, cl_command_queue q, cl_event ev, void *value,
+                               cl_event *keep);
+
+/* $OCLREDUCTION_READBACK picks a row (docs/library.md): "read" is the
+ * default; the others are there to be measured (tools/bench_latency.sh). */
+struct readback {
+    const char *name;
+    cl_mem_flags result_flags; /* CL_MEM_ALLOC_HOST_PTR: the kernel writes host-visible memory */
+    int stage;                 /* a pinned element to read into, mapped once */
+    int map_result;            /* the result itself mapped once */
+    int wait_kernel;           /* the last kernel's event is waited for */
+    fetch_fn fetch;
+};
+
+static cl_uint n_of(cl_event ev) {
+    return ev ? 1 : 0;
+}
+static const cl_event *list_of(const cl_event *ev) {
+    return *ev ? ev : NULL;
+}
+
+/* A blocking read of the one element. */
+static ocr_status fetch_read(ocr_reducer *r, cl_command_queue q, cl_event ev, void *value,
+                             cl_event *keep) {
+    ocr_status st = OCR_OK;
+    *keep = NULL;
+    OCR_CL(
+        clEnqueueReadBuffer(q, r->result, CL_TRUE, 0, r->es, value, n_of(ev), list_of(&ev), NULL));
+fail:
+    return st;
+}
+
+/* A read into pinned memory, its event waited for. */
+static ocr_status fetch_pinned(ocr_reducer *r, cl_command_queue q, cl_event ev, void *value,
+                               cl_event *keep) {
+    ocr_status st = OCR_OK;
+    cl_event rd = NULL;
+    *keep = NULL;
+    OCR_CL(clEnqueueReadBuffer(q, r->result, CL_FALSE, 0, r->es, r->host, n_of(ev), list_of(&ev),
+                               &rd));
+    OCR_CL(clWaitForEvents(1, &rd));
+    memcpy(value, r->host, r->es);
+fail:
+    if (rd) clReleaseEvent(rd);
+    return st;
+}
+
+/* The kernel wrote host-visible memory: map it (no copy where the device
+ * shares the host's memory), read, unmap. */
+static ocr_status fetch_map(ocr_reducer *r, cl_command_queue q, cl_event ev, void *value,
+                            cl_event *keep) {
     ocr_status st = OCR_OK;
     cl_int err;
-    cl_uint ndev = 0, align_bits = 0;
+    *keep = NULL;
+    void *p = clEnqueueMapBuffer(q, r->result, CL_TRUE, CL_MAP_READ, 0, r->es, n_of(ev),
+                                 list_of(&ev), NULL, &err);
+    OCR_CHECK(err, "clEnqueueMapBuffer");
+    memcpy(value, p, r->es);
+    OCR_CL(clEnqueueUnmapMemObject(q, r->result, p, 0, NULL, keep));
+fail:
+    return st;
+}
+
+/* The kernel wrote the mapped element itself; its event waited for. OpenCL
+ * does not promise that a kernel's writes to a mapped buffer reach the
+ * mapping: measured, never the default (docs/benchmarks.md). */
+static ocr_status fetch_direct(ocr_reducer *r, cl_command_queue q, cl_event ev, void *value,
+                               cl_event *keep) {
+    ocr_status st = OCR_OK;
+    (void)q;
+    *keep = NULL;
+    OCR_CL(clWaitForEvents(1, &ev));
+    memcpy(value, r->host, r->es);
+fail:
+    return st;
+}
+
+static const readback readbacks[] = {
+    {"read", 0, 0, 0, 0, fetch_read},
+    {"pinned", 0, 1, 0, 0, fetch_pinned},
+    {"map", CL_MEM_ALLOC_HOST_PTR, 0, 0, 0, fetch_map},
+    {"direct", CL_MEM_ALLOC_HOST_PTR, 0, 1, 1, fetch_direct},
+};
+#define NREADBACKS (sizeof readbacks / sizeof readbacks[0])
+
+/* The blocking call's result element, and host memory mapped once where the
+ * row wants it (on a queue of the reducer's own, kept for the unmap). */
+static ocr_status setup_readback(ocr_reducer *r) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    const char *env = getenv("OCLREDUCTION_READBACK");
+    size_t i = 0;
+    while (env && *env && i < NREADBACKS && strcmp(env, readbacks[i].name))
+        ++i;
+    if (i == NREADBACKS) {
+        ocr_errorf("OCLREDUCTION_READBACK=%s: expected read, pinned, map or direct", env);
+        return OCR_USAGE;
+    }
+    r->rb = &readbacks[env && *env ? i : 0];
+    r->result = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE | r->rb->result_flags, r->es, NULL, &err);
+    OCR_CHECK(err, "clCreateBuffer");
+    if (!r->rb->stage && !r->rb->map_result) return OCR_OK;
+    if (r->rb->stage) {
+        r->stage =
+            clCreateBuffer(r->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, r->es, NULL, &err);
+        OCR_CHECK(err, "clCreateBuffer");
+    }
+    r->own = clCreateCommandQueue(r->ctx, r->device, 0, &err);
+    OCR_CHECK(err, "clCreateCommandQueue");
+    r->host = clEnqueueMapBuffer(r->own, r->stage ? r->stage : r->result, CL_TRUE,
+                                 CL_MAP_READ | CL_MAP_WRITE, 0, r->es, 0, NULL, NULL, &err);
+    OCR_CHECK(err, "clEnqueueMapBuffer");
+fail:
+    return st;
+}
+
+static void release_readback(ocr_reducer *r) {
+    if (r->host) {
+        clEnqueueUnmapMemObject(r->own, r->stage ? r->stage : r->result, r->host, 0, NULL, NULL);
+        clFinish(r->own);
+    }
+    if (r->own) clReleaseCommandQueue(r->own);
+    if (r->stage) clReleaseMemObject(r->stage);
+    if (r->result) clReleaseMemObject(r->result);
+}
+
+/* ---- create and release -------------------------------------------------------- */
+
+/* The device must be one of the context's: say so, rather than leave it to a
+ * CL_INVALID_DEVICE from the build. */
+static ocr_status check_device(cl_context ctx, cl_device_id device) {
+    ocr_status st = OCR_OK;
+    cl_uint ndev = 0;
     cl_device_id *devs = NULL;
-    if (!ctx || !device) {
-        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
-        return OCR_USAGE;
-    }
-    if ((unsigned)type >= OCR_NTYPES || (unsigned)op >= OCR_NOPS) {
-        ocr_errorf("ocr_reducer_create: unknown type (%d) or operator (%d)", (int)type, (int)op);
-        return OCR_USAGE;
-    }
-    if (!ocr_op_valid_for(op, type)) {
-        ocr_errorf("operator %s needs an integer type, not %s", ocr_op_name(op),
-                   ocr_type_name(type));
-        return OCR_USAGE;
-    }
-    /* The device must be one of the context's: say so, rather than leave it
-     * to a CL_INVALID_DEVICE from the build. */
     OCR_CL(clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof ndev, &ndev, NULL));
     if (!(devs = malloc((ndev ? ndev : 1) * sizeof *devs))) {
         ocr_errorf("out of host memory");
@@ -79,11 +211,54 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr
         ocr_errorf("ocr_reducer_create: the device is not one of the context's %u device%s", ndev,
                    ndev == 1 ? "" : "s");
         st = OCR_USAGE;
-        goto fail;
     }
-    if ((st = ocr_device_wrap(ctx, device, &r->dev)) != OCR_OK) goto fail;
-    OCR_CL(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                           NULL));
+fail:
+    free(devs);
+    return st;
+}
+
+/* reduce7's request: the caller's geometry, else the tune cache's entry for
+ * this device, driver, type and kernel source (ocr_tune.c), else the
+ * built-in defaults. */
+static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt) {
+    ocr_build_request rq = {
+        .spec = *ocr_kernel_find("reduce7"),
+        .kernel_dir = opt ? opt->kernel_dir : NULL,
+        .type = r->type,
+        .op = r->op,
+        .local_size = opt ? opt->local_size : 0,
+        .groups = opt ? opt->groups : 0,
+        .extra_options = opt ? opt->build_options : NULL,
+    };
+    ocr_tuning tu;
+    char note[8]; /* why an entry was ignored: the CLI's to print, not the library's */
+    if (!rq.local_size && !rq.groups && !(opt && opt->ignore_tuning) &&
+        ocr_tune_lookup_ex(&r->dev, r->type, rq.kernel_dir, rq.kernel_dir == NULL, &tu, note,
+                           sizeof note)) {
+        rq.local_size = tu.local_size, rq.groups = tu.groups;
+        rq.unroll = tu.unroll, rq.access = tu.access;
+    }
+    return rq;
+}
+
+static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
+                         const ocr_reducer_options *opt, ocr_reducer *r) {
+    ocr_status st = OCR_OK;
+    if (!ctx || !device) {
+        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
+        return OCR_USAGE;
+    }
+    if ((unsigned)type >= OCR_NTYPES || (unsigned)op >= OCR_NOPS) {
+        ocr_errorf("ocr_reducer_create: unknown type (%d) or operator (%d)", (int)type, (int)op);
+        return OCR_USAGE;
+    }
+    if (!ocr_op_valid_for(op, type)) {
+        ocr_errorf("operator %s needs an integer type, not %s", ocr_op_name(op),
+                   ocr_type_name(type));
+        return OCR_USAGE;
+    }
+    if ((st = check_device(ctx, device)) != OCR_OK) return st;
+    if ((st = ocr_device_wrap(ctx, device, &r->dev)) != OCR_OK) return st;
     OCR_CL(clRetainContext(ctx));
     r->ctx = ctx;
     OCR_CL(clRetainDevice(device));
@@ -91,22 +266,12 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type type, ocr
     r->type = type;
     r->op = op;
     r->es = ocr_type_size(type);
-    r->align = align_bits >= 8 ? align_bits / 8 : 1;
 
-    ocr_build_request rq = {
-        .spec = *ocr_kernel_find("reduce7"),
-        .kernel_dir = opt ? opt->kernel_dir : NULL,
-        .type = type,
-        .op = op,
-        .local_size = opt ? opt->local_size : 0,
-        .groups = opt ? opt->groups : 0,
-        .extra_options = opt ? opt->build_options : NULL,
-    };
-    if ((st = ocr_kernel_build_ex(&r->dev, &rq, rq.kernel_dir == NULL, &r->k)) != OCR_OK) goto fail;
-    r->result = clCreateBuffer(ctx, CL_MEM_READ_WRITE, r->es, NULL, &err);
-    OCR_CHECK(err, "clCreateBuffer");
+    ocr_build_request rq = request(r, opt);
+    int flags = (rq.kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE;
+    if ((st = ocr_kernel_build_ex(&r->dev, &rq, flags, &r->k)) != OCR_OK) return st;
+    st = setup_readback(r);
 fail:
-    free(devs);
     return st;
 }
 
@@ -142,12 +307,14 @@ ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type
 void ocr_reducer_release(ocr_reducer *r) {
     if (!r) return;
     if (r->last) clReleaseEvent(r->last);
-    if (r->result) clReleaseMemObject(r->result);
-    for (int i = 2; i >= 0; --i)
+    if (r->q) clReleaseCommandQueue(r->q);
+    release_readback(r);
+    for (int i = 1; i >= 0; --i)
         if (r->scratch[i]) clReleaseMemObject(r->scratch[i]);
     ocr_kernel_release(r->k);
     if (r->device) clReleaseDevice(r->device);
     if (r->ctx) clReleaseContext(r->ctx);
+    free(r->wl);
     free(r->err);
     free(r);
 }
@@ -161,7 +328,10 @@ const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
     return &r->k->geom;
 }
 
-/* The size in bytes of a buffer of the reducer's context. */
+/* ---- a call's checks ---------------------------------------------------------- */
+
+/* The size in bytes of a buffer of the reducer's context. Asked at every call:
+ * a buffer's address may come back as another's once the caller releases it. */
 static ocr_status buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size) {
     ocr_status st = OCR_OK;
     cl_context c = NULL;
@@ -179,13 +349,37 @@ fail:
     return st;
 }
 
-/* Everything that can be refused before a command is enqueued. */
-static ocr_status check_args(const ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
-                             uint64_t n, cl_mem result_buf, cl_uint num_wait,
-                             const cl_event *wait) {
+/* The queue: checked when it changes, then remembered (retained, so that the
+ * check cannot go stale). Commands of the previous call on another queue are
+ * waited for by the next call's first command. */
+static ocr_status use_queue(ocr_reducer *r, cl_command_queue q) {
     ocr_status st = OCR_OK;
     cl_context qc = NULL;
     cl_device_id qd = NULL;
+    cl_command_queue_properties props = 0;
+    if (q == r->q) return OCR_OK;
+    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
+    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
+    if (qc != r->ctx || qd != r->device) {
+        ocr_errorf("the queue belongs to another %s than the reducer's",
+                   qc != r->ctx ? "context" : "device");
+        return OCR_USAGE;
+    }
+    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL));
+    OCR_CL(clRetainCommandQueue(q));
+    if (r->q) clReleaseCommandQueue(r->q);
+    r->q = q;
+    r->q_ooo = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    r->last_elsewhere = r->last != NULL;
+fail:
+    return st;
+}
+
+/* Everything that can be refused before a command is enqueued. */
+static ocr_status check_args(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                             uint64_t n, cl_mem result_buf, size_t result_offset, cl_uint num_wait,
+                             const cl_event *wait) {
+    ocr_status st;
     size_t size = 0, rsize = 0;
     if (n == 0) {
         ocr_errorf("nothing to reduce: n must be at least 1");
@@ -200,14 +394,8 @@ static ocr_status check_args(const ocr_reducer *r, cl_command_queue q, cl_mem bu
                    wait ? "given" : "NULL");
         return OCR_USAGE;
     }
-    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
-    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
-    if (qc != r->ctx || qd != r->device) {
-        ocr_errorf("the queue belongs to another %s than the reducer's",
-                   qc != r->ctx ? "context" : "device");
-        return OCR_USAGE;
-    }
-    if ((st = buffer_size(r, buf, "the input buffer", &size)) != OCR_OK ||
+    if ((st = use_queue(r, q)) != OCR_OK ||
+        (st = buffer_size(r, buf, "the input buffer", &size)) != OCR_OK ||
         (st = buffer_size(r, result_buf, "the result buffer", &rsize)) != OCR_OK)
         return st;
     uint64_t have = size / r->es;
@@ -218,14 +406,20 @@ static ocr_status check_args(const ocr_reducer *r, cl_command_queue q, cl_mem bu
                    (unsigned long long)have, ocr_type_name(r->type));
         return OCR_USAGE;
     }
-    if (rsize < r->es) {
-        ocr_errorf("the result buffer holds %zu bytes; one %s needs %zu", rsize,
-                   ocr_type_name(r->type), r->es);
+    if (result_offset >= rsize / r->es) {
+        ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs %zu", rsize,
+                   ocr_type_name(r->type), result_offset, (result_offset + 1) * r->es);
         return OCR_USAGE;
     }
-fail:
-    return st;
+    if ((offset || result_offset) && !r->k->offsets) {
+        ocr_errorf("the reduce7.cl of kernel_dir takes no offsets (an older copy?): "
+                   "offset and result_offset must be 0");
+        return OCR_USAGE;
+    }
+    return OCR_OK;
 }
+
+/* ---- a call's commands ---------------------------------------------------------- */
 
 /* Scratch buffer i holds at least `need` elements (a larger n may need more). */
 static ocr_status grow(ocr_reducer *r, int i, uint64_t need) {
@@ -242,46 +436,6 @@ fail:
     return st;
 }
 
-/* The commands of one call, each waiting for the one before; the first for
- * the call's wait list. */
-typedef struct {
-    cl_event prev; /* the last command enqueued, or NULL */
-    cl_uint nw;
-    const cl_event *wl;
-} chain;
-
-static cl_uint chain_n(const chain *c) {
-    return c->prev ? 1 : c->nw;
-}
-static const cl_event *chain_wait(const chain *c) {
-    return c->prev ? &c->prev : c->nw ? c->wl : NULL;
-}
-static void chain_push(chain *c, cl_event ev) {
-    if (c->prev) clReleaseEvent(c->prev);
-    c->prev = ev;
-}
-
-/* count elements from src[from] to dst[to]. */
-static ocr_status copy(const ocr_reducer *r, cl_command_queue q, chain *c, cl_mem src,
-                       uint64_t from, cl_mem dst, uint64_t to, uint64_t count) {
-    ocr_status st = OCR_OK;
-    cl_event ev = NULL;
-    OCR_CL(clEnqueueCopyBuffer(q, src, dst, (size_t)(from * r->es), (size_t)(to * r->es),
-                               (size_t)(count * r->es), chain_n(c), chain_wait(c), &ev));
-    chain_push(c, ev);
-fail:
-    return st;
-}
-
-/* One launch of the kernel over src into dst (ocr_passes.c). */
-static ocr_status launch(ocr_reducer *r, cl_command_queue q, chain *c, const ocr_pass *s,
-                         cl_mem src, cl_mem dst) {
-    cl_event ev = NULL;
-    ocr_status st = ocr_pass_enqueue(q, r->k, s, src, dst, chain_n(c), chain_wait(c), &ev);
-    if (ev) chain_push(c, ev);
-    return st;
-}
-
 /* The plan for n values, down to one, with its scratch buffers. */
 static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
     ocr_status st;
@@ -295,125 +449,123 @@ static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
     return OCR_OK;
 }
 
-/* Every pass of p over `in` (p->n values from its start) into result[0]. */
-static ocr_status run_plan(ocr_reducer *r, cl_command_queue q, chain *c, const ocr_plan *p,
-                           cl_mem in, cl_mem result) {
-    cl_event ev[OCR_MAX_PASSES];
-    unsigned nev = 0;
-    if (p->npasses == 0) return copy(r, q, c, in, 0, result, 0, 1); /* one value: itself */
-    /* Each pass waits for the one before: the caller's queue may be out of order. */
-    ocr_pass_io io = {in, {r->scratch[0], r->scratch[1]}, result, chain_n(c), chain_wait(c), 1};
-    ocr_status st = ocr_passes_enqueue(q, r->k, p, &io, ev, &nev);
-    for (unsigned i = 0; i < nev; ++i)
-        chain_push(c, ev[i]); /* keeps the last, releases the others */
-    return st;
-}
-
-/* elements [offset, offset + n) of buf as a buffer of their own (offset aligned). */
-static ocr_status sub_buffer(const ocr_reducer *r, cl_mem buf, uint64_t offset, uint64_t n,
-                             cl_mem *out) {
-    ocr_status st = OCR_OK;
-    cl_int err;
-    if (offset == 0) {
-        OCR_CL(clRetainMemObject(buf));
-        *out = buf;
+/* The first command's wait list: the caller's, and the previous call's last
+ * command where queue order does not already put it first (it ran on another
+ * queue, or this one runs out of order). No allocation, but when a caller's
+ * list is longer than every one before. */
+static ocr_status first_wait(ocr_reducer *r, cl_uint num_wait, const cl_event *wait, cl_uint *nw,
+                             const cl_event **wl) {
+    *nw = num_wait, *wl = wait;
+    if (!r->last || (!r->last_elsewhere && !r->q_ooo)) return OCR_OK;
+    if (num_wait == 0) {
+        *nw = 1, *wl = &r->last;
         return OCR_OK;
     }
-    cl_buffer_region reg = {(size_t)(offset * r->es), (size_t)(n * r->es)};
-    *out = clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
-    OCR_CHECK(err, "clCreateSubBuffer");
+    if (num_wait + 1 > r->wl_cap) {
+        cl_event *p = realloc(r->wl, (num_wait + 1) * sizeof *p);
+        if (!p) {
+            ocr_errorf("out of host memory");
+            return OCR_NO_MEMORY;
+        }
+        r->wl = p, r->wl_cap = num_wait + 1;
+    }
+    memcpy(r->wl, wait, num_wait * sizeof *wait);
+    r->wl[num_wait] = r->last;
+    *nw = num_wait + 1, *wl = r->wl;
+    return OCR_OK;
+}
+
+/* The passes over buf[offset...] into result[result_offset], the first
+ * waiting for wl; *ev the last command's event when `want` (or when an
+ * out-of-order queue chains them), else NULL. */
+static ocr_status enqueue(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset, uint64_t n,
+                          cl_mem result, size_t result_offset, cl_uint nw, const cl_event *wl,
+                          int want, cl_event *ev) {
+    ocr_status st = OCR_OK;
+    ocr_plan p;
+    cl_event evs[OCR_MAX_PASSES];
+    unsigned nev = 0;
+    *ev = NULL;
+    want |= r->q_ooo;
+    if (n == 1) { /* one value: itself */
+        OCR_CL(clEnqueueCopyBuffer(q, buf, result, offset * r->es, result_offset * r->es, r->es, nw,
+                                   wl, want ? ev : NULL));
+        return OCR_OK;
+    }
+    if ((st = plan_for(r, n, &p)) != OCR_OK) return st;
+    /* On an out-of-order queue each pass waits for the one before. */
+    ocr_pass_io io = {.in = buf,
+                      .scratch = {r->scratch[0], r->scratch[1]},
+                      .last_out = result,
+                      .num_wait = nw,
+                      .wait = wl,
+                      .chain = r->q_ooo,
+                      .in_off = offset,
+                      .out_off = result_offset,
+                      .events = r->q_ooo ? 0
+                                : want   ? 1
+                                         : 2};
+    st = ocr_passes_enqueue(q, r->k, &p, &io, evs, &nev);
+    if (st == OCR_OK && nev) *ev = evs[--nev]; /* the last; the others released */
+    while (nev)
+        clReleaseEvent(evs[--nev]);
 fail:
     return st;
 }
 
 /*
- * The kernel reads its input through a sub-buffer, whose start must be
- * aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (the 16-byte loads need it too).
- * From an unaligned offset, the head up to the next aligned element is copied
- * into scratch[2] after the first pass's partials over the aligned rest, and
- * the passes go on from there: one copy of fewer than align / es elements,
- * and the first pass reads the caller's buffer in place.
+ * One call: the checks, then the commands, the first waiting for the caller's
+ * list and where needed the previous call (scratch and the finish's counter
+ * are shared). *ev: the last command's event when `want`, else NULL. After a
+ * failure the commands already enqueued are waited for, so that none can
+ * still write scratch when the next call runs, maybe on another queue.
  */
 static ocr_status reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
-                               uint64_t n, cl_mem result_buf, cl_uint num_wait,
-                               const cl_event *wait, cl_event *done) {
-    ocr_status st = OCR_OK;
-    cl_mem in = NULL;
-    cl_event *wl = NULL;
-    ocr_plan plan, first;
-    if ((st = check_args(r, q, buf, offset, n, result_buf, num_wait, wait)) != OCR_OK) return st;
-
-    /* The first command waits for the caller's events and for the previous
-     * call (which used the same scratch, maybe on another queue). */
-    chain c = {NULL, num_wait + (r->last != NULL), NULL};
-    if (c.nw && !(wl = malloc(c.nw * sizeof *wl))) {
-        ocr_errorf("out of host memory");
-        return OCR_NO_MEMORY;
+                               uint64_t n, cl_mem result_buf, size_t result_offset,
+                               cl_uint num_wait, const cl_event *wait, int want, cl_event *ev) {
+    ocr_status st;
+    cl_uint nw;
+    const cl_event *wl;
+    *ev = NULL;
+    if ((st = check_args(r, q, buf, offset, n, result_buf, result_offset, num_wait, wait)) !=
+            OCR_OK ||
+        (st = first_wait(r, num_wait, wait, &nw, &wl)) != OCR_OK)
+        return st;
+    st = enqueue(r, q, buf, offset, n, result_buf, result_offset, nw, wl, want, ev);
+    if (st != OCR_OK) {
+        clFinish(q);
+        return st;
     }
-    if (num_wait) memcpy(wl, wait, num_wait * sizeof *wl);
-    if (r->last) wl[num_wait] = r->last;
-    c.wl = wl;
-
-    /* OpenCL makes the alignment at least the largest built-in type (128
-     * bytes): a whole number of elements. */
-    uint64_t align = r->align > r->es ? r->align / r->es : 1;
-    uint64_t head = (align - offset % align) % align;
-    if (head == 0) { /* aligned: the passes read buf in place */
-        if ((st = plan_for(r, n, &plan)) != OCR_OK) goto fail;
-        if (plan.npasses == 0) {
-            st = copy(r, q, &c, buf, offset, result_buf, 0, 1);
-            goto fail;
-        }
-        if ((st = sub_buffer(r, buf, offset, n, &in)) != OCR_OK) goto fail;
-        st = run_plan(r, q, &c, &plan, in, result_buf);
-        goto fail;
-    }
-    if (head > n) head = n;
-    uint64_t rest = n - head, partials = rest;
-    if (rest >= 2) {
-        if ((st = plan_for(r, rest, &first)) != OCR_OK) goto fail;
-        partials = first.pass[0].n_out;
-    }
-    if ((st = grow(r, 2, partials + head)) != OCR_OK) goto fail;
-    if (rest >= 2) {
-        if ((st = sub_buffer(r, buf, offset + head, rest, &in)) != OCR_OK ||
-            (st = launch(r, q, &c, &first.pass[0], in, r->scratch[2])) != OCR_OK)
-            goto fail;
-    } else if (rest == 1 && (st = copy(r, q, &c, buf, offset + head, r->scratch[2], 0, 1))) {
-        goto fail;
-    }
-    if ((st = copy(r, q, &c, buf, offset, r->scratch[2], partials, head)) != OCR_OK ||
-        (st = plan_for(r, partials + head, &plan)) != OCR_OK)
-        goto fail;
-    st = run_plan(r, q, &c, &plan, r->scratch[2], result_buf);
-fail:
-    /* Whatever was enqueued last is what the next call must wait for. */
-    if (c.prev) {
-        if (st == OCR_OK && done) {
-            clRetainEvent(c.prev);
-            *done = c.prev;
-        }
-        if (r->last) clReleaseEvent(r->last);
-        r->last = c.prev;
-    }
-    if (in) clReleaseMemObject(in); /* enqueued commands keep it alive */
-    free(wl);
-    return st;
+    if (r->last) clReleaseEvent(r->last);
+    r->last = NULL, r->last_elsewhere = 0;
+    return OCR_OK;
 }
 
-ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
-                                    uint64_t n, cl_mem result_buf, cl_uint num_wait,
-                                    const cl_event *wait, cl_event *done) {
+ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                                   uint64_t n, cl_mem result_buf, size_t result_offset,
+                                   cl_uint num_wait, const cl_event *wait, cl_event *done) {
     ocr_last_error_clear();
     if (!r) {
         ocr_errorf("the reducer must not be NULL");
         return OCR_USAGE;
     }
     int tok = ocr_capture_begin();
+    cl_event ev = NULL;
     if (done) *done = NULL;
-    ocr_status st = reduce_async(r, q, buf, offset, n, result_buf, num_wait, wait, done);
+    ocr_status st =
+        reduce_async(r, q, buf, offset, n, result_buf, result_offset, num_wait, wait, 1, &ev);
+    if (st == OCR_OK) {
+        r->last = ev; /* the next call may have to wait for it */
+        if (done) clRetainEvent(ev), *done = ev;
+    }
     keep_error(&r->err, ocr_capture_end(tok), st);
     return st;
+}
+
+ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                                    uint64_t n, cl_mem result_buf, cl_uint num_wait,
+                                    const cl_event *wait, cl_event *done) {
+    return ocr_reducer_reduce_into(r, q, buf, offset, n, result_buf, 0, num_wait, wait, done);
 }
 
 ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
@@ -425,15 +577,19 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
     }
     int tok = ocr_capture_begin();
     ocr_status st = OCR_OK;
-    cl_event ev = NULL;
+    cl_event ev = NULL, keep = NULL;
     if (!result) {
         ocr_errorf("result must not be NULL");
         st = OCR_USAGE;
         goto fail;
     }
     memset(result, 0, sizeof *result);
-    if ((st = reduce_async(r, q, buf, offset, n, r->result, 0, NULL, &ev)) != OCR_OK) goto fail;
-    OCR_CL(clEnqueueReadBuffer(q, r->result, CL_TRUE, 0, r->es, result, 1, &ev, NULL));
+    if ((st = reduce_async(r, q, buf, offset, n, r->result, 0, 0, NULL, r->rb->wait_kernel, &ev)) !=
+        OCR_OK)
+        goto fail;
+    /* On an in-order queue the read follows the launch unasked (ev is NULL). */
+    if ((st = r->rb->fetch(r, q, ev, result, &keep)) != OCR_OK) clFinish(q);
+    r->last = keep, r->last_elsewhere = 0;
 fail:
     if (ev) clReleaseEvent(ev);
     keep_error(&r->err, ocr_capture_end(tok), st);

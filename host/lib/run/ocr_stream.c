@@ -159,7 +159,10 @@ ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
         return OCR_NO_MEMORY;
     }
 
-    ocr_reducer_options ro = {opt->kernel_dir, opt->local_size, opt->groups, opt->build_options};
+    ocr_reducer_options ro = {.kernel_dir = opt->kernel_dir,
+                              .local_size = opt->local_size,
+                              .groups = opt->groups,
+                              .build_options = opt->build_options};
     if ((st = ocr_reducer_create(dev->context, dev->device, t, o, &ro, &red)) != OCR_OK) goto fail;
     qa = clCreateCommandQueue(dev->context, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
     OCR_CHECK(err, "clCreateCommandQueue");

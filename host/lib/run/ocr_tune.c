@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define TUNE_MAGIC "oclreduction-tune-1"
@@ -20,8 +19,24 @@ static uint64_t fnv(uint64_t h, const char *s) {
     return h;
 }
 
+static const char *const hashed[] = {"reduce7.cl", "reduce_common.h"};
+
+/* The same hash over the sources compiled into the library: equal to the
+ * files' when the library was built from them. */
+static int embedded_hash(uint64_t *h) {
+    *h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < 2; ++i) {
+        size_t j = 0;
+        while (j < ocr_embedded_count && strcmp(ocr_embedded_files[j].name, hashed[i]))
+            ++j;
+        if (j == ocr_embedded_count) return -1;
+        *h = fnv(*h, ocr_embedded_files[j].text);
+    }
+    return 0;
+}
+
 static int source_hash(const char *kernel_dir, uint64_t *h) {
-    static const char *const files[] = {"reduce7.cl", "reduce_common.h"};
+    const char *const *files = hashed;
     *h = 0xcbf29ce484222325ull;
     for (int i = 0; i < 2; ++i) {
         char *path = ocr_find_kernel_file_quiet(files[i], kernel_dir);
@@ -40,11 +55,7 @@ static int source_hash(const char *kernel_dir, uint64_t *h) {
 }
 
 void ocr_tune_cache_path(char *buf, size_t len) {
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (x && *x)
-        snprintf(buf, len, "%s/oclreduction/tune.tsv", x);
-    else
-        snprintf(buf, len, "%s/.cache/oclreduction/tune.tsv", home && *home ? home : ".");
+    ocr_cache_path("tune.tsv", buf, len);
 }
 
 /* One cache line: magic, device, driver, type, source hash, then the tuning. */
@@ -58,10 +69,15 @@ static int parse_line(char *line, char **f, int nf) {
 
 int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, ocr_tuning *out,
                     char *note, size_t note_len) {
+    return ocr_tune_lookup_ex(dev, t, kernel_dir, 0, out, note, note_len);
+}
+
+int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir, int embedded,
+                       ocr_tuning *out, char *note, size_t note_len) {
     char path[1024], line[1024];
     uint64_t h;
     note[0] = '\0';
-    if (source_hash(kernel_dir, &h) != 0) return 0;
+    if ((embedded ? embedded_hash(&h) : source_hash(kernel_dir, &h)) != 0) return 0;
     ocr_tune_cache_path(path, sizeof path);
     FILE *f = fopen(path, "r");
     if (!f) return 0;
@@ -96,16 +112,6 @@ int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, o
     return found;
 }
 
-static int mkdirs(char *path) { /* mkdir -p of the file's directory */
-    for (char *p = path + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(path, 0755) != 0 && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    return 0;
-}
-
 ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
                           const ocr_tuning *tu) {
     ocr_last_error_clear();
@@ -117,7 +123,7 @@ ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_
     }
     ocr_tune_cache_path(path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    if (mkdirs(tmp) != 0) {
+    if (ocr_mkdirs_for(tmp) != 0) {
         ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
         return OCR_IO;
     }
