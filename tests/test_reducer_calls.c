@@ -554,11 +554,11 @@ static void out_of_order(void) {
 /* ---- readback ---------------------------------------------------------------------------- */
 
 static void readback(void) {
-    static const char *const modes[] = {"read", "pinned", "map", "direct"};
+    static const char *const modes[] = {"read", "pinned", "spin", "map", "direct"};
     static const uint64_t few_offs[] = {0, 3, 16};
     static const uint64_t few_lens[] = {1, 2, 77, 4099, 250000};
     cl_mem b = input(OCR_INT, 300000);
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < 5; ++m) {
         setenv("OCLREDUCTION_READBACK", modes[m], 1);
         ocr_reducer *r = make(OCR_INT, NULL), *r2 = make(OCR_INT, &many);
         unsetenv("OCLREDUCTION_READBACK");

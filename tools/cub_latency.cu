@@ -159,8 +159,9 @@ template <typename T> struct Bench {
 
     bool run_side(const std::string &side, const char *tname, unsigned log2n) {
         bool wrong = false, rotate = side == "cub_cold";
+        unsigned b = side == "cub_tput" ? o.batch : 1; // a sample is a batch: as many sums
         t.clear();
-        for (long c = 0; c < (long)(o.warm + o.reps); ++c) {
+        for (long c = 0; c < (long)((o.warm + b - 1) / b + (o.reps + b - 1) / b); ++c) {
             double stop = 0, t0 = now_us();
             double v = call(side, c, &stop);
             double w = side.compare(0, 4, "cuda") == 0 ? (double)(unsigned)c
@@ -169,7 +170,7 @@ template <typename T> struct Bench {
                 std::fprintf(stderr, "cub_latency: %s %s 2^%u call %ld: %.17g, expected %.17g\n",
                              side.c_str(), tname, log2n, c, v, w);
             wrong |= v != w;
-            if (c >= (long)o.warm) t.push_back((stop - t0) / (side == "cub_tput" ? o.batch : 1));
+            if (c >= (long)((o.warm + b - 1) / b)) t.push_back((stop - t0) / b);
         }
         std::sort(t.begin(), t.end());
         auto pct = [&](double p) { return t[(size_t)(p * (t.size() - 1) + 0.5)]; };

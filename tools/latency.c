@@ -18,20 +18,23 @@
  * A call is timed on the host clock (CLOCK_MONOTONIC) from before its first
  * OpenCL command until its value is where the side puts it: in host memory
  * (blocking sides), or on the device with the completion event waited for
- * (async_wait), or per call of --batch calls back to back (async_tput). Per
- * size, each side runs WARMUP untimed calls and then REPS timed ones in a
- * row; the sides take turns in an order that rotates with --round, and
+ * (async_wait), or per call of --batch calls back to back (async_tput, whose
+ * REPS calls make REPS / B samples). Per size, each side runs WARMUP untimed
+ * calls and then REPS timed ones in a row; the sides take turns in an order that rotates with
+ * --round, and
  * --reverse runs the sizes downwards, so that drift falls on all alike. The
  * row keeps the median, the spread (min, p10, p90, max) and the plan of the
  * reducer's call (passes, groups and work-group size of the first, whether it
  * finishes in one launch). Every value is checked against an exact reference:
  * the data are small integers, so float sums are exact too.
  *
- * The sides (--list-sides): the floors, a one-work-item kernel and the 4-byte
- * value brought home four ways; the blocking reducer, its value brought home
- * the same four ways ($OCLREDUCTION_READBACK), polled, in two launches, with
- * one group per compute unit, or over --rotate MiB of windows (not resident in
- * the cache); and the async reducer.
+ * The sides (--list-sides): the floors, a one-work-item kernel and its 4-byte
+ * value brought home five ways (a blocking read; a read into pinned memory,
+ * its event waited for or polled; a map of host-visible memory the kernel
+ * wrote; the same memory kept mapped); the blocking reducer, its value brought
+ * home the same ways ($OCLREDUCTION_READBACK: read, pinned, spin, map,
+ * direct), in two launches, with one group per compute unit, or over --rotate
+ * MiB of windows (not resident in the cache); and the async reducer.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_reducer.h"
@@ -229,25 +232,6 @@ static int reduce_blocking(ctx *c, const side *s, long call, double *value) {
     return 0;
 }
 
-/* The async call and a read into pinned memory, polled: blocking without sleep. */
-static int reduce_spin(ctx *c, const side *s, long call, double *value) {
-    ocr_reducer *r = reducer_of(c, s);
-    cl_event ev = NULL;
-    if (!ok(ocr_reducer_reduce_async(r, c->q, c->x, window(c, s, call), c->n, c->res, 0, NULL,
-                                     NULL),
-            r))
-        return -1;
-    TRY(clEnqueueReadBuffer(c->q, c->res, CL_FALSE, 0, c->es, c->pinned, 0, NULL, &ev));
-    TRY(clFlush(c->q));
-    if (spin(ev)) return -1;
-    c->t_stop = now_us();
-    clReleaseEvent(ev);
-    ocr_value v;
-    memcpy(&v, c->pinned, c->es);
-    *value = as_double(c->type, &v);
-    return 0;
-}
-
 /* The async call, its completion event waited for: the value on the device
  * (read back untimed, for the check). */
 static int async_wait(ctx *c, const side *s, long call, double *value) {
@@ -296,7 +280,7 @@ static side sides[] = {
     {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, {0}},
     {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, {0}},
     {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, {0}},
-    {"reduce_spin", reduce_spin, 1, "read", 0, 0, 0, {0}},
+    {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, {0}},
     {"reduce_two_launches", reduce_blocking, 1, "read", 0, 1, 0, {0}},
     {"reduce_cu_groups", reduce_blocking, 1, "read", 1, 0, 0, {0}},
     {"reduce_cold", reduce_blocking, 1, "read", 0, 0, 1, {0}},
@@ -321,6 +305,10 @@ static double pct(const double *sorted, unsigned n, double p) {
 static int run_side(ctx *c, side *s, unsigned reps, unsigned warm, int round, double *t) {
     int wrong = 0;
     unsigned k = 0;
+    if (s->run == async_tput) { /* as many reductions as the others: a sample is a batch */
+        warm = (warm + c->batch - 1) / c->batch;
+        reps = (reps + c->batch - 1) / c->batch;
+    }
     for (long call = 0; call < (long)(warm + reps); ++call) {
         double value = 0, t0 = now_us();
         if (s->run(c, s, call, &value)) return -1;

@@ -68,7 +68,8 @@ typedef ocr_status (*fetch_fn)(ocr_reducer *r, cl_command_queue q, cl_event ev, 
                                cl_event *keep);
 
 /* $OCLREDUCTION_READBACK picks a row (docs/library.md): "read" is the
- * default; the others are there to be measured (tools/bench_latency.sh). */
+ * default; the others are there to be measured (tools/bench_latency.sh,
+ * docs/benchmarks.md "Application latency"). */
 struct readback {
     const char *name;
     cl_mem_flags result_flags; /* CL_MEM_ALLOC_HOST_PTR: the kernel writes host-visible memory */
@@ -111,6 +112,26 @@ fail:
     return st;
 }
 
+/* The read into pinned memory, flushed and its event polled (no sleep) for up
+ * to a millisecond, then waited for: a thread that blocks may wake late. */
+static ocr_status fetch_spin(ocr_reducer *r, cl_command_queue q, cl_event ev, void *value,
+                             cl_event *keep) {
+    ocr_status st = OCR_OK;
+    cl_event rd = NULL;
+    cl_int s = CL_QUEUED;
+    *keep = NULL;
+    OCR_CL(clEnqueueReadBuffer(q, r->result, CL_FALSE, 0, r->es, r->host, n_of(ev), list_of(&ev),
+                               &rd));
+    OCR_CL(clFlush(q));
+    for (uint64_t t0 = ocr_now_ns(); s > CL_COMPLETE && ocr_now_ns() - t0 < 1000000;)
+        OCR_CL(clGetEventInfo(rd, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
+    if (s != CL_COMPLETE) OCR_CL(clWaitForEvents(1, &rd)); /* still running, or failed */
+    memcpy(value, r->host, r->es);
+fail:
+    if (rd) clReleaseEvent(rd);
+    return st;
+}
+
 /* The kernel wrote host-visible memory: map it (no copy where the device
  * shares the host's memory), read, unmap. */
 static ocr_status fetch_map(ocr_reducer *r, cl_command_queue q, cl_event ev, void *value,
@@ -144,6 +165,7 @@ fail:
 static const readback readbacks[] = {
     {"read", 0, 0, 0, 0, fetch_read},
     {"pinned", 0, 1, 0, 0, fetch_pinned},
+    {"spin", 0, 1, 0, 0, fetch_spin},
     {"map", CL_MEM_ALLOC_HOST_PTR, 0, 0, 0, fetch_map},
     {"direct", CL_MEM_ALLOC_HOST_PTR, 0, 1, 1, fetch_direct},
 };
@@ -159,7 +181,7 @@ static ocr_status setup_readback(ocr_reducer *r) {
     while (env && *env && i < NREADBACKS && strcmp(env, readbacks[i].name))
         ++i;
     if (i == NREADBACKS) {
-        ocr_errorf("OCLREDUCTION_READBACK=%s: expected read, pinned, map or direct", env);
+        ocr_errorf("OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map or direct", env);
         return OCR_USAGE;
     }
     r->rb = &readbacks[env && *env ? i : 0];
