@@ -63,6 +63,7 @@ class _Options(ctypes.Structure):
         ("local_size", ctypes.c_size_t),
         ("groups", ctypes.c_size_t),
         ("build_options", ctypes.c_char_p),
+        ("ignore_tuning", ctypes.c_int),
     ]
 
 
@@ -134,12 +135,13 @@ class Reducer:
 
     device: a pyopencl.Device of the context (default: its first).
     kernel_dir: read the kernels from this directory instead of the copies
-    compiled into the library. local_size, groups, build_options: as in
-    ocr_reducer_options (0 / None: chosen for the device).
+    compiled into the library. local_size, groups, build_options,
+    ignore_tuning: as in ocr_reducer_options (0 / None / False: chosen for the
+    device, the tune cache's geometry where it has one).
     """
 
     def __init__(self, context, dtype, op, device=None, kernel_dir=None, local_size=0, groups=0,
-                 build_options=None):
+                 build_options=None, ignore_tuning=False):
         lib = _library()
         self._lib = lib
         self._r = ctypes.c_void_p()
@@ -153,7 +155,7 @@ class Reducer:
         self.context = context
         self.device = device if device is not None else context.devices[0]
         opt = _Options(kernel_dir.encode() if kernel_dir else None, local_size, groups,
-                       build_options.encode() if build_options else None)
+                       build_options.encode() if build_options else None, int(ignore_tuning))
         st = lib.ocr_reducer_create(context.int_ptr, self.device.int_ptr, _TYPES[self.dtype],
                                     _OPS[op], ctypes.byref(opt), ctypes.byref(self._r))
         if st != 0:
