@@ -8,6 +8,8 @@ ocr=$1
 t=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# POCL's own cache stays where it was (see test_reducer_calls.c).
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl}
 export XDG_CACHE_HOME=$tmp
 cache=$tmp/oclreduction/tune.tsv
 if ! "$ocr" --tune -s 64K --tune-budget 1 > "$tmp/out" 2>&1; then

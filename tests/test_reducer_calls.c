@@ -643,6 +643,19 @@ static void tunecache(const char *file) {
     ocr_reducer_release(r);
 }
 
+/* POCL keeps its compiled kernels under $XDG_CACHE_HOME/pocl unless
+ * POCL_CACHE_DIR says otherwise: pin it where it is, so that only our cache
+ * moves (a cold POCL cache recompiles everything, and leaks inside POCL that
+ * the sanitizer build would report). */
+static int keep_pocl_cache(void) {
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char dir[1024];
+    if (getenv("POCL_CACHE_DIR")) return 0;
+    snprintf(dir, sizeof dir, "%s%s/pocl", x && *x ? x : home ? home : ".",
+             x && *x ? "" : "/.cache");
+    return setenv("POCL_CACHE_DIR", dir, 1);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     int needs_arg = !strcmp(mode, "tuned") || !strcmp(mode, "tunecache");
@@ -652,7 +665,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     int own_cache = strcmp(mode, "tunecache") != 0;
-    if (own_cache && (!mkdtemp(cache_dir) || setenv("XDG_CACHE_HOME", cache_dir, 1))) {
+    if (own_cache && (keep_pocl_cache() || !mkdtemp(cache_dir) ||
+                      setenv("XDG_CACHE_HOME", cache_dir, 1))) {
         perror("test_reducer_calls: a cache directory");
         return 1;
     }
