@@ -1,27 +1,15 @@
 /*
- * test_reducer_calls.c - what issue 26 changed in the reducer, each against
- * values computed on the host:
- *
- *   test_reducer_calls share               one program for reducers built alike
- *                                          (threads too), released with the last;
- *                                          its binary on disk, used by the next
- *                                          build, damaged copies ignored, off
- *                                          with OCLREDUCTION_PROGRAM_CACHE=off
- *   test_reducer_calls tuned KERNEL_DIR    the tune cache's entry picked up (and
- *                                          ignored when asked, when stale, or
- *                                          when the caller sets a geometry);
- *                                          offsets through both access patterns
- *   test_reducer_calls into                several values gathered in one buffer
- *   test_reducer_calls queues              calls on two queues wait for each
- *                                          other; an out-of-order queue
- *   test_reducer_calls readback            every OCLREDUCTION_READBACK row
- *   test_reducer_calls offsets             small offsets, lengths and result
- *                                          offsets, int and long (for oclgrind)
- *   test_reducer_calls tunecache FILE      the reducer's geometry is the int
- *                                          entry of FILE (written by --tune)
- *
- * Every mode sets XDG_CACHE_HOME to a directory of its own (tunecache: the
- * FILE's), so no user's caches are read or written.
+ * test_reducer_calls.c MODE [ARG] - what issue 26 changed in the reducer, each
+ * value against the host's. share: one program for reducers built alike
+ * (threads too), released with the last; its binary on disk used by the next
+ * build, damaged copies ignored, OCLREDUCTION_PROGRAM_CACHE=off. tuned
+ * KERNEL_DIR: the tune cache's entry taken (not when asked, stale, or with the
+ * caller's geometry), offsets through both access patterns. into: values
+ * gathered in one buffer. queues: calls on two queues wait for each other; an
+ * out-of-order queue. readback: every OCLREDUCTION_READBACK row. offsets:
+ * small offsets and result offsets (for oclgrind). tunecache FILE: the
+ * geometry is FILE's int entry (written by --tune). Each mode but tunecache
+ * has an XDG_CACHE_HOME of its own: no user's cache is read or written.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h" /* the program cache's counters */
@@ -91,8 +79,10 @@ static int64_t want(uint64_t off, uint64_t n) {
 
 static int64_t as_int(ocr_type t, const void *v) {
     const ocr_value *x = v;
-    return t == OCR_INT ? x->i : t == OCR_LONG ? x->l : t == OCR_FLOAT ? (int64_t)x->f
-                                                                       : (int64_t)x->d;
+    return t == OCR_INT     ? x->i
+           : t == OCR_LONG  ? x->l
+           : t == OCR_FLOAT ? (int64_t)x->f
+                            : (int64_t)x->d;
 }
 
 static ocr_reducer *make(ocr_type t, const ocr_reducer_options *o) {
@@ -181,12 +171,6 @@ static void *create_together(void *p) {
     return NULL;
 }
 
-static uint64_t fnv(uint64_t h, const unsigned char *s, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-        h = (h ^ s[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* Damages a cache file (its layout: key text and NUL, binary length, binary,
  * FNV-1a of all before): 0 flips a byte of the binary, 1 replaces the binary
  * by garbage with a checksum that matches, 2 cuts the file in half. */
@@ -201,7 +185,9 @@ static void damage(const char *path, int how) {
     if (how == 1) {
         for (size_t i = 0; i < n; ++i)
             buf[klen + 8 + i] = (unsigned char)(i * 7 + 1);
-        uint64_t sum = fnv(0xcbf29ce484222325ull, buf, size - 8);
+        uint64_t sum = 0xcbf29ce484222325ull; /* FNV-1a */
+        for (size_t i = 0; i + 8 < size; ++i)
+            sum = (sum ^ buf[i]) * 0x100000001b3ull;
         memcpy(buf + size - 8, &sum, 8);
     }
     if (how == 2) size /= 2;
@@ -335,27 +321,17 @@ static void expect_geometry(ocr_reducer *r, size_t local, uint64_t groups, uint6
 
 /* The tune cache's file with every entry's kernel hash changed (stale). */
 static void make_stale(void) {
-    char path[1024], lines[8192] = "", line[1024];
+    char path[1024], cmd[4300];
     ocr_tune_cache_path(path, sizeof path);
-    FILE *f = fopen(path, "r");
-    while (f && fgets(line, sizeof line, f)) {
-        char *fld[5], *save = NULL;
-        fld[0] = strtok_r(line, "\t", &save);
-        for (int i = 1; i < 5; ++i)
-            fld[i] = strtok_r(NULL, "\t", &save);
-        char *rest = strtok_r(NULL, "", &save);
-        size_t n = strlen(lines);
-        snprintf(lines + n, sizeof lines - n, "%s\t%s\t%s\t%s\t123\t%s", fld[0], fld[1], fld[2],
-                 fld[3], rest);
-    }
-    if (f) fclose(f);
-    f = fopen(path, "w");
-    EXPECT(f && fputs(lines, f) >= 0 && fclose(f) == 0, "rewrite %s", path);
+    snprintf(cmd, sizeof cmd,
+             "awk -F'\t' -v OFS='\t' '{ $5 = 123; print }' '%s' > '%s.new' && "
+             "mv '%s.new' '%s'",
+             path, path, path, path);
+    EXPECT(system(cmd) == 0, "%s", cmd);
 }
 
 /* Stores an entry, and checks a reducer of type t takes it and sums right. */
-static void tuned_entry(ocr_device *od, const char *kernel_dir, ocr_type t,
-                        const ocr_tuning *tu) {
+static void tuned_entry(ocr_device *od, const char *kernel_dir, ocr_type t, const ocr_tuning *tu) {
     EXPECT(ocr_tune_store(od, t, kernel_dir, tu) == OCR_OK, "store: %s", ocr_last_error());
     ocr_reducer *r = make(t, NULL);
     char label[128];
@@ -469,6 +445,7 @@ static cl_int status_of(cl_event ev) {
 /* A call on a second queue waits for the previous call on the first (they
  * share scratch): behind a closed gate, neither completes. */
 static void two_queues(void) {
+    int before = failures;
     cl_int err;
     enum { N = 200000 };
     ocr_reducer *r = make(OCR_INT, NULL);
@@ -500,7 +477,8 @@ static void two_queues(void) {
     int got[2];
     CL_OK(clEnqueueReadBuffer(q2, res, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
     EXPECT(got[0] == want(0, N) && got[1] == want(5, N - 5), "values %d %d", got[0], got[1]);
-    printf("ok   two queues: the second call waited behind the first's gate; values right\n");
+    printf("%s two queues: the second call waits behind the first's gate\n",
+           failures != before ? "FAIL" : "ok  ");
     clReleaseEvent(d1), clReleaseEvent(d2), clReleaseEvent(gate);
     clReleaseCommandQueue(q2);
     clReleaseMemObject(res);
@@ -522,8 +500,8 @@ static void out_of_order(void) {
     cl_mem b = input(OCR_LONG, N);
     cl_mem res = clCreateBuffer(ctx, CL_MEM_READ_WRITE, K * sizeof(int64_t), NULL, &err);
     CL_OK(err);
-    cl_command_queue qo = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-                                               &err);
+    cl_command_queue qo =
+        clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     CL_OK(err);
     unsigned bad = 0;
     for (unsigned j = 0; j < K; ++j) {
@@ -558,13 +536,23 @@ static void readback(void) {
     static const uint64_t few_offs[] = {0, 3, 16};
     static const uint64_t few_lens[] = {1, 2, 77, 4099, 250000};
     cl_mem b = input(OCR_INT, 300000);
+    cl_bool unified = CL_FALSE;
+    CL_OK(clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL));
     for (int m = 0; m < 5; ++m) {
+        /* direct: a kernel writing a mapped buffer, which OpenCL does not promise
+         * to show through the mapping; sure only where device memory is the host's */
+        if (!strcmp(modes[m], "direct") && !unified) {
+            printf(
+                "ok   OCLREDUCTION_READBACK=direct: skipped (memory not shared with the host)\n");
+            continue;
+        }
         setenv("OCLREDUCTION_READBACK", modes[m], 1);
         ocr_reducer *r = make(OCR_INT, NULL), *r2 = make(OCR_INT, &many);
         unsetenv("OCLREDUCTION_READBACK");
         unsigned bad = sums(r, OCR_INT, b, 300000, few_offs, 3, few_lens, 5);
         bad += sums(r2, OCR_INT, b, 300000, few_offs, 3, few_lens, 5);
-        printf("%s OCLREDUCTION_READBACK=%s: %u sums wrong\n", bad ? "FAIL" : "ok  ", modes[m], bad);
+        printf("%s OCLREDUCTION_READBACK=%s: %u sums wrong\n", bad ? "FAIL" : "ok  ", modes[m],
+               bad);
         ocr_reducer_release(r);
         ocr_reducer_release(r2);
     }
@@ -592,8 +580,8 @@ static void small_offsets(void) {
         unsigned bad = sums(r, t, b, 1100, so, 6, sl, 8);
         /* and into elements 1, 2, 3 of a buffer whose elements 0 and 4 stay zero */
         unsigned char zero[40] = {0}, got[40];
-        cl_mem res = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 5 * es, zero,
-                                    &err);
+        cl_mem res =
+            clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 5 * es, zero, &err);
         CL_OK(err);
         for (unsigned j = 1; j <= 3; ++j)
             EXPECT(ocr_reducer_reduce_into(r, q, b, j, 1000 + j, res, j, 0, NULL, NULL) == OCR_OK,
@@ -625,7 +613,8 @@ static void tunecache(const char *file) {
     while (f && fgets(line, sizeof line, f)) {
         char *fld[10], *save = NULL;
         int n = 0;
-        for (char *t = strtok_r(line, "\t\n", &save); t && n < 10; t = strtok_r(NULL, "\t\n", &save))
+        for (char *t = strtok_r(line, "\t\n", &save); t && n < 10;
+             t = strtok_r(NULL, "\t\n", &save))
             fld[n++] = t;
         if (n == 10 && !strcmp(fld[3], "int"))
             local = strtoul(fld[5], NULL, 10), groups = strtoul(fld[6], NULL, 10),
@@ -651,7 +640,10 @@ static int keep_pocl_cache(void) {
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char dir[1024];
     if (getenv("POCL_CACHE_DIR")) return 0;
-    snprintf(dir, sizeof dir, "%s%s/pocl", x && *x ? x : home ? home : ".",
+    snprintf(dir, sizeof dir, "%s%s/pocl",
+             x && *x ? x
+             : home  ? home
+                     : ".",
              x && *x ? "" : "/.cache");
     return setenv("POCL_CACHE_DIR", dir, 1);
 }
@@ -665,8 +657,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     int own_cache = strcmp(mode, "tunecache") != 0;
-    if (own_cache && (keep_pocl_cache() || !mkdtemp(cache_dir) ||
-                      setenv("XDG_CACHE_HOME", cache_dir, 1))) {
+    if (own_cache &&
+        (keep_pocl_cache() || !mkdtemp(cache_dir) || setenv("XDG_CACHE_HOME", cache_dir, 1))) {
         perror("test_reducer_calls: a cache directory");
         return 1;
     }

@@ -28,7 +28,10 @@
 # median over rounds of the rounds' medians, the smallest minimum, the median
 # p10 and p90), summary.md (the tables of docs/benchmarks.md), env.txt (the
 # device, driver, command, clocks before and after each process) and the
-# processes' logs. Exit 1 if any value was wrong, 3 if a process failed.
+# processes' logs, with the time of ocr_reducer_create (the first of a
+# process, then one whose program is already built). Exit 1 if any value was
+# wrong (the *_direct sides, outside what OpenCL promises, are marked, not
+# counted), 3 if a process failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: bench_latency.sh OUTDIR}
@@ -114,6 +117,7 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 grep -h "^[a-z_]*: device: " "$out"/log-*.txt | sort -u >> "$out/env.txt" || true
+grep -h "^ocr_latency: create: " "$out"/log-*.txt >> "$out/env.txt" || true
 
 python3 "$here/latency_summary.py" "$raw" "$out/summary.csv" "$out/summary.md"
 cat "$out/summary.md"

@@ -124,6 +124,8 @@ struct side {
     int cu_groups;     /* groups = compute units */
     int two_launches;  /* M = 1 in two launches (-cl-std=CL1.2 turns the finish off) */
     int rotate;        /* cycle over --rotate MiB of windows */
+    int unpromised;    /* relies on what OpenCL does not promise: a wrong value is a
+                          finding, marked in its row, not a failure of the run */
     ocr_reducer *r[2]; /* per type: int, float */
 };
 
@@ -271,21 +273,21 @@ static int async_tput(ctx *c, const side *s, long call, double *value) {
 }
 
 static side sides[] = {
-    {"cl_floor", floor_read, 0, NULL, 0, 0, 0, {0}},
-    {"cl_floor_pinned", floor_pinned, 0, NULL, 0, 0, 0, {0}},
-    {"cl_floor_spin", floor_spin, 0, NULL, 0, 0, 0, {0}},
-    {"cl_floor_map", floor_map, 0, NULL, 0, 0, 0, {0}},
-    {"cl_floor_direct", floor_direct, 0, NULL, 0, 0, 0, {0}},
-    {"reduce", reduce_blocking, 1, "read", 0, 0, 0, {0}},
-    {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, {0}},
-    {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, {0}},
-    {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, {0}},
-    {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, {0}},
-    {"reduce_two_launches", reduce_blocking, 1, "read", 0, 1, 0, {0}},
-    {"reduce_cu_groups", reduce_blocking, 1, "read", 1, 0, 0, {0}},
-    {"reduce_cold", reduce_blocking, 1, "read", 0, 0, 1, {0}},
-    {"async_wait", async_wait, 1, "read", 0, 0, 0, {0}},
-    {"async_tput", async_tput, 1, "read", 0, 0, 0, {0}},
+    {"cl_floor", floor_read, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_pinned", floor_pinned, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_spin", floor_spin, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_map", floor_map, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_direct", floor_direct, 0, NULL, 0, 0, 0, 1, {0}},
+    {"reduce", reduce_blocking, 1, "read", 0, 0, 0, 0, {0}},
+    {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, 0, {0}},
+    {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, 0, {0}},
+    {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, 1, {0}},
+    {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, 0, {0}},
+    {"reduce_two_launches", reduce_blocking, 1, "read", 0, 1, 0, 0, {0}},
+    {"reduce_cu_groups", reduce_blocking, 1, "read", 1, 0, 0, 0, {0}},
+    {"reduce_cold", reduce_blocking, 1, "read", 0, 0, 1, 0, {0}},
+    {"async_wait", async_wait, 1, "read", 0, 0, 0, 0, {0}},
+    {"async_tput", async_tput, 1, "read", 0, 0, 0, 0, {0}},
 };
 #define NSIDES (sizeof sides / sizeof sides[0])
 
@@ -331,7 +333,7 @@ static int run_side(ctx *c, side *s, unsigned reps, unsigned warm, int round, do
            (unsigned long long)(p.npasses ? p.pass[0].local_size : 0),
            p.npasses ? p.pass[0].finish : 0, !wrong);
     fflush(stdout);
-    return wrong;
+    return wrong && !s->unpromised;
 }
 
 /* ---- set-up ---------------------------------------------------------------------- */
@@ -448,6 +450,8 @@ static int load_data(ctx *c, void **host) {
 /* The reducers of the chosen sides, for this type (their builds untimed). */
 static int make_reducers(ctx *c, const options *o) {
     cl_uint cus = 0;
+    double first = -1, next = 0;
+    unsigned made = 0;
     TRY(clGetDeviceInfo(c->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL));
     for (size_t i = 0; i < NSIDES; ++i) {
         side *s = &sides[i];
@@ -457,9 +461,17 @@ static int make_reducers(ctx *c, const options *o) {
                                   .build_options = s->two_launches ? "-cl-std=CL1.2" : NULL};
         setenv("OCLREDUCTION_READBACK", s->mode, 1);
         ocr_reducer **r = &s->r[c->type == OCR_FLOAT];
+        double t0 = now_us();
         if (!ok(ocr_reducer_create(c->cx, c->dev, c->type, OCR_SUM, &ro, r), NULL)) return -1;
+        double ms = (now_us() - t0) / 1e3;
+        if (first < 0)
+            first = ms;
+        else if (!ro.groups && !ro.build_options) /* the same program as the first */
+            next = made++ && next < ms ? next : ms;
     }
     unsetenv("OCLREDUCTION_READBACK");
+    fprintf(stderr, "ocr_latency: create: %s: first %.3f ms, then %.3f ms (fastest of %u alike)\n",
+            ocr_type_name(c->type), first, next, made);
     return 0;
 }
 
