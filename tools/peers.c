@@ -54,6 +54,8 @@
 #include <oclreduction/ocr.h>
 
 #include <dlfcn.h>
+#include <execinfo.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -266,9 +268,29 @@ static void value_str(ocr_type t, const void *v, char *buf, size_t len) {
         snprintf(buf, len, "%.9g", (double)*(const cl_float *)v);
 }
 
+/* The side being called, for the crash report: a peer library that dies
+ * (SIGSEGV inside Boost.Compute or CLBlast) is named, with a backtrace, and
+ * the rows already printed stay (stdout is flushed row by row). */
+static const char *volatile current_side = "setup";
+
+static void on_crash(int sig) {
+    static const char head[] = "ocr_peers: crashed (signal ";
+    char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
+    void *frames[48];
+    (void)!write(2, head, sizeof head - 1);
+    (void)!write(2, num, sizeof num);
+    (void)!write(2, "in side ", 8);
+    (void)!write(2, current_side, strlen(current_side));
+    (void)!write(2, "\n", 1);
+    backtrace_symbols_fd(frames, backtrace(frames, 48), 2);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Calls side s once; returns its time in ns, or 0 after a failure (noted). */
 static uint64_t call(ctx *c, const struct side *s, record *r, void *out) {
     c->err[0] = '\0';
+    current_side = s->name;
     uint64_t t0 = ocr_now_ns();
     int rc = s->run(c, out);
     uint64_t t = ocr_now_ns() - t0;
@@ -506,6 +528,9 @@ static int leave(ocr_device *dev, void *clblast, ocr_status st) {
 
 int main(int argc, char **argv) {
     ocr_set_message_callback(print_message, NULL);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* rows survive a peer that crashes */
+    signal(SIGSEGV, on_crash);
+    signal(SIGBUS, on_crash);
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
     const char *kdir = NULL, *sizes_arg = NULL, *types_arg = "int float";
     setup su = {0};
