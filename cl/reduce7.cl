@@ -40,6 +40,15 @@
  * mem_fence is device-wide (as CUDA's __threadfence); other devices keep two
  * launches.
  *
+ * Offsets (for the library's reducer, which reduces any part of a caller's
+ * buffer and may write its value into any element of another): both kernels
+ * read n values from in[in_off] on and write from out[out_off] on. in_off
+ * counts input elements (IN_T), and VEC is the number of them in one 16-byte
+ * load, so the same rule serves a widening first pass: the 16-byte loads need
+ * an aligned start, so the few values before the first multiple of VEC are
+ * read (and converted) one at a time, as the tail is. No sub-buffer, no copy
+ * of the head. The benchmark passes zeros.
+ *
  * What it still costs: the number of groups is a guess from the device's
  * compute-unit count (OpenCL does not report resident work-items per unit),
  * and the tree still needs a barrier per level, since portable OpenCL 1.2 has
@@ -86,9 +95,10 @@ static T group_tree(__local T *lcl, T x, uint lid) {
     return x;
 }
 
-/* This work-item's share of the input, combined (the streaming phase). */
+/* This work-item's share of the n values from in[off] on, combined (the
+ * streaming phase). */
 /* (No restrict here: inlined, it becomes an LLVM intrinsic oclgrind lacks.) */
-static T stream(__global const IN_T *in, const ulong n) {
+static T stream(__global const IN_T *in, const ulong off, const ulong n) {
     const ulong stride = get_global_size(0);
 #if OCR_BLOCKED
     /* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
@@ -98,8 +108,10 @@ static T stream(__global const IN_T *in, const ulong n) {
      * vector accumulator. Written as vector arithmetic, the loop becomes SIMD
      * instructions for every type and operator: sixteen scalar accumulators
      * were left scalar for float (the compiler may not reassociate float
-     * adds), and measured 1.3-1.9x slower on POCL at 2^28 (docs/benchmarks.md). */
+     * adds), and measured 1.3-1.9x slower on POCL at 2^28 (docs/benchmarks.md).
+     * vload16 needs no more than the element's alignment: any offset works. */
     typedef OCR_CAT(OCR_T, 16) TL; /* LANES wide */
+    in += off;
     TL acc = (TL)(OCR_IDENTITY);
     const ulong per = (n + stride * LANES - 1) / (stride * LANES) * LANES;
     const ulong begin = min(get_global_id(0) * per, n);
@@ -118,9 +130,13 @@ static T stream(__global const IN_T *in, const ulong n) {
         x = OCR_COMBINE(x, lane[u]);
 #else
     /* GPUs: neighbouring work-items read neighbouring 16-byte vectors
-     * (coalesced), UNROLL loads issued before any is used: more bytes in flight. */
-    const ulong nv = n / VEC; /* whole vectors; the buffer start is aligned */
-    __global const TV *inv = (__global const TV *)in;
+     * (coalesced), UNROLL loads issued before any is used: more bytes in flight.
+     * The buffer starts aligned, so the vectors start at the first multiple of
+     * VEC from off; the values before it (the head) are read one at a time. */
+    const ulong head = min((ulong)((VEC - off % VEC) % VEC), n);
+    in += off;
+    const ulong nv = (n - head) / VEC; /* whole vectors */
+    __global const TV *inv = (__global const TV *)(in + head);
     T a0 = (T)(OCR_IDENTITY), a1 = a0;
 #if VEC == 4
     T a2 = a0, a3 = a0;
@@ -136,36 +152,41 @@ static T stream(__global const IN_T *in, const ulong n) {
     for (; i < nv; i += stride)
         FOLD(inv[i]);
 
-    /* Fold the lanes, then the n % VEC elements left after the vectors. */
+    /* Fold the lanes, then the head and the (n - head) % VEC values after the
+     * vectors. */
 #if VEC == 4
     T x = OCR_COMBINE(OCR_COMBINE(a0, a1), OCR_COMBINE(a2, a3));
 #else
     T x = OCR_COMBINE(a0, a1);
 #endif
-    /* The tail is shorter than VEC but the grid may be smaller still (-w 1
-     * -g 1 launches a single work-item), so it too strides over the grid. */
-    for (ulong t = nv * VEC + get_global_id(0); t < n; t += stride)
+    /* Both are shorter than VEC but the grid may be smaller still (-w 1 -g 1
+     * launches a single work-item), so they too stride over the grid. */
+    for (ulong t = get_global_id(0); t < head; t += stride)
+        TAKE(x, in[t]);
+    for (ulong t = head + nv * VEC + get_global_id(0); t < n; t += stride)
         TAKE(x, in[t]);
 #endif
     return x;
 }
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-reduce7(__global const IN_T *restrict in, __global T *restrict out, const ulong n) {
+reduce7(__global const IN_T *restrict in, __global T *restrict out, const ulong n,
+        const ulong in_off, const ulong out_off) {
     __local T lcl[LOCAL_SIZE];
     const uint lid = get_local_id(0);
-    T x = group_tree(lcl, stream(in, n), lid);
+    T x = group_tree(lcl, stream(in, in_off, n), lid);
     if (lid == 0)
-        out[get_group_id(0)] = x;
+        out[out_off + get_group_id(0)] = x;
 }
 
 #if defined(OCR_FINISH) && OCR_FINISH
-/* reduce7 and the last group's finish: out[0] receives the reduction of all n
- * values. The host sets `ticket` (one uint, zero before the first launch; the
+/* reduce7 and the last group's finish: out[out_off] receives the reduction of
+ * all n values. The host sets `ticket` (one uint, zero before the first launch; the
  * last group resets it) and `partial` (one value per group) once per built
  * kernel, so launches of one kernel object must not overlap. */
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const ulong n,
+               const ulong in_off, const ulong out_off,
 #if OCR_FINISH == 1
                volatile __global atomic_uint *ticket,
 #else
@@ -176,7 +197,7 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
     __local uint last;
     const uint lid = get_local_id(0);
     const uint groups = get_num_groups(0);
-    T x = group_tree(lcl, stream(in, n), lid);
+    T x = group_tree(lcl, stream(in, in_off, n), lid);
     if (lid == 0) {
         partial[get_group_id(0)] = x;
 #if OCR_FINISH == 1
@@ -197,7 +218,7 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
         y = OCR_COMBINE(y, partial[g]);
     y = group_tree(lcl, y, lid);
     if (lid == 0) {
-        out[0] = y;
+        out[out_off] = y;
 #if OCR_FINISH == 1
         atomic_store_explicit(ticket, 0u, memory_order_relaxed, memory_scope_device);
 #else

@@ -21,7 +21,9 @@
  *   __kernel void name(__global const T *in, __global T *out, const ulong n)
  * `in` holds n values (of IN_T, which is T unless OCR_IN_T says otherwise);
  * the kernel writes one value per work-group (or per work-item for
- * reduce0/1) to `out`.
+ * reduce0/1) to `out`. reduce7 adds two element offsets after n (where in's
+ * values start, counted in IN_T elements; where out's are written), for the
+ * library's reducer; the harness passes zeros.
  */
 #ifndef OCR_REDUCE_COMMON_H
 #define OCR_REDUCE_COMMON_H

@@ -27,7 +27,8 @@ FUNCTIONS = [
     "ocr_version", "ocr_status_name", "ocr_type_name", "ocr_op_name", "ocr_type_size",
     "ocr_op_valid_for", "ocr_type_widens_to", "ocr_last_error",
     "ocr_reducer_create", "ocr_reducer_create_widening", "ocr_reducer_reduce",
-    "ocr_reducer_reduce_async", "ocr_reducer_last_error", "ocr_reducer_release",
+    "ocr_reducer_reduce_async", "ocr_reducer_reduce_into", "ocr_reducer_last_error",
+    "ocr_reducer_release",
 ]
 
 # C scalar types -> ctypes names.

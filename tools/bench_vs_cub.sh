@@ -9,7 +9,10 @@
 # default "25 28 30"), REPS (runs per process; default 30), ROUNDS (default 2:
 # every configuration and CUB run once per round, round after round, so drift
 # falls on all alike; the median over rounds of each run's median is kept),
-# TUNE_BUDGET (seconds of --tune per type; default 60, 0: no tuned rows).
+# TUNE_BUDGET (seconds of --tune per type; default 60, 0: no tuned rows),
+# BASE_KERNEL_DIR (a directory with an older reduce7.cl and reduce_common.h:
+# adds rows "base" and "base_m1" that run them through --kernel-dir, so a
+# kernel change is compared with its predecessor in the same run).
 #
 # Times are kernel event sums (t_kernels_ms) for ours and CUDA events around
 # DeviceReduce::Sum (both its kernels) for CUB; "resident" is the tutorial's
@@ -53,6 +56,9 @@ ours() {
 }
 configs=("default|$out/nocache|" "default_m1|$out/nocache|-M 1" "default_m1_2launches|$out/nocache|-M 1 --build-options -cl-std=CL1.2")
 [ "$TUNE_BUDGET" != 0 ] && configs+=("tuned|$out/cache|" "tuned_m1|$out/cache|-M 1")
+if [ -n "${BASE_KERNEL_DIR:-}" ]; then
+  configs+=("base|$out/nocache|--kernel-dir $BASE_KERNEL_DIR" "base_m1|$out/nocache|-M 1 --kernel-dir $BASE_KERNEL_DIR")
+fi
 
 raw=$out/raw.csv
 echo "round,type,n,config,kernels_ms,resident_ms,passed" > "$raw"

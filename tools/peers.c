@@ -54,6 +54,11 @@
 #include <oclreduction/ocr.h>
 
 #include <dlfcn.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -266,9 +271,29 @@ static void value_str(ocr_type t, const void *v, char *buf, size_t len) {
         snprintf(buf, len, "%.9g", (double)*(const cl_float *)v);
 }
 
+/* The side being called, for the crash report: a peer library that dies
+ * (SIGSEGV inside Boost.Compute or CLBlast) is named, with a backtrace, and
+ * the rows already printed stay (stdout is flushed row by row). */
+static const char *volatile current_side = "setup";
+
+static void on_crash(int sig) {
+    static const char head[] = "ocr_peers: crashed (signal ";
+    char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
+    void *frames[48];
+    (void)!write(2, head, sizeof head - 1);
+    (void)!write(2, num, sizeof num);
+    (void)!write(2, "in side ", 8);
+    (void)!write(2, current_side, strlen(current_side));
+    (void)!write(2, "\n", 1);
+    backtrace_symbols_fd(frames, backtrace(frames, 48), 2);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Calls side s once; returns its time in ns, or 0 after a failure (noted). */
 static uint64_t call(ctx *c, const struct side *s, record *r, void *out) {
     c->err[0] = '\0';
+    current_side = s->name;
     uint64_t t0 = ocr_now_ns();
     int rc = s->run(c, out);
     uint64_t t = ocr_now_ns() - t0;
@@ -453,11 +478,42 @@ fail:
 
 /* ---- main ------------------------------------------------------------------ */
 
+/* Runs this program again on the same device with only `lib`'s peer (and
+ * ours) on one small input of `type`, output discarded: the signal that
+ * killed it, 0 if it ended. A peer library that crashes (Boost.Compute 1.83's
+ * GPU reduce does on NVIDIA's OpenCL) is then skipped with a message instead
+ * of taking the whole table down; one that answers wrong still runs and is
+ * marked WRONG. */
+static int probe_crash(int argc, char **argv, const char *lib, const char *type) {
+    char *extra[] = {"--peers", (char *)lib, "--sizes",    "10",      "-r",
+                     "1",       "--types",   (char *)type, "--probe", NULL};
+    enum { NEXTRA = sizeof extra / sizeof extra[0] };
+    char **av = calloc((size_t)argc + NEXTRA, sizeof *av);
+    if (!av) return 0;
+    for (int i = 0; i < argc; ++i)
+        av[i] = argv[i];
+    for (int i = 0; i < NEXTRA; ++i)
+        av[argc + i] = extra[i];
+    extern char **environ;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int sig = 0, status = 0;
+    if (posix_spawn(&pid, "/proc/self/exe", &fa, NULL, av, environ) == 0 &&
+        waitpid(pid, &status, 0) == pid && WIFSIGNALED(status))
+        sig = WTERMSIG(status);
+    posix_spawn_file_actions_destroy(&fa);
+    free(av);
+    return sig;
+}
+
 static int usage(const char *msg) {
     fprintf(stderr,
             "ocr_peers: %s\nusage: ocr_peers [-p P] [-d D] [-t gpu|cpu|all] [--kernel-dir DIR] "
             "[--sizes \"20 25 28\"] [--types \"int float\"] [-r R] [--budget SECONDS] [--seed S] "
-            "[--no-header] [--which]\n",
+            "[--no-header] [--which] [--peers \"boost clblast\"]\n",
             msg);
     return OCR_USAGE;
 }
@@ -506,20 +562,26 @@ static int leave(ocr_device *dev, void *clblast, ocr_status st) {
 
 int main(int argc, char **argv) {
     ocr_set_message_callback(print_message, NULL);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* rows survive a peer that crashes */
+    signal(SIGSEGV, on_crash);
+    signal(SIGBUS, on_crash);
     ocr_device_choice choice = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
     const char *kdir = NULL, *sizes_arg = NULL, *types_arg = "int float";
     setup su = {0};
     su.reps = 0;
     su.budget = 10;
     su.seed = 1;
-    int header = 1, which = 0;
+    int header = 1, which = 0, probe = 0;
+    const char *peers = "boost clblast";
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--no-header") || !strcmp(a, "--which")) {
+        if (!strcmp(a, "--no-header") || !strcmp(a, "--which") || !strcmp(a, "--probe")) {
             if (a[2] == 'n')
                 header = 0;
-            else
+            else if (a[2] == 'w')
                 which = 1;
+            else
+                probe = 1, header = 0;
             continue;
         }
         if (!v) return usage("missing value");
@@ -545,6 +607,8 @@ int main(int argc, char **argv) {
             su.budget = atof(v);
         else if (!strcmp(a, "--seed"))
             su.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--peers"))
+            peers = v;
         else
             return usage("unknown option");
     }
@@ -584,16 +648,34 @@ int main(int argc, char **argv) {
             in->platform, in->driver, su.pidx, su.didx);
 
     ctx c = {0};
+    int sig;
     c.dev = dev;
     c.q = ocr_device_queue(dev);
-    void *hb = load("CLBlast", "OCR_PEERS_CLBLAST", "libclblast.so.1");
+    void *hb =
+        strstr(peers, "clblast") ? load("CLBlast", "OCR_PEERS_CLBLAST", "libclblast.so.1") : NULL;
+    if (hb && !probe && (sig = probe_crash(argc, argv, "clblast", "float"))) {
+        fprintf(stderr,
+                "ocr_peers: CLBlast skipped: it crashed (signal %d) in a probe run on this "
+                "device\n",
+                sig);
+        hb = NULL;
+    }
     if (hb) {
         *(void **)&c.clblast[0] = dlsym(hb, "CLBlastSsum");
         *(void **)&c.clblast[1] = dlsym(hb, "CLBlastSasum");
         if (!c.clblast[0] || !c.clblast[1])
             fprintf(stderr, "ocr_peers: CLBlast skipped: no CLBlastSsum/Sasum\n");
     }
-    void *hx = load("Boost.Compute", "OCR_PEERS_BOOST", "libocr_peers_boost.so");
+    void *hx = strstr(peers, "boost")
+                   ? load("Boost.Compute", "OCR_PEERS_BOOST", "libocr_peers_boost.so")
+                   : NULL;
+    if (hx && !probe && (sig = probe_crash(argc, argv, "boost", "int"))) {
+        fprintf(stderr,
+                "ocr_peers: Boost.Compute skipped: it crashed (signal %d) in a probe run on "
+                "this device\n",
+                sig);
+        hx = NULL;
+    }
     if (hx) {
         *(void **)&c.boost = dlsym(hx, "ocr_peers_boost_sum");
         const char *(*version)(void);

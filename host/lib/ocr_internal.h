@@ -87,20 +87,29 @@ void ocr_json_open(FILE *f, const char *kind, const ocr_report_info *ri, ocr_typ
 double ocr_ms(uint64_t ns);
 double ocr_ratio(uint64_t a, uint64_t b);
 
-/* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`,
- * pass i writes scratch[i % 2] (the last pass last_out, when it is set) and
- * pass i + 1 reads it. Pass 0 waits for the wait list; with `chain`, each
- * later pass waits for the one before (not needed on one in-order queue). */
+/* Where a plan's passes read and write (ocr_passes.c): pass 0 reads `in`
+ * from element in_off on, pass i writes scratch[i % 2] (the last pass
+ * last_out, when it is set, from element out_off on) and pass i + 1 reads it.
+ * Pass 0 waits for the wait list; with `chain`, each later pass waits for the
+ * one before (not needed on one in-order queue; it needs `events` 0).
+ * `events`: 0 an event for every pass, 1 for the last only (ev[0]), 2 none.
+ * `first`: pass 0's kernel when it is not the plan's (a widening reducer's
+ * input kernel, which reads another type; in_off counts its elements). */
 typedef struct {
     cl_mem in, scratch[2], last_out;
     cl_uint num_wait;
     const cl_event *wait;
     int chain;
+    uint64_t in_off, out_off; /* nonzero only for a kernel that takes offsets */
+    int events;
+    const ocr_kernel *first;
 } ocr_pass_io;
 
-/* One launch of pass s over src into dst; *ev its event (NULL on failure). */
+/* One launch of pass s over src[in_off...] into dst[out_off...]; *ev its
+ * event (NULL on failure; ev NULL: none). */
 ocr_status ocr_pass_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_pass *s, cl_mem src,
-                            cl_mem dst, cl_uint num_wait, const cl_event *wait, cl_event *ev);
+                            uint64_t in_off, cl_mem dst, uint64_t out_off, cl_uint num_wait,
+                            const cl_event *wait, cl_event *ev);
 /* Every pass of p; ev[0..*nev) are the events of those enqueued (the caller
  * releases them, also after a failure). */
 ocr_status ocr_passes_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_plan *p,
@@ -111,6 +120,8 @@ struct ocr_kernel {
     cl_kernel kernel;
     cl_kernel finish_kernel;              /* reduce7_finish, or NULL (geom.finishes) */
     cl_mem finish_ticket, finish_partial; /* its last two arguments, set once */
+    int offsets;                          /* reduce7 takes in_off and out_off (arguments 3 and 4) */
+    int build_flags;                      /* OCR_BUILD_* */
     ocr_geometry geom;
     ocr_kernel_resources res; /* queried from the built kernel */
     uint64_t default_m;
@@ -136,11 +147,15 @@ extern const size_t ocr_embedded_count;
  * never by ocr_device_close. */
 ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 
-/* ocr_kernel_build from the embedded sources instead of files (embedded != 0;
- * req->kernel_dir and kernel_file are then ignored). `input`: the type of the
- * elements the kernel reads, converted to req->type as they are loaded
+/* ocr_kernel_build with flags: OCR_BUILD_EMBEDDED builds from the sources
+ * compiled into the library instead of files (req->kernel_dir and kernel_file
+ * are then ignored); OCR_BUILD_DISK_CACHE lets the program cache keep the
+ * binary on disk and build from it (the reducer's builds). `input`: the type
+ * of the elements the kernel reads, converted to req->type as they are loaded
  * (OCR_IN_T; reduce7 only); req->type for none. */
-ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int embedded,
+#define OCR_BUILD_EMBEDDED   1
+#define OCR_BUILD_DISK_CACHE 2
+ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int flags,
                                ocr_type input, ocr_kernel **out);
 
 /* A result's check fields from its reference (ocr_result, ocr_split_result):
@@ -182,6 +197,38 @@ void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq,
                       const ocr_launch_policy *p, ocr_kernel *k);
 /* The largest power of two <= x (x >= 1). */
 size_t ocr_floor_pow2(size_t x);
+
+/* ocr_tune_lookup; with `embedded`, keyed by the hash of the sources compiled
+ * into the library (what the reducer builds) instead of the files. */
+int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir, int embedded,
+                       ocr_tuning *out, char *note, size_t note_len);
+
+/* The program cache (host/lib/opencl/ocr_program_cache.c): the built program
+ * for dev's context and device, this source and these options, shared with
+ * every other kernel built alike (thread-safe), and CL_SUCCESS. On failure the
+ * error, *call naming the failed call, and *out the program that failed to
+ * build (for its log), or NULL. Each program got is given back with
+ * ocr_program_put, which releases it with its last user. The disk part is off
+ * with OCLREDUCTION_PROGRAM_CACHE=off, and under oclgrind. */
+cl_int ocr_program_get(const ocr_device *dev, const char *src, size_t len, const char *options,
+                       int flags, cl_program *out, const char **call);
+void ocr_program_put(cl_program p);
+/* What the cache has done in this process (for tests and benchmarks). */
+typedef struct {
+    unsigned entries;            /* programs held now */
+    unsigned long source_builds; /* compiler runs from source */
+    unsigned long binary_builds; /* builds from a binary kept on disk */
+    unsigned long shared;        /* programs handed out again without a build */
+    unsigned long stored;        /* binaries written to disk */
+    unsigned long rejected;      /* files on disk ignored: another key's, damaged, or no build */
+} ocr_program_cache_stats;
+void ocr_program_cache_stats_get(ocr_program_cache_stats *s);
+
+/* A file of the per-user cache: $XDG_CACHE_HOME/oclreduction/NAME, else
+ * ~/.cache/oclreduction/NAME; 0, or -1 if it does not fit (ocr_paths.c). */
+int ocr_cache_path(const char *name, char *buf, size_t len);
+/* mkdir -p of the directory of `path`; 0 or -1. */
+int ocr_mkdirs_for(const char *path);
 
 /* Everything known about an element type, in one row (ocr_types.c). */
 typedef struct {

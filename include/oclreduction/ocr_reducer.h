@@ -6,7 +6,13 @@
  * part of any buffer of that context as often as needed. The reducer builds
  * reduce7 (the fastest kernel of the ladder) once, from the kernel sources
  * compiled into the library (no files needed), and keeps its scratch buffers
- * between calls (grown when a larger n needs more).
+ * between calls (grown when a larger n needs more). Reducers built alike (same
+ * context, device, type, operator and options) share one compiled program,
+ * and the compiled binary is kept on disk for the next process
+ * ($XDG_CACHE_HOME/oclreduction/programs/; OCLREDUCTION_PROGRAM_CACHE=off
+ * turns that off). The geometry is the tune cache's for the device and type
+ * (a widening reducer's input type) when `oclReduction --tune` stored one
+ * (docs/tuning.md), else the built-in default.
  *
  * Errors: every call returns an ocr_status (OCR_USAGE for bad arguments,
  * OCR_OPENCL, OCR_BUILD, OCR_NO_MEMORY, ... for failures; see ocr_core.h) and
@@ -15,7 +21,9 @@
  *
  * Ownership: the reducer retains the context and the device and releases
  * them in ocr_reducer_release; buffers, queues and events passed in stay the
- * caller's; an event returned through `done` is the caller's to release.
+ * caller's (the last queue used is retained until another is used or the
+ * reducer is released); an event returned through `done` is the caller's to
+ * release.
  *
  * Threads: a reducer is not locked; use each from one thread at a time (or
  * one reducer per thread). Calls may use different queues of the context:
@@ -49,11 +57,13 @@ typedef struct {
     size_t local_size;         /* work-group size, 0: chosen for the device */
     size_t groups;             /* groups of the first pass, 0: chosen for the device */
     const char *build_options; /* appended to the kernel's build options, or NULL */
+    int ignore_tuning;         /* 1: the built-in geometry even where the tune cache has an
+                                  entry (a nonzero local_size or groups ignores it too) */
 } ocr_reducer_options;
 
 /* Every default, with the size set: ocr_reducer_options o = OCR_REDUCER_OPTIONS; */
 #define OCR_REDUCER_OPTIONS                                                                        \
-    { sizeof(ocr_reducer_options), NULL, 0, 0, NULL }
+    { sizeof(ocr_reducer_options), NULL, 0, 0, NULL, 0 }
 
 /* Builds the kernel for (type, op) on `device`, which must belong to
  * `context`. OCR_USAGE for a bitwise operator on a floating-point type;
@@ -69,10 +79,7 @@ OCR_API ocr_status ocr_reducer_create(cl_context context, cl_device_id device, o
  *   n >= 1, and offset + n must lie within buf: a reduction over more than
  *     one buffer (n beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE) is not supported and
  *     is refused with OCR_USAGE.
- *   Any offset works. The kernel reads a sub-buffer, which must start at a
- *     multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN: from other offsets the few
- *     elements before the next such multiple are copied to scratch first (one
- *     more copy and launch).
+ *   Any offset works, at no extra cost: the kernel takes it as an argument.
  *   queue must belong to the reducer's context and device.
  * The value is combined in the kernel's order (a tree): integer results and
  * min/max are exact; float sums and products may differ from a sequential
@@ -90,6 +97,15 @@ OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl
 OCR_API ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                             size_t offset, uint64_t n, cl_mem result_buf,
                                             cl_uint num_wait, const cl_event *wait, cl_event *done);
+
+/* ocr_reducer_reduce_async writing its value to element result_offset of
+ * result_buf (which must hold result_offset + 1 elements) and no other: several
+ * reductions can gather their values in one buffer, read back at once. The
+ * overlap rule is ocr_reducer_reduce_async's, for that element. */
+OCR_API ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                           size_t offset, uint64_t n, cl_mem result_buf,
+                                           size_t result_offset, cl_uint num_wait,
+                                           const cl_event *wait, cl_event *done);
 
 /* The message of the last failed call on r ("" if none has failed), valid
  * until the next call on r. With r == NULL: the calling thread's last failed

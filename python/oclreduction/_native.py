@@ -104,12 +104,14 @@ class Reducer:
     int32 into int64, float32 into float64, ...). device: a Device of the
     context (default: its first). kernel_dir: read the kernels from there
     instead of the copies compiled into the library. local_size, groups,
-    build_options: as in ocr_reducer_options (0 / None: chosen for the device).
+    build_options, ignore_tuning: as in ocr_reducer_options (0 / None / False:
+    chosen for the device, the tune cache's geometry where it has one).
     """
 
     def __init__(self, context: Any, dtype: Any, op: str, device: Any = None,
                  kernel_dir: Optional[str] = None, local_size: int = 0, groups: int = 0,
-                 build_options: Optional[str] = None, acc_dtype: Any = None) -> None:
+                 build_options: Optional[str] = None, acc_dtype: Any = None,
+                 ignore_tuning: bool = False) -> None:
         self._r = ctypes.c_void_p()
         self._lock = threading.Lock()
         self.dtype = np.dtype(dtype)
@@ -122,7 +124,8 @@ class Reducer:
         self.device = device if device is not None else context.devices[0]
         opt = D.ocr_reducer_options(kernel_dir=kernel_dir.encode() if kernel_dir else None,
                                     local_size=local_size, groups=groups,
-                                    build_options=build_options.encode() if build_options else None)
+                                    build_options=build_options.encode() if build_options else None,
+                                    ignore_tuning=int(bool(ignore_tuning)))
         opt.size = ctypes.sizeof(opt)  # the size rule of ocr_reducer.h
         st = lib.ocr_reducer_create_widening(context.int_ptr, self.device.int_ptr, tin, tacc,
                                              OPS[op], ctypes.byref(opt), ctypes.byref(self._r))
@@ -138,30 +141,40 @@ class Reducer:
         if dtype != self.dtype:
             raise TypeError(f"the data are {dtype}; the reducer was built for {self.dtype}")
 
+    def _result(self, result: Any, result_offset: int) -> Tuple[int, int]:
+        """(buffer address, element) where the value of acc_dtype goes."""
+        if result_offset < 0:
+            raise ValueError(f"result_offset {result_offset} is negative")
+        if not hasattr(result, "base_data"):  # a Buffer: the library checks its size
+            return result.int_ptr, result_offset
+        if result.dtype != self.acc_dtype or result.base_data is None:
+            raise TypeError(f"the result array must hold {self.acc_dtype} (it holds "
+                            f"{result.dtype})")
+        if result.offset % result.dtype.itemsize or result_offset >= result.size:
+            raise ValueError(f"element {result_offset} of the result array (offset "
+                             f"{result.offset} bytes, {result.size} elements) is not one of its "
+                             f"own")
+        return result.base_data.int_ptr, result.offset // result.dtype.itemsize + result_offset
+
     def reduce_async(self, queue: Any, data: Any, result: Any, n: Optional[int] = None,
                      offset: int = 0, wait_for: Optional[Sequence[Any]] = None,
-                     dtype: Any = None) -> Any:
+                     dtype: Any = None, result_offset: int = 0) -> Any:
         """Enqueues the reduction of `data` (an Array, all of it or n elements
         from offset, or n elements of a Buffer of dtype) after the events in
-        wait_for and the array's own; the value (of acc_dtype) goes to element 0
-        of `result` (a Buffer, or an Array at its buffer's start). Returns the
-        pyopencl.Event, also added to the arrays' events."""
+        wait_for and the array's own; the value (of acc_dtype) goes to element
+        result_offset of `result` (an Array, from its own first element, or a
+        Buffer) and nothing else of it is written. Returns the pyopencl.Event,
+        also added to the arrays' events."""
         import pyopencl as cl
         buf, off, n, dt = _where(data, n, offset, dtype)
         self._check(dt)
-        if hasattr(result, "base_data"):
-            if result.dtype != self.acc_dtype or result.offset or result.base_data is None:
-                raise TypeError(f"the result array must hold {self.acc_dtype} at its buffer's "
-                                f"start (it holds {result.dtype}, offset {result.offset})")
-            res = result.base_data.int_ptr
-        else:
-            res = result.int_ptr
+        res, roff = self._result(result, result_offset)
         waits = list(getattr(data, "events", [])) + list(wait_for or [])
         wl, nw = _events(waits)
         done = ctypes.c_void_p()
         with self._lock:
-            st = lib.ocr_reducer_reduce_async(self._r, queue.int_ptr, buf, off, n, res, nw, wl,
-                                              ctypes.byref(done))
+            st = lib.ocr_reducer_reduce_into(self._r, queue.int_ptr, buf, off, n, res, roff, nw,
+                                             wl, ctypes.byref(done))
             if st != D.OCR_OK:
                 self._fail(st)
         ev = cl.Event.from_int_ptr(done.value, retain=False)

@@ -141,5 +141,43 @@ def test_widening_reducer_at_every_offset(queue, options):
     out = cla.zeros(queue, 1, np.int64)
     r.reduce_async(queue, a, out).wait()
     assert out.get()[0] == host.astype(np.int64).sum()
-    with pytest.raises(TypeError, match="int64 at its buffer"):
+    with pytest.raises(TypeError, match="must hold int64"):
         r.reduce_async(queue, a, cla.zeros(queue, 1, np.int32))
+
+
+def test_values_gathered_at_result_offsets(queue):
+    """result_offset (ocr_reducer_reduce_into): values of a widening reducer,
+    each from another input offset (the head before the first 16-byte load
+    read one at a time), gathered in one array, in a slice of it and in a
+    Buffer; no other element written; overlap and range refused."""
+    ctx = queue.context
+    host = np.full(5000, 2**31 - 1, dtype=np.int32)
+    host[::5] = -(2**31) + 3
+    a = cla.to_device(queue, host)
+    r = oclreduction.Reducer(ctx, np.int32, "sum", acc_dtype=np.int64, ignore_tuning=True)
+    out = cla.to_device(queue, np.full(14, 7, dtype=np.int64))
+    cases = [(0, 1), (1, 2), (2, 4999 - 2), (3, 4), (5, 77), (17, 4103)]
+    for k, (off, n) in enumerate(cases):
+        r.reduce_async(queue, a, out, n=n, offset=off, result_offset=2 * k + 1)
+    r.reduce_async(queue, a, out[12:], n=9, offset=6, result_offset=1)  # out[13]
+    got = out.get()
+    for k, (off, n) in enumerate(cases):
+        assert got[2 * k + 1] == host[off:off + n].astype(np.int64).sum(), (off, n)
+    assert got[13] == host[6:15].astype(np.int64).sum()
+    assert list(got[0:13:2]) == [7] * 7  # the even elements (and out[12]) untouched
+    raw = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 3 * 8)
+    r.reduce_async(queue, a, raw, n=10, offset=11, result_offset=2).wait()
+    back = np.empty(3, np.int64)
+    cl.enqueue_copy(queue, back, raw)
+    assert back[2] == host[11:21].astype(np.int64).sum()
+    with pytest.raises(oclreduction.OcrError, match="result buffer holds"):
+        r.reduce_async(queue, a, raw, n=10, result_offset=3)
+    with pytest.raises(ValueError, match="not one of its own"):
+        r.reduce_async(queue, a, out[12:], n=10, result_offset=2)
+    # The result element inside the elements reduced: refused, nothing enqueued.
+    b = cla.to_device(queue, np.arange(100, dtype=np.int64))
+    r64 = oclreduction.Reducer(ctx, np.int64, "sum")
+    with pytest.raises(oclreduction.OcrError, match="overlaps"):
+        r64.reduce_async(queue, b, b, n=50, offset=10, result_offset=40)
+    r64.reduce_async(queue, b, b, n=50, offset=10, result_offset=60).wait()
+    assert b.get()[60] == np.arange(10, 60).sum()

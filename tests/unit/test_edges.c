@@ -5,7 +5,8 @@
  *     parser crashed on them);
  *   - ocr_reducer_reduce_async refuses a result buffer whose element 0 lies
  *     among the elements reduced (the same cl_mem, a sub-buffer of it, its
- *     parent) and accepts one that lies outside them;
+ *     parent) and accepts one that lies outside them; ocr_reducer_reduce_into
+ *     judges the element at its result offset, not element 0;
  *   - ocr_reducer_geometry(NULL) is NULL;
  *   - ocr_split_shares: no parts, zero, negative, NaN, huge and infinite
  *     weights give defined counts that add up to n, in bounded time.
@@ -86,14 +87,16 @@ static cl_mem sub(cl_mem b, size_t origin, size_t size) {
     return s;
 }
 
-/* Reduces [offset, offset + n) of in into element 0 of out: the status, and
- * (on OCR_OK) that value read back. */
-static ocr_status reduce_into(ocr_reducer *r, cl_mem in, size_t offset, uint64_t n, cl_mem out,
-                              int *value) {
+/* Reduces [offset, offset + n) of in into element `at` of out (at 0: through
+ * ocr_reducer_reduce_async): the status, and (on OCR_OK) that value read back. */
+static ocr_status reduce_at(ocr_reducer *r, cl_mem in, size_t offset, uint64_t n, cl_mem out,
+                            size_t at, int *value) {
     cl_event done = NULL;
-    ocr_status st = ocr_reducer_reduce_async(r, q, in, offset, n, out, 0, NULL, &done);
+    ocr_status st = at ? ocr_reducer_reduce_into(r, q, in, offset, n, out, at, 0, NULL, &done)
+                       : ocr_reducer_reduce_async(r, q, in, offset, n, out, 0, NULL, &done);
     if (st == OCR_OK) {
-        CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof *value, value, 1, &done, NULL));
+        CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, at * sizeof *value, sizeof *value, value, 1,
+                                  &done, NULL));
         clReleaseEvent(done);
     }
     CL_OK(clFinish(q));
@@ -118,22 +121,32 @@ static void overlap(void) {
     cl_mem b = int_buffer(ai, n); /* ai zeros, then 1..n */
     const int want = (int)(n * (n + 1) / 2);
 
-    refused(reduce_into(r, b, 0, ai + n, b, &v), "the same buffer, element 0 reduced");
+    refused(reduce_at(r, b, 0, ai + n, b, 0, &v), "the same buffer, element 0 reduced");
     cl_mem one = sub(b, al, sizeof(int));
-    refused(reduce_into(r, b, ai, n, one, &v), "a sub-buffer of the input inside the range");
+    refused(reduce_at(r, b, ai, n, one, 0, &v), "a sub-buffer of the input inside the range");
     clReleaseMemObject(one);
     cl_mem head = sub(b, 0, al + n * sizeof(int));
-    refused(reduce_into(r, head, 0, ai + n, b, &v),
+    refused(reduce_at(r, head, 0, ai + n, b, 0, &v),
             "the input a sub-buffer, the result its parent");
     clReleaseMemObject(head);
 
     /* Outside the range: allowed, and right. Element 0 of b is a lead zero. */
-    CHECK(reduce_into(r, b, ai, n, b, &v) == OCR_OK && v == want);
+    CHECK(reduce_at(r, b, ai, n, b, 0, &v) == OCR_OK && v == want);
     cl_mem tail = sub(b, al, n * sizeof(int)); /* the 1..n */
-    CHECK(reduce_into(r, tail, 0, n, b, &v) == OCR_OK && v == want);
-    CHECK(reduce_into(r, tail, 1, n - 1, tail, &v) == OCR_OK && v == want - 1);
+    CHECK(reduce_at(r, tail, 0, n, b, 0, &v) == OCR_OK && v == want);
+    CHECK(reduce_at(r, tail, 1, n - 1, tail, 0, &v) == OCR_OK && v == want - 1);
     clReleaseMemObject(tail);
     printf("ok   results outside the range: %d\n", v);
+
+    /* A result offset: its element is the one judged, wherever element 0 lies. */
+    refused(reduce_at(r, b, ai, n, b, ai + 5, &v), "element 0 outside, the result offset inside");
+    tail = sub(b, al, n * sizeof(int));
+    refused(reduce_at(r, tail, 0, n, b, ai + n - 1, &v), "the parent's element at the offset");
+    clReleaseMemObject(tail);
+    cl_mem c = int_buffer(ai, n); /* b's elements 0 and ai hold values written above */
+    CHECK(reduce_at(r, c, 0, ai + n - 1, c, ai + n - 1, &v) == OCR_OK && v == want - (int)n);
+    clReleaseMemObject(c);
+    printf("ok   element 0 inside the range, the result offset after it: %d\n", v);
 
     CHECK(ocr_reducer_geometry(NULL) == NULL);
     CHECK(ocr_reducer_geometry(r) != NULL);

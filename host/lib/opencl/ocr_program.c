@@ -153,22 +153,19 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *s
 
     if (k->finish_kernel) clReleaseKernel(k->finish_kernel), k->finish_kernel = NULL;
     if (k->kernel) clReleaseKernel(k->kernel), k->kernel = NULL;
-    if (k->program) clReleaseProgram(k->program), k->program = NULL;
-    /* With its length: a NUL byte in the file reaches the compiler, which says
+    ocr_program_put(k->program), k->program = NULL;
+    /* Built once per context, device, source and options (ocr_program_cache.c).
+     * With its length: a NUL byte in the file reaches the compiler, which says
      * so, instead of silently ending the source there. */
-    const char *text = source->s;
-    size_t text_len = source->len;
-    k->program = clCreateProgramWithSource(dev->context, 1, &text, &text_len, &err);
-    OCR_CHECK(err, "clCreateProgramWithSource");
-    err = clBuildProgram(k->program, 1, &dev->device, opts, NULL, NULL);
-    if (err == CL_INVALID_BUILD_OPTIONS) {
+    const char *call;
+    err = ocr_program_get(dev, source->s, source->len, opts, k->build_flags, &k->program, &call);
+    if (err == CL_INVALID_BUILD_OPTIONS && k->program) {
         print_bad_options(k->program, dev, k->path, opts, rq->extra_options);
         return OCR_BUILD;
     }
-    if (err != CL_SUCCESS) {
+    if (err != CL_SUCCESS && k->program)
         print_build_failure(k->program, dev->device, k->path, opts);
-        OCR_CHECK(err, "clBuildProgram");
-    }
+    OCR_CHECK(err, call);
     k->kernel = clCreateKernel(k->program, sp->name, &err);
     if (err == CL_INVALID_KERNEL_NAME) {
         if (program_lists_kernel(k->program, sp->name))
@@ -180,6 +177,11 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *s
         return OCR_BUILD;
     }
     OCR_CHECK(err, "clCreateKernel");
+    if (sp->kind == OCR_PER_GRID && !rq->kernel_file) { /* an older reduce7.cl takes no offsets */
+        cl_uint nargs = 0;
+        OCR_CL(clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
+        k->offsets = nargs == 5;
+    }
     if (finish) {
         k->finish_kernel = clCreateKernel(k->program, "reduce7_finish", &err);
         OCR_CHECK(err, "clCreateKernel");
@@ -320,7 +322,7 @@ fail:
 
 /* reduce7_finish's own buffers: the ticket counter (zero; each launch's last
  * group leaves it zero again) and one value per group. Kept out of the
- * caller's scratch, so every pass enqueues the same three arguments. */
+ * caller's scratch, so every pass enqueues the same first arguments. */
 static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
     ocr_status st = OCR_OK;
     cl_int err;
@@ -339,8 +341,9 @@ static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
         clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
                        (size_t)k->geom.max_groups * ocr_type_size(k->type), NULL, &err);
     OCR_CHECK(err, "clCreateBuffer");
-    OCR_CL(clSetKernelArg(k->finish_kernel, 3, sizeof(cl_mem), &k->finish_ticket));
-    OCR_CL(clSetKernelArg(k->finish_kernel, 4, sizeof(cl_mem), &k->finish_partial));
+    cl_uint at = k->offsets ? 5 : 3; /* after in, out, n and the offsets */
+    OCR_CL(clSetKernelArg(k->finish_kernel, at, sizeof(cl_mem), &k->finish_ticket));
+    OCR_CL(clSetKernelArg(k->finish_kernel, at + 1, sizeof(cl_mem), &k->finish_partial));
     k->geom.finishes = 1;
 fail:
     return st;
@@ -395,7 +398,7 @@ static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const ocr_strbuf 
     }
 }
 
-ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int embedded,
+ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int flags,
                                ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
     const ocr_device_info *in = &dev->info;
@@ -403,6 +406,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     ocr_launch_policy pol;
     const char *std;
     int finish;
+    const int embedded = flags & OCR_BUILD_EMBEDDED;
     const int user = !embedded && rq->kernel_file; /* a kernel under test: nothing known before */
     ocr_kernel *k = calloc(1, sizeof *k);
     *out = NULL;
@@ -410,6 +414,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
+    k->build_flags = flags;
     k->type = rq->type;
     k->in_type = input;
     k->op = rq->op;
@@ -444,7 +449,7 @@ void ocr_kernel_release(ocr_kernel *k) {
     if (k->finish_ticket) clReleaseMemObject(k->finish_ticket);
     if (k->finish_kernel) clReleaseKernel(k->finish_kernel);
     if (k->kernel) clReleaseKernel(k->kernel);
-    if (k->program) clReleaseProgram(k->program);
+    ocr_program_put(k->program);
     free(k->path);
     free(k->options);
     free(k);

@@ -213,7 +213,7 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     unsigned nk = 0;
     /* One in-order queue: the passes need no wait lists; ping-pong between
      * the two scratch buffers, the leftovers read from the last one written. */
-    ocr_pass_io io = {bf->in, {bf->scratch[0], bf->scratch[1]}, NULL, 0, NULL, 0};
+    ocr_pass_io io = {.in = bf->in, .scratch = {bf->scratch[0], bf->scratch[1]}};
     cl_mem last = plan->npasses ? bf->scratch[(plan->npasses - 1) % 2] : bf->in;
     memset(t, 0, sizeof *t);
 

@@ -129,8 +129,11 @@ static ocr_status stream_open(stream *s) {
     const ocr_stream_options *opt = s->opt;
     cl_context ctx = s->dev->context;
     size_t bytes = (size_t)(s->chunk * s->es);
-    ocr_reducer_options ro = {sizeof ro, opt->kernel_dir, opt->local_size, opt->groups,
-                              opt->build_options};
+    ocr_reducer_options ro = {.size = sizeof ro,
+                              .kernel_dir = opt->kernel_dir,
+                              .local_size = opt->local_size,
+                              .groups = opt->groups,
+                              .build_options = opt->build_options};
     if ((st = ocr_reducer_create(ctx, s->dev->device, s->t, s->o, &ro, &s->red)) != OCR_OK)
         return st;
     s->qa = clCreateCommandQueue(ctx, s->dev->device, CL_QUEUE_PROFILING_ENABLE, &err);

@@ -24,8 +24,24 @@ static uint64_t fnv(uint64_t h, const char *s) {
     return h;
 }
 
+static const char *const hashed[] = {"reduce7.cl", "reduce_common.h"};
+
+/* The same hash over the sources compiled into the library: equal to the
+ * files' when the library was built from them. */
+static int embedded_hash(uint64_t *h) {
+    *h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < 2; ++i) {
+        size_t j = 0;
+        while (j < ocr_embedded_count && strcmp(ocr_embedded_files[j].name, hashed[i]))
+            ++j;
+        if (j == ocr_embedded_count) return -1;
+        *h = fnv(*h, ocr_embedded_files[j].text);
+    }
+    return 0;
+}
+
 static int source_hash(const char *kernel_dir, uint64_t *h) {
-    static const char *const files[] = {"reduce7.cl", "reduce_common.h"};
+    const char *const *files = hashed;
     *h = 0xcbf29ce484222325ull;
     for (int i = 0; i < 2; ++i) {
         char *path = ocr_find_kernel_file_quiet(files[i], kernel_dir);
@@ -44,11 +60,7 @@ static int source_hash(const char *kernel_dir, uint64_t *h) {
 }
 
 void ocr_tune_cache_path(char *buf, size_t len) {
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (x && *x)
-        snprintf(buf, len, "%s/oclreduction/tune.tsv", x);
-    else
-        snprintf(buf, len, "%s/.cache/oclreduction/tune.tsv", home && *home ? home : ".");
+    ocr_cache_path("tune.tsv", buf, len);
 }
 
 /* One cache line: magic, device, driver, type, source hash, then the tuning. */
@@ -117,11 +129,17 @@ static const char *parse_entry(char *line, tune_entry *e, char *buf, size_t len)
 
 int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, ocr_tuning *out,
                     char *note, size_t note_len) {
+    return ocr_tune_lookup_ex(dev, t, kernel_dir, 0, out, note, note_len);
+}
+
+/* Every entry goes through parse_entry's checks, whichever source keys it. */
+int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir, int embedded,
+                       ocr_tuning *out, char *note, size_t note_len) {
     char path[1024], why[160], *line = NULL;
     size_t cap = 0;
     uint64_t h;
     note[0] = '\0';
-    if (source_hash(kernel_dir, &h) != 0) return 0;
+    if ((embedded ? embedded_hash(&h) : source_hash(kernel_dir, &h)) != 0) return 0;
     ocr_tune_cache_path(path, sizeof path);
     FILE *f = fopen(path, "r");
     if (!f) return 0;
@@ -154,16 +172,6 @@ int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, o
     fclose(f);
     if (found) snprintf(out->source, sizeof out->source, "%s", path);
     return found;
-}
-
-static int mkdirs(char *path) { /* mkdir -p of the file's directory */
-    for (char *p = path + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(path, 0755) != 0 && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    return 0;
 }
 
 /* Test hook (tests/tune_edges_test.sh race): with OCR_TUNE_TEST_HOOK=PREFIX, the
@@ -283,7 +291,7 @@ ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_
         return OCR_IO;
     }
     ocr_tune_cache_path(path, sizeof path);
-    if (mkdirs(path) != 0) {
+    if (ocr_mkdirs_for(path) != 0) {
         ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
         return OCR_IO;
     }
@@ -414,8 +422,8 @@ void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, 
     ocr_tuning tu;
     char note[1200];
     if (len) tuning[0] = '\0';
-    if (rq->kernel_file || !(rq->spec.caps & OCR_KERNEL_TUNABLE) || rq->local_size ||
-        rq->groups || rq->access)
+    if (rq->kernel_file || !(rq->spec.caps & OCR_KERNEL_TUNABLE) || rq->local_size || rq->groups ||
+        rq->access)
         return;
     if (ocr_tune_lookup(dev, rq->type, rq->kernel_dir, &tu, note, sizeof note)) {
         rq->local_size = tu.local_size, rq->groups = tu.groups;

@@ -1,0 +1,165 @@
+/* ocr_readback.c - the reducer's blocking call and its value's way home.
+ * $OCLREDUCTION_READBACK picks a row of the table: "read" is the default;
+ * the others are there to be measured (tools/bench_latency.sh,
+ * docs/benchmarks.md "Application latency"). */
+#include "ocr_readback.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef ocr_status (*fetch_fn)(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                               cl_event *keep);
+
+struct ocr_readback_row {
+    const char *name;
+    cl_mem_flags result_flags; /* CL_MEM_ALLOC_HOST_PTR: the kernel writes host-visible memory */
+    int stage;                 /* a pinned element to read into, mapped once */
+    int map_result;            /* the result itself mapped once */
+    int wait_kernel;           /* the last kernel's event is waited for */
+    fetch_fn fetch;
+};
+
+static cl_uint n_of(cl_event ev) {
+    return ev ? 1 : 0;
+}
+static const cl_event *list_of(const cl_event *ev) {
+    return *ev ? ev : NULL;
+}
+
+/* A blocking read of the one element. */
+static ocr_status fetch_read(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                             cl_event *keep) {
+    ocr_status st = OCR_OK;
+    *keep = NULL;
+    OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_TRUE, 0, rb->es, value, n_of(ev), list_of(&ev),
+                               NULL));
+fail:
+    return st;
+}
+
+/* A read into pinned memory, its event waited for. */
+static ocr_status fetch_pinned(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                               cl_event *keep) {
+    ocr_status st = OCR_OK;
+    cl_event rd = NULL;
+    *keep = NULL;
+    OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
+                               &rd));
+    OCR_CL(clWaitForEvents(1, &rd));
+    memcpy(value, rb->host, rb->es);
+fail:
+    if (rd) clReleaseEvent(rd);
+    return st;
+}
+
+/* The read into pinned memory, flushed and its event polled (no sleep) for up
+ * to a millisecond, then waited for: a thread that blocks may wake late. */
+static ocr_status fetch_spin(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                             cl_event *keep) {
+    ocr_status st = OCR_OK;
+    cl_event rd = NULL;
+    cl_int s = CL_QUEUED;
+    *keep = NULL;
+    OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
+                               &rd));
+    OCR_CL(clFlush(q));
+    for (uint64_t t0 = ocr_now_ns(); s > CL_COMPLETE && ocr_now_ns() - t0 < 1000000;)
+        OCR_CL(clGetEventInfo(rd, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
+    if (s != CL_COMPLETE) OCR_CL(clWaitForEvents(1, &rd)); /* still running, or failed */
+    memcpy(value, rb->host, rb->es);
+fail:
+    if (rd) clReleaseEvent(rd);
+    return st;
+}
+
+/* The kernel wrote host-visible memory: map it (no copy where the device
+ * shares the host's memory), read, unmap. */
+static ocr_status fetch_map(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                            cl_event *keep) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    *keep = NULL;
+    void *p = clEnqueueMapBuffer(q, rb->result, CL_TRUE, CL_MAP_READ, 0, rb->es, n_of(ev),
+                                 list_of(&ev), NULL, &err);
+    OCR_CHECK(err, "clEnqueueMapBuffer");
+    memcpy(value, p, rb->es);
+    OCR_CL(clEnqueueUnmapMemObject(q, rb->result, p, 0, NULL, keep));
+fail:
+    return st;
+}
+
+/* The kernel wrote the mapped element itself; its event waited for. OpenCL
+ * does not promise that a kernel's writes to a mapped buffer reach the
+ * mapping: measured, never the default (docs/benchmarks.md). */
+static ocr_status fetch_direct(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                               cl_event *keep) {
+    ocr_status st = OCR_OK;
+    (void)q;
+    *keep = NULL;
+    OCR_CL(clWaitForEvents(1, &ev));
+    memcpy(value, rb->host, rb->es);
+fail:
+    return st;
+}
+
+static const ocr_readback_row rows[] = {
+    {"read", 0, 0, 0, 0, fetch_read},
+    {"pinned", 0, 1, 0, 0, fetch_pinned},
+    {"spin", 0, 1, 0, 0, fetch_spin},
+    {"map", CL_MEM_ALLOC_HOST_PTR, 0, 0, 0, fetch_map},
+    {"direct", CL_MEM_ALLOC_HOST_PTR, 0, 1, 1, fetch_direct},
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+/* The result element, and host memory mapped once where the row wants it (on
+ * a queue of the reducer's own, kept for the unmap). */
+ocr_status ocr_readback_open(cl_context ctx, cl_device_id dev, size_t es, ocr_readback *rb) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    const char *env = getenv("OCLREDUCTION_READBACK");
+    size_t i = 0;
+    memset(rb, 0, sizeof *rb);
+    while (env && *env && i < NROWS && strcmp(env, rows[i].name))
+        ++i;
+    if (i == NROWS) {
+        ocr_errorf("OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map or direct", env);
+        return OCR_USAGE;
+    }
+    rb->row = &rows[env && *env ? i : 0];
+    rb->es = es;
+    rb->result = clCreateBuffer(ctx, CL_MEM_READ_WRITE | rb->row->result_flags, es, NULL, &err);
+    OCR_CHECK(err, "clCreateBuffer");
+    if (!rb->row->stage && !rb->row->map_result) return OCR_OK;
+    if (rb->row->stage) {
+        rb->stage = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, es, NULL, &err);
+        OCR_CHECK(err, "clCreateBuffer");
+    }
+    rb->own = clCreateCommandQueue(ctx, dev, 0, &err);
+    OCR_CHECK(err, "clCreateCommandQueue");
+    rb->host = clEnqueueMapBuffer(rb->own, rb->stage ? rb->stage : rb->result, CL_TRUE,
+                                  CL_MAP_READ | CL_MAP_WRITE, 0, es, 0, NULL, NULL, &err);
+    OCR_CHECK(err, "clEnqueueMapBuffer");
+fail:
+    return st;
+}
+
+void ocr_readback_close(ocr_readback *rb) {
+    if (rb->host) {
+        clEnqueueUnmapMemObject(rb->own, rb->stage ? rb->stage : rb->result, rb->host, 0, NULL,
+                                NULL);
+        clFinish(rb->own);
+    }
+    if (rb->own) clReleaseCommandQueue(rb->own);
+    if (rb->stage) clReleaseMemObject(rb->stage);
+    if (rb->result) clReleaseMemObject(rb->result);
+    memset(rb, 0, sizeof *rb);
+}
+
+int ocr_readback_wants_event(const ocr_readback *rb) {
+    return rb->row->wait_kernel;
+}
+
+ocr_status ocr_readback_fetch(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                              cl_event *keep) {
+    return rb->row->fetch(rb, q, ev, value, keep);
+}
