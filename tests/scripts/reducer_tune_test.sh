@@ -12,7 +12,8 @@ trap 'rm -rf "$tmp"' EXIT
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl}
 export XDG_CACHE_HOME=$tmp
 cache=$tmp/oclreduction/tune.tsv
-if ! "$ocr" --tune -s 64K --tune-budget 1 > "$tmp/out" 2>&1; then
+# The device test_reducer_calls opens: the first platform's first device.
+if ! "$ocr" --tune -p 0 -d 0 -t all -s 64K --tune-budget 1 > "$tmp/out" 2>&1; then
   cat "$tmp/out"
   echo "FAIL: --tune failed"
   exit 1
