@@ -49,7 +49,7 @@ typedef struct {
     int data; /* the data set that failed (an ocr_data_kind), or -1 */
     char got[64], want[64];
     uint64_t kernel_ns;
-    char detail[1024];
+    char detail[4096]; /* cut at a line's end, and the cut said, when longer */
 } grade_case;
 
 /* A work-group size and the elements one group reduces. */
@@ -99,7 +99,7 @@ typedef struct {
     unsigned speed; /* the speed case's index */
 } grader;
 
-enum { GRADE_OUTPUT_CAP = 64 * 1024 };
+enum { GRADE_OUTPUT_CAP = 64 * 1024, GRADE_REPLAY_LEN = 2 * PATH_MAX + 2048 };
 
 /* grade.c: adds the second geometry's groups once the device's largest
  * work-group is known (the first child tells). */
@@ -118,7 +118,8 @@ void grade_run_races(grader *g, const unsigned *idx, unsigned count);
 
 /* grade_report.c: the report in o->format on stdout. */
 void grade_report(const grader *g);
-/* grade_report.c: the command line that replays value case i on its own. */
+/* grade_report.c: the command line that replays case i on its own (a race
+ * check: the same run under oclgrind), file names quoted for a shell. */
 void grade_replay(const grader *g, unsigned i, char *buf, size_t len);
 
 #endif

@@ -4,23 +4,60 @@
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SLOW_RATIO 4.0 /* SLOW beyond 4x reduce6's kernel time */
 
+/* S for a POSIX shell: as it is when every character is safe, else in single
+ * quotes (a file named "smith, john.cl" replays as it is named). */
+static int shell_word(char *buf, size_t len, const char *s) {
+    if (s[0] && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-=:+,@%") ==
+                    strlen(s))
+        return snprintf(buf, len, "%s", s);
+    size_t k = 0;
+    if (len < 3) return -1;
+    buf[k++] = '\'';
+    for (; *s && k + 6 < len; ++s) {
+        if (*s == '\'') {
+            memcpy(buf + k, "'\\''", 4), k += 4;
+        } else {
+            buf[k++] = *s;
+        }
+    }
+    buf[k++] = '\'';
+    buf[k] = '\0';
+    return *s ? -1 : (int)k;
+}
+
+/* The command that reproduces case i on its own: the value run, or for a race
+ * check the same run under oclgrind with the grader's options. */
 void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
     const cli_options *o = g->o;
     const grade_case *c = &g->cases[i];
     const grade_geometry *geo = &g->geo[c->geo];
-    int n = snprintf(buf, len,
-                     "oclReduction --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
-                     "--type %s --op %s -s %llu --seed %llu -r 1",
-                     o->kernel_file, o->kernel_name, (unsigned long long)geo->elems, geo->local,
-                     ocr_type_name(c->type), ocr_op_name(c->op), (unsigned long long)c->n,
-                     (unsigned long long)o->seed);
-    if (o->build_options && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " --build-options '%s'", o->build_options);
+    char file[PATH_MAX + 64], name[320], opts[1100] = "";
+    shell_word(file, sizeof file, o->kernel_file);
+    shell_word(name, sizeof name, o->kernel_name);
+    if (o->build_options) {
+        char q[1060];
+        shell_word(q, sizeof q, o->build_options);
+        snprintf(opts, sizeof opts, " --build-options %s", q);
+    }
+    if (c->race)
+        snprintf(buf, len,
+                 "oclgrind --data-races --uninitialized --check-api oclReduction --kernel-file %s "
+                 "--kernel-name %s --elems-per-group %llu -w %zu --type %s -s %llu --seed %llu -r 1 "
+                 "--cpu-baseline none%s",
+                 file, name, (unsigned long long)geo->elems, geo->local, ocr_type_name(c->type),
+                 (unsigned long long)c->n, (unsigned long long)o->seed, opts);
+    else
+        snprintf(buf, len,
+                 "oclReduction --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
+                 "--type %s --op %s -s %llu --seed %llu -r 1%s",
+                 file, name, (unsigned long long)geo->elems, geo->local, ocr_type_name(c->type),
+                 ocr_op_name(c->op), (unsigned long long)c->n, (unsigned long long)o->seed, opts);
 }
 
 /* "int sum n=1 (64 x 1024): WRONG", or the race check's equivalent. */
@@ -79,15 +116,14 @@ static void text(const grader *g) {
         printf("  race check: SKIPPED (oclgrind not found: races not checked; install it)\n");
     if (g->first >= 0) {
         const grade_case *c = &g->cases[g->first];
-        char name[200], rp[1200];
+        char name[200], rp[GRADE_REPLAY_LEN];
         case_name(g, c, name, sizeof name);
         printf("First failure: %s\n", name);
         if (c->verdict == V_WRONG)
             printf("  got %s, expected %s (%s data)\n", c->got, c->want,
                    data_name(c) ? data_name(c) : "?");
         if (c->detail[0]) printf("  %s\n", c->detail);
-        if (!c->race)
-            grade_replay(g, (unsigned)g->first, rp, sizeof rp), printf("  replay: %s\n", rp);
+        grade_replay(g, (unsigned)g->first, rp, sizeof rp), printf("  replay: %s\n", rp);
     }
     if (g->ratio > 0)
         printf("Speed: %.3gx reduce6's kernel time at n = %llu (%s; SLOW above %.0fx)\n", g->ratio,
@@ -117,11 +153,9 @@ static void json_case(const grader *g, unsigned i) {
     fputs(", \"result\": ", stdout), json_str(c->got[0] ? c->got : "-");
     fputs(", \"expected\": ", stdout), json_str(c->want[0] ? c->want : "-");
     fputs(", \"detail\": ", stdout), json_str(c->detail);
-    if (!c->race) {
-        char rp[1200];
-        grade_replay(g, i, rp, sizeof rp);
-        fputs(", \"replay\": ", stdout), json_str(rp);
-    }
+    char rp[GRADE_REPLAY_LEN];
+    grade_replay(g, i, rp, sizeof rp);
+    fputs(", \"replay\": ", stdout), json_str(rp);
     putchar('}');
 }
 

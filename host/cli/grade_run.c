@@ -180,17 +180,45 @@ static void worker(const grader *g, unsigned gi, unsigned first, unsigned end, i
 
 /* ---- the parent: children, pipes, deadlines ----------------------------- */
 
+/* Ends TEXT (of at most LEN - 1 bytes, MORE bytes after it left out) at its
+ * last line's end and says how much was cut, so a diagnostic is never cut
+ * mid-line without a word. */
+static void cut_at_line(char *text, size_t len, unsigned long long more) {
+    if (!more) return;
+    static const char fmt[] = "\n[cut: %llu more bytes]";
+    size_t room = len > sizeof fmt + 24 ? len - sizeof fmt - 24 : 0, n = strlen(text);
+    if (n > room) more += n - room, n = room;
+    size_t end = n;
+    while (end > 0 && text[end - 1] != '\n')
+        --end;
+    if (end > 0) more += n - (end - 1), n = end - 1; /* drop the partial line */
+    snprintf(text + n, len - n, fmt, more);
+}
+
+/* The head (HEAD) or the tail of a file, cut at a line's end with the cut
+ * said (the tail: from a line's start). */
 static void file_part(const char *path, char *buf, size_t len, int head) {
     FILE *f = fopen(path, "rb");
     buf[0] = '\0';
     if (!f) return;
-    if (!head && fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        fseek(f, size > (long)len - 1 ? size - (long)len + 1 : 0, SEEK_SET);
-    }
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    size_t skip = !head && size > (long)len - 1 ? (size_t)size - len + 1 : 0;
+    fseek(f, (long)skip, SEEK_SET);
     size_t n = fread(buf, 1, len - 1, f);
     buf[n] = '\0';
     fclose(f);
+    if (head) {
+        cut_at_line(buf, len, size > (long)n ? (unsigned long long)size - n : 0);
+    } else if (skip) {
+        char *nl = strchr(buf, '\n'), tmp[64];
+        size_t from = nl ? (size_t)(nl + 1 - buf) : 0;
+        int k = snprintf(tmp, sizeof tmp, "[cut: %llu earlier bytes]\n",
+                         (unsigned long long)(skip + from));
+        size_t keep = n - from < len - 1 - (size_t)k ? n - from : len - 1 - (size_t)k;
+        memmove(buf + k, buf + from, keep);
+        memcpy(buf, tmp, (size_t)k);
+        buf[k + keep] = '\0';
+    }
 }
 
 /* The kernel's output, kept up to the cap and counted beyond it. */
@@ -520,8 +548,8 @@ static void start_race(grader *g, job *j, grade_case *c) {
  * is WRONG, never a pass (the value checks say which data set). */
 static void finish_race(job *j) {
     grade_case *c = j->race;
-    char log[2048];
-    file_part(j->errlog, log, sizeof log, 1); /* the first diagnostic is the one to read */
+    char log[sizeof c->detail];
+    file_part(j->errlog, log, sizeof log, 1); /* the first diagnostics are the ones to read */
     const char *first = log;
     while (*first == '\n')
         ++first;
@@ -531,7 +559,7 @@ static void finish_race(job *j) {
         snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s", j->limit);
     } else if (log[0] && (st == 0 || st == 1)) {
         c->verdict = V_RACE;
-        snprintf(c->detail, sizeof c->detail, "%.500s", first);
+        snprintf(c->detail, sizeof c->detail, "%s", first);
     } else if (st == 0) {
         c->verdict = V_PASS;
     } else if (st == 1) {

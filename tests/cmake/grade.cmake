@@ -37,7 +37,7 @@ if(Python3_FOUND)
   ocr_test(grade.killed_grader_leaves_nothing LABELS grade PROPERTIES TIMEOUT 60
            COMMAND ${SCRIPTS}/grade_kill_test.sh ${OCR} ${KG}/infinite_loop.cl)
   ocr_test(grade.class LABELS grade PROPERTIES TIMEOUT 600
-           COMMAND ${SCRIPTS}/grade_class_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
+           COMMAND ${SCRIPTS}/grade_class_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
 endif()
 cli_test(grade_needs_kernel_file --rc 2 --err "--grade grades a --kernel-file" -- ${OCR} --grade)
 cli_test(grade_fixed_matrix --rc 2 --err "--size cannot go with --grade: the matrix is fixed"

@@ -1,6 +1,11 @@
 # The labs (docs/labs/): every command block of the pages runs at small N; the
 # race lab, the lab fixtures, the variants lab; the measured tables.
 ocr_test(labs.commands LABELS labs COMMAND ${SCRIPTS}/labs_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
+# The README's "Sample output" is what the binary prints (numbers and names aside).
+if(Python3_FOUND)
+  ocr_test(labs.readme_sample LABELS labs
+           COMMAND ${SCRIPTS}/readme_sample_test.sh ${PROJECT_SOURCE_DIR}/README.md ${OCR} ${Python3_EXECUTABLE})
+endif()
 # The measured tables of the lab pages are what docs/measurements holds.
 if(Python3_FOUND)
   ocr_test(labs.tables LABELS quick labs

@@ -13,8 +13,9 @@
 # device (a GPU or POCL) and at the test's small N.
 #
 # How the blocks run, and why:
-#  - in a scratch directory holding links to cl/, docs/ and tools/, so what the
-#    labs write (my-lab/, sweep-out/) stays out of the source tree;
+#  - in a scratch directory holding links to cl/, docs/ and tools/; a block
+#    that leaves anything in it, or under cl/, docs/ or tools/, fails the test
+#    (a student runs the blocks in the checkout);
 #  - `oclReduction` is a wrapper that appends `-r 2`, and `-s 64K` where the
 #    command gives no size (the default is 2^25; the labs' explicit sizes are
 #    small already), so every lab runs at small N; tools/sweep.sh and
@@ -90,5 +91,16 @@ for md in "$src"/docs/labs/*.md; do
     fi
   done
 done
+# Nothing a lab block does may land in the checkout (a student runs them there):
+# the blocks ran in a scratch folder whose cl/, docs/ and tools/ are the
+# checkout's own, so anything new under them is a write into the checkout.
+new=$(find "$src/cl" "$src/docs" "$src/tools" -newer "$tmp/bin/oclReduction" -print 2>/dev/null | head -5)
+# ... nor into the folder a student runs them from (the checkout too).
+# (sweep-out and my-sweep are output folders their commands name with -o: allowed.)
+new="$new$(cd "$tmp/work" && find . -mindepth 1 -maxdepth 1 ! -name cl ! -name docs ! -name tools ! -name sweep-out ! -name my-sweep)"
+if [ -n "$new" ]; then
+  failed=$((failed + 1))
+  echo "FAIL: the lab blocks wrote into the checkout:"; echo "$new" | sed 's/^/    /'
+fi
 echo "$((blocks - failed - skipped)) blocks passed, $failed failed, $skipped skipped ($checks output checks)"
 [ "$failed" = 0 ] && [ "$blocks" -gt "$skipped" ]

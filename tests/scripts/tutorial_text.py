@@ -1,7 +1,8 @@
 """tutorial_text.py N ELEM_SIZE - reads oclReduction's text report from stdin
 and checks that its first figures are the tutorial's, in the tutorial's
 definitions (docs/output.md), up to the printed precision:
-  GPU Memory IO        = (N/2) / T kernels in ms        ("T memops/sec")
+  GPU Memory IO        = (N/2) / T kernels in ms        (memops/ms; the
+                         tutorial's "T memops/sec", so the line says both)
   GPU Memory bandwidth = (N/2) * element size / T kernels, in GB/s
   T gpu                = kernels + read-back + CPU finish (no upload), so
                          T kernels <= T gpu <= T total
@@ -30,6 +31,8 @@ for label, want in checks:  # printed to 4-5 significant digits (bandwidth: 3 de
         sys.exit(f"{label} {got}, but the tutorial's definition gives {want}")
 if not tk <= tg <= tt * (1 + 1e-4):
     sys.exit(f"expected T kernels {tk} <= T gpu {tg} <= T total {tt}")
+if not re.search(r"^GPU Memory IO: \S+ memops/ms \(the tutorial's \"T memops/sec\"", text, re.M):
+    sys.exit("the GPU Memory IO line does not say memops/ms and name the tutorial's label")
 for label in ("T wall:", "Speedup end to end:"):
     num(label)
 if "Bandwidth read:" not in text:

@@ -164,7 +164,12 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     const ocr_times *md = &r->median, *mn = &r->min;
     /* First the tutorial's six lines, in its definitions, then ours. */
     if (md->kernels_ns > 0) {
-        fprintf(f, "GPU Memory IO: %.4g T memops/sec\n", d->tut_memops);
+        /* The tutorial's figure, per millisecond as it is computed (the
+         * tutorial labels it "T memops/sec") */
+        fprintf(f,
+                "GPU Memory IO: %.4g memops/ms (the tutorial's \"T memops/sec\": N/2 / T kernels "
+                "in ms)\n",
+                d->tut_memops);
         fprintf(f, "GPU Memory bandwidth: %.3f GB/s\n", d->tut_gbs);
     } else {
         fprintf(f, "GPU Memory IO: n/a (%s)\n", no_launch_note);
