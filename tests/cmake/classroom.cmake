@@ -6,3 +6,8 @@ if(Python3_FOUND)
   ocr_test(grade.class_settings LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_settings_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
 endif()
+# The tutorial's global fence on local data (docs/labs/tutorial-notes.md):
+# POCL gives the right sums, so only the race checks can call it, RACE.
+if(OCLGRIND)
+  grade_test(global_fence_on_local ${PROJECT_SOURCE_DIR}/docs/labs/variants/global_fence.cl global_fence 1024 RACE)
+endif()

@@ -25,6 +25,7 @@ COLUMNS = [
     ("H200", ["ladder-h200.csv"]),
     ("POCL, 16 cores", ["ladder-pocl-16core-h100box.csv", "ladder-pocl-16core-h200box.csv"]),
     ("POCL, 2 cores", ["ladder-pocl-2core-h100box.csv", "ladder-pocl-2core-h200box.csv"]),
+    ("POCL 3.1, 2 cores (CI)", ["ladder-pocl31-2core-ci.csv"]),
 ]
 CAPTION = (
     "T kernels in ms (median), 2^25 int sums, `oclReduction -n K --format csv`, "
@@ -33,7 +34,8 @@ CAPTION = (
     "(`ladder-h100.csv`, `ladder-h200.csv`); POCL 5.0 on the Xeon (Skylake-AVX512) "
     "of each GPU machine, 16 cores and 2 cores, 10 runs, "
     "cells \"H100 machine / H200 machine\" (`ladder-pocl-16core-*.csv`, "
-    "`ladder-pocl-2core-*.csv`)."
+    "`ladder-pocl-2core-*.csv`); POCL 3.1 on the 2-core AMD EPYC machine CI runs on, "
+    "10 runs, the middle of 3 passes, 2026-11-24 (`ladder-pocl31-2core-ci.csv`)."
 )
 BEGIN = re.compile(r"^<!-- measured(-e2e)?: ([A-Za-z0-9_ ]+) -->$")
 END = "<!-- end measured -->"

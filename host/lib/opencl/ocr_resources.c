@@ -119,4 +119,11 @@ void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
     else
         fprintf(f, "  occupancy: the device does not report what an estimate needs (registers, "
                    "resident work-items per compute unit)\n");
+    /* A CPU device has no occupancy to estimate: say what limits it instead. */
+    if (dev->info.type & CL_DEVICE_TYPE_CPU)
+        fprintf(f,
+                "  on a CPU: each of the %u compute units (cores) runs one group at a time, its "
+                "work-items as a loop: a launch needs at least %u groups to use them all, and a "
+                "group size that is a multiple of %zu (the vector width)\n",
+                dev->info.compute_units, dev->info.compute_units, q->preferred_multiple);
 }
