@@ -75,6 +75,7 @@ void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const 
 
 /* Runs of the pinned upload alone that a stream times (its report says so). */
 #define OCR_STREAM_H2D_REPS 5
+#define OCR_STREAM_ROUNDS 3 /* ready streams and copy-only passes, alternated */
 
 /* The reports' writers (host/lib/report/ocr_report.c; strings:
  * ocr_report_quoted). A JSON number, null where not finite: */

@@ -544,6 +544,11 @@ typedef struct {
     uint64_t pipe_ns;        /* the same stream again with the input already in the pinned
                                 slots (not generated, not checked): no producer limit */
     double pipe_gbs;         /* n bytes / pipe_ns */
+    /* The yardstick for pipe_gbs: the same n bytes uploaded in the same chunks
+     * through the same two slots on the same queue, copies only (no kernel);
+     * pipe_ns and copy_ns are medians of 3 rounds that alternate the two. */
+    uint64_t copy_ns;
+    double copy_gbs; /* n bytes / copy_ns */
 } ocr_stream_result;
 
 /* A quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE in elements of t, at most 256 MiB. */

@@ -51,7 +51,7 @@ cli_test(stream_fault_launch --rc 3 --err "clEnqueueNDRangeKernel failed"
          --env ASAN_OPTIONS=verify_asan_link_order=0 -- ${OCR} --stream --chunk 1000 -s 123457)
 if(Python3_FOUND) # one JSON object with the stream's fields
   ocr_test(stream.json LABELS quick stream
-           COMMAND sh -c "\"$1\" --stream --chunk 1000 -s 4103 --type long --format json | \"$2\" -c 'import json,sys; d=json.load(sys.stdin); assert d[\"stream\"] and d[\"passed\"] and d[\"chunks\"] == 5 and d[\"chunk\"] == 1000 and d[\"result\"] == d[\"expected\"], d; assert d[\"h2d_gbs\"] > 0 and d[\"e2e_gbs\"] > 0 and d[\"e2e_over_h2d\"] > 0; print(\"ok\")'"
+           COMMAND sh -c "\"$1\" --stream --chunk 1000 -s 4103 --type long --format json | \"$2\" -c 'import json,sys; d=json.load(sys.stdin); assert d[\"stream\"] and d[\"passed\"] and d[\"chunks\"] == 5 and d[\"chunk\"] == 1000 and d[\"result\"] == d[\"expected\"], d; assert d[\"h2d_gbs\"] > 0 and d[\"e2e_gbs\"] > 0 and d[\"e2e_over_h2d\"] > 0; assert d[\"copy_gbs\"] > 0 and d[\"copy_ms\"] > 0 and abs(d[\"ready_over_copy\"] - d[\"ready_gbs\"] / d[\"copy_gbs\"]) < 1e-3 * d[\"ready_over_copy\"]; print(\"ok\")'"
                    sh ${OCR} ${Python3_EXECUTABLE})
 endif()
 set_tests_properties(cli.stream_other_kernel cli.stream_chunk_alone cli.stream_repeat cli.stream_uniform
