@@ -305,9 +305,15 @@ def late_flag(s, path):
 
 # ---- speed --------------------------------------------------------------------------------
 
-def kernel_ms(cmd):
-    p = subprocess.run(cmd + ["--format", "json", "--cpu-baseline", "none", "-r", "10"],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def kernel_ms(cmd, limit):
+    """The median kernel time of one process, or None (failed, or past LIMIT
+    seconds: a kernel may pass the grader's sizes and hang at this one)."""
+    try:
+        p = subprocess.run(cmd + ["--format", "json", "--cpu-baseline", "none", "-r", "10",
+                                  "--timeout", str(limit)],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=limit + 30)
+    except subprocess.TimeoutExpired:
+        return None
     if p.returncode != 0:
         return None
     try:
@@ -323,11 +329,13 @@ def speed(s, ocr, path, kernel):
     mine = base + ["--kernel-file", path, "--kernel-name", kernel, "--elems-per-group",
                    str(s["elems"]), "-w", str(s["local"])]
     ref = base + ["-n", "6"]
-    ratios = []
+    ratios, limit = [], min(3600, 3 * (s["timeout"] or 20))
     for r in range(s["speed_runs"]):
         order = (mine, ref) if r % 2 == 0 else (ref, mine)
-        t = {id(c): kernel_ms(c) for c in order}
-        if t[id(mine)] and t[id(ref)]:
+        t = {id(c): kernel_ms(c, limit) for c in order}
+        if not t[id(mine)]:
+            break  # failed or hung at this size: no speed, and no more rounds of it
+        if t[id(ref)]:
             ratios.append(t[id(mine)] / t[id(ref)])
     if not ratios:
         return None
@@ -362,10 +370,11 @@ def normalise(src):
 
 
 def similarity(subs, threshold):
-    toks = {}
-    for student, _, path, _ in subs:
-        if path:
-            toks[student] = normalise(open(path, encoding="utf-8", errors="replace").read())
+    toks, seen = {}, [s[0] for s in subs]
+    for student, sid, path, _ in subs:
+        if path:  # two students of one name are told apart by their ids
+            key = student if seen.count(student) == 1 else f"{student} ({sid})"
+            toks[key] = normalise(open(path, encoding="utf-8", errors="replace").read())
     rows, names = [], sorted(toks)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -574,8 +583,8 @@ def options(argv):
     for key in ("elems", "local"):
         if s[key] < 1:
             raise Usage(f"{key} must be at least 1, not {s[key]}")
-    if s["speed_runs"] < 0 or s["timeout"] < 0:
-        raise Usage("--speed-runs and --timeout are 0 or more")
+    if s["speed_runs"] < 0 or not 0 <= s["timeout"] <= 3600:
+        raise Usage("--speed-runs is 0 or more, --timeout from 0 (the grader's) to 3600 seconds")
     s["deadline_t"] = deadline_of(s["deadline"])
     if not os.path.isdir(a.dir):
         raise Usage(f"{a.dir} is not a directory")

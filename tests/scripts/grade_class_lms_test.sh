@@ -4,7 +4,8 @@
 # byte copy of it under another student, a copy with every name, comment and
 # the layout changed, a student whose name is HTML, an empty folder, a folder
 # with two .cl files of which one defines the kernel, a flat file, and one
-# late file; graded twice with the test rubric (tests/fixtures/classroom).
+# late file, a kernel that passes the grader but hangs at the speed
+# measurement's size; graded twice with the test rubric (tests/fixtures/classroom).
 # Checks: the gradebook reads with Python's csv module, every row 8 fields,
 # the same bytes twice; ids, verdicts, points (partial credit, late penalty);
 # similarity.csv lists both copies and no unrelated pair as identical; run.json
@@ -19,7 +20,7 @@ g=$src/tests/fixtures/kernels_grade c=$tmp/class
 mkdir -p "$c/Smith, John_1001_assignsubmission_file_" "$c/Alice Ng_1002_assignsubmission_file_" \
   "$c/bob_1003_assignsubmission_file_" "$c/carol_1004_assignsubmission_file_" \
   "$c/<i>eve&co_1005_assignsubmission_file_" "$c/empty_1006_assignsubmission_file_" \
-  "$c/frank_1007_assignsubmission_file_/src"
+  "$c/frank_1007_assignsubmission_file_/src" "$c/hank_1008_assignsubmission_file_"
 cp "$g/tree.cl" "$c/Smith, John_1001_assignsubmission_file_/smith, john.cl"
 cp "$g/tree.cl" "$c/Alice Ng_1002_assignsubmission_file_/reduce.cl"
 cp "$g/plus.cl" "$c/bob_1003_assignsubmission_file_/bob.cl"
@@ -29,6 +30,7 @@ echo "see attached" > "$c/empty_1006_assignsubmission_file_/notes.txt"
 cp "$g/pairs.cl" "$c/frank_1007_assignsubmission_file_/src/kernel.cl"
 printf '// helpers only\nint twice(int x) { return 2 * x; }\n' > "$c/frank_1007_assignsubmission_file_/util.cl"
 cp "$g/identity.cl" "$c/gina.cl"
+cp "$src/tests/fixtures/classroom/hang_speed.cl" "$c/hank_1008_assignsubmission_file_/k.cl"
 find "$c" -type f -exec touch -d 2026-01-01T00:00:00Z {} +
 touch -d 2026-03-01T00:00:00Z "$c/bob_1003_assignsubmission_file_/bob.cl" # late
 for run in 1 2; do
@@ -46,7 +48,7 @@ assert rows[0] == ["id", "student", "verdict", "points", "max_points", "late", "
 assert all(len(r) == 8 for r in rows), [r for r in rows if len(r) != 8]
 by = {r[1]: r for r in rows[1:]}
 assert set(by) == {"Smith, John", "Alice Ng", "bob", "carol", "<i>eve&co", "empty", "frank",
-                   "gina"}, sorted(by)
+                   "gina", "hank"}, sorted(by)
 ok = ("PASS", "PASS_UNCHECKED")
 assert by["Smith, John"][0] == "1001" and by["Smith, John"][2] in ok, by["Smith, John"]
 assert by["Alice Ng"][2] in ok and by["carol"][2] in ok and by["frank"][2] in ok
@@ -58,6 +60,11 @@ assert by["<i>eve&co"][2] == "WRONG" and by["<i>eve&co"][3] == "0"
 assert by["empty"][2] == "NO_SUBMISSION" and "no .cl file" in by["empty"][6]
 assert by["gina"][2] == "WRONG" and by["gina"][0] == "gina"
 assert "'" in by["<i>eve&co"][7], "a path with shell characters is quoted in the replay"
+# hank passes the grader and hangs at the speed size: graded, no speed, no hang
+assert by["hank"][2] in ok, by["hank"]
+speed = {r[0]: r for r in csv.reader(open(f"{out}/speed.csv", newline="", encoding="utf-8"))}
+assert speed["hank"][1] == "" and speed["hank"][4] == "0", speed["hank"]
+assert float(speed["Smith, John"][1]) > 0 and speed["Smith, John"][4] == "1", speed["Smith, John"]
 sims = list(csv.reader(open(f"{out}/similarity.csv", newline="", encoding="utf-8")))
 ident = {frozenset(r[:2]) for r in sims[1:] if r[2] == "identical"}
 want = {frozenset(p) for p in (("Alice Ng", "Smith, John"), ("Alice Ng", "carol"),
