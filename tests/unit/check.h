@@ -1,7 +1,9 @@
-/* check.h - the smallest test harness: CHECK counts failures and says where. */
+/* check.h - the smallest test harness: CHECK and EXPECT (with a message) count
+ * failures and say where; CL_OK stops the test at a failed OpenCL call. */
 #ifndef OCR_TEST_CHECK_H
 #define OCR_TEST_CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 
 static int check_failures, check_count;
 
@@ -14,7 +16,27 @@ static int check_failures, check_count;
         }                                                                                          \
     } while (0)
 
-static int check_summary(const char *name) {
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        ++check_count;                                                                             \
+        if (!(cond)) {                                                                             \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
+            printf(__VA_ARGS__);                                                                   \
+            putchar('\n');                                                                         \
+            ++check_failures;                                                                      \
+        }                                                                                          \
+    } while (0)
+
+#define CL_OK(call)                                                                                \
+    do {                                                                                           \
+        cl_int e_ = (call);                                                                        \
+        if (e_ != CL_SUCCESS) {                                                                    \
+            printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)e_);            \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static inline int check_summary(const char *name) {
     printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
     return check_failures ? 1 : 0;
 }

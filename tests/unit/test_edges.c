@@ -21,15 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CL_OK(call)                                                                                \
-    do {                                                                                           \
-        cl_int e_ = (call);                                                                        \
-        if (e_ != CL_SUCCESS) {                                                                    \
-            printf("%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)e_);                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
 static cl_context ctx;
 static cl_device_id dev;
 static cl_command_queue q;

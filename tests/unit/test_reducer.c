@@ -11,32 +11,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            putchar('\n');                                                                         \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-#define CL_OK(call)                                                                                \
-    do {                                                                                           \
-        cl_int e_ = (call);                                                                        \
-        if (e_ != CL_SUCCESS) {                                                                    \
-            printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)e_);            \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 /* An error: the status, and a message naming `what`. */
 static void expect_error(ocr_status got, ocr_status want, const char *msg, const char *what,
@@ -292,7 +272,7 @@ static void widening(void) {
                     ++bad;
                 }
             }
-        failures += bad;
+        check_failures += bad;
         if (!bad)
             printf("ok   int read, long combined%s: 56 offsets and sizes exact\n",
                    opts[k] ? " (two launches)" : "");
@@ -444,9 +424,9 @@ int main(int argc, char **argv) {
 
     fflush(stderr);
     dup2(saved, 2);
-    if (!stderr_clean(efd)) ++failures;
+    if (!stderr_clean(efd)) ++check_failures;
     close(efd);
     unlink(errpath);
-    printf("%s\n", failures ? "FAILED" : "PASSED");
-    return failures ? 1 : 0;
+    printf("%s\n", check_failures ? "FAILED" : "PASSED");
+    return check_failures ? 1 : 0;
 }

@@ -15,33 +15,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h" /* the program cache's counters */
+#include "check.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            putchar('\n');                                                                         \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-#define CL_OK(call)                                                                                \
-    do {                                                                                           \
-        cl_int e_ = (call);                                                                        \
-        if (e_ != CL_SUCCESS) {                                                                    \
-            printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)e_);            \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 static cl_context ctx;
 static cl_device_id dev;
@@ -125,7 +105,7 @@ static unsigned sums(ocr_reducer *r, ocr_type t, cl_mem b, uint64_t total, const
                            (long long)want(off, n));
             }
         }
-    failures += bad != 0;
+    check_failures += bad != 0;
     return bad;
 }
 
@@ -451,7 +431,7 @@ static cl_int status_of(cl_event ev) {
 /* A call on a second queue waits for the previous call on the first (they
  * share scratch): behind a closed gate, neither completes. */
 static void two_queues(void) {
-    int before = failures;
+    int before = check_failures;
     cl_int err;
     enum { N = 200000 };
     ocr_reducer *r = make(OCR_INT, NULL);
@@ -484,7 +464,7 @@ static void two_queues(void) {
     CL_OK(clEnqueueReadBuffer(q2, res, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
     EXPECT(got[0] == want(0, N) && got[1] == want(5, N - 5), "values %d %d", got[0], got[1]);
     printf("%s two queues: the second call waits behind the first's gate\n",
-           failures != before ? "FAIL" : "ok  ");
+           check_failures != before ? "FAIL" : "ok  ");
     clReleaseEvent(d1), clReleaseEvent(d2), clReleaseEvent(gate);
     clReleaseCommandQueue(q2);
     clReleaseMemObject(res), clReleaseMemObject(b), ocr_reducer_release(r);
@@ -695,6 +675,6 @@ int main(int argc, char **argv) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
         if (system(cmd) != 0) printf("note: could not remove %s\n", cache_dir);
     }
-    printf("%s\n", failures ? "FAILED" : "PASSED");
-    return failures ? 1 : 0;
+    printf("%s\n", check_failures ? "FAILED" : "PASSED");
+    return check_failures ? 1 : 0;
 }
