@@ -67,7 +67,7 @@ SETTINGS = {
     "similarity": (float, 0.9, "the score from which a pair is near-identical"),
     "platform": (str, "", "-p"), "device": (str, "", "-d"), "device_type": (str, "", "-t"),
 }
-ENV = {"kernel": None, "elems": "GRADE_ELEMS", "local": "GRADE_LOCAL", "timeout": "GRADE_TIMEOUT"}
+ENV = {"elems": "GRADE_ELEMS", "local": "GRADE_LOCAL", "timeout": "GRADE_TIMEOUT"}
 
 
 class Usage(Exception):
@@ -401,8 +401,11 @@ def device_record(s, ocr):
     p = subprocess.run([ocr, "-n", "6", "-s", "1024", "-r", "1", "--cpu-baseline", "none",
                         "--format", "json"] + device_args(s),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if p.returncode == 3 or p.returncode == 2:
-        raise RuntimeError(p.stderr.decode("utf-8", "replace").strip() or "no device")
+    msg = p.stderr.decode("utf-8", "replace").strip()
+    if p.returncode == 2:  # -p/-d/-t the grader refuses
+        raise Usage(msg or "the grader refused the device options")
+    if p.returncode == 3:
+        raise RuntimeError(msg or "no device")
     try:
         j = json.loads(p.stdout)
         rec.update(device=j["device"], platform=j["platform"], driver=j["driver"],
@@ -568,7 +571,7 @@ def options(argv):
     a = ap.parse_args(argv)
     s = {k: v[1] for k, v in SETTINGS.items()}
     for key, var in ENV.items():
-        if var and os.environ.get(var):
+        if os.environ.get(var):
             try:
                 s[key] = int(os.environ[var])
             except ValueError:
@@ -606,6 +609,9 @@ def main(argv):
         return 2
     try:
         dev = device_record(s, ocr)
+    except Usage as e:
+        sys.stderr.write(f"grade_class: {e}\n")
+        return 2
     except (RuntimeError, OSError) as e:
         sys.stderr.write(f"grade_class: the grader cannot run: {e}\n")
         return 3

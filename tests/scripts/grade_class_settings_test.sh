@@ -35,6 +35,7 @@ printf 'max_points nan\n' > "$tmp/r5"
 expect "r5:1: 'nan' is not a number of points" "$tmp/class" "$tmp/o" --rubric "$tmp/r5"
 expect "no .cl files or student folders" "$tmp/none" "$tmp/o"
 expect "not an ISO 8601" "$tmp/class" "$tmp/o" --deadline tomorrow --speed-runs 0
+expect "device-type|device type|bogus" "$tmp/class" "$tmp/o" -t bogus --speed-runs 0
 [ ! -e "$tmp/o/gradebook.csv" ] || { echo "FAIL: a gradebook was written"; fail=1; }
 # The example rubric in the docs reads.
 OCR=$ocr "$src/tools/grade_class.sh" "$tmp/class" "$tmp/o2" --rubric "$src/docs/labs/rubric.example" \
