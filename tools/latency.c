@@ -33,8 +33,8 @@
  * its event waited for or polled; a map of host-visible memory the kernel
  * wrote; the same memory kept mapped); the blocking reducer, its value brought
  * home the same ways ($OCLREDUCTION_READBACK: read, pinned, spin, map,
- * direct), in two launches, with one group per compute unit, or over --rotate
- * MiB of windows (not resident in the cache); and the async reducer.
+ * direct, wait: the kernel's event waited for before the read), in two launches, with one group per
+ * compute unit, or over --rotate MiB of windows (not resident in the cache); and the async reducer.
  */
 /* The OpenCL 1.2 calls without deprecation warnings; ocr.h: the reducer, and
  * ocr_plan_make for the rows' plans. */
@@ -286,6 +286,7 @@ static side sides[] = {
     {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, 0, {0}},
     {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, 1, {0}},
     {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, 0, {0}},
+    {"reduce_wait", reduce_blocking, 1, "wait", 0, 0, 0, 0, {0}},
     {"reduce_two_launches", reduce_blocking, 1, "read", 0, 1, 0, 0, {0}},
     {"reduce_cu_groups", reduce_blocking, 1, "read", 1, 0, 0, 0, {0}},
     {"reduce_cold", reduce_blocking, 1, "read", 0, 0, 1, 0, {0}},

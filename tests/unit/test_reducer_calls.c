@@ -514,13 +514,13 @@ static void out_of_order(void) {
 /* ---- readback ---------------------------------------------------------------------------- */
 
 static void readback(void) {
-    static const char *const modes[] = {"read", "pinned", "spin", "map", "direct"};
+    static const char *const modes[] = {"read", "pinned", "spin", "map", "direct", "wait"};
     static const uint64_t few_offs[] = {0, 3, 16};
     static const uint64_t few_lens[] = {1, 2, 77, 4099, 250000};
     cl_mem b = input(OCR_INT, 300000);
     cl_bool unified = CL_FALSE;
     CL_OK(clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL));
-    for (int m = 0; m < 5; ++m) {
+    for (int m = 0; m < (int)(sizeof modes / sizeof modes[0]); ++m) {
         /* direct: a kernel writing a mapped buffer, which OpenCL does not promise
          * to show through the mapping; sure only where device memory is the host's */
         if (!strcmp(modes[m], "direct") && !unified) {
