@@ -14,10 +14,10 @@
  */
 #include "reduce_common.h"
 
-__kernel void reduce0(__global const T *in, __global T *out, const ulong n) {
+__kernel void reduce0(__global const IN_T *in, __global T *out, const ulong n) {
     const ulong i = get_global_id(0);
     const ulong n_out = (n + 1) / 2;
     if (i >= n_out)
         return; /* the global size is rounded up to a whole work-group */
-    out[i] = OCR_COMBINE(in[2 * i], ocr_load(in, 2 * i + 1, n));
+    out[i] = OCR_COMBINE(ocr_load(in, 2 * i, n), ocr_load(in, 2 * i + 1, n));
 }

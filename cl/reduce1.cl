@@ -14,10 +14,10 @@
  */
 #include "reduce_common.h"
 
-__kernel void reduce1(__global const T *in, __global T *out, const ulong n) {
+__kernel void reduce1(__global const IN_T *in, __global T *out, const ulong n) {
     const ulong i = get_global_id(0);
     const ulong mid = (n + 1) / 2; /* odd n: the middle element pairs with padding */
     if (i >= mid)
         return;
-    out[i] = OCR_COMBINE(in[i], ocr_load(in, i + mid, n));
+    out[i] = OCR_COMBINE(ocr_load(in, i, n), ocr_load(in, i + mid, n));
 }

@@ -36,7 +36,7 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-reduce3(__global const T *in, __global T *out, const ulong n) {
+reduce3(__global const IN_T *in, __global T *out, const ulong n) {
     __local T lcl[BLOCK];
     const uint lid = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * (2 * BLOCK);

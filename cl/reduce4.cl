@@ -47,7 +47,7 @@
     }
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-KERNEL_NAME(__global const T *in, __global T *out, const ulong n) {
+KERNEL_NAME(__global const IN_T *in, __global T *out, const ulong n) {
     __local T lcl[BLOCK];
     const uint lid = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * (2 * BLOCK) + lid;

@@ -53,6 +53,11 @@
  * read (and converted) one at a time, as the tail is. No sub-buffer, no copy
  * of the head. The benchmark passes zeros.
  *
+ * Where the extreme is (argmin, argmax: cl/reduce_common.h): the first pass
+ * turns each value into a 16-byte key (the value as an ordered number, its
+ * index) as it loads it, so the 16-byte vector loads of values stay; later
+ * passes read the few thousand keys one per load. The tree is the same tree.
+ *
  * What it still costs: the number of groups is a guess from the device's
  * compute-unit count (OpenCL does not report resident work-items per unit),
  * and the tree still needs a barrier per level, since portable OpenCL 1.2 has
@@ -71,19 +76,32 @@
 #endif
 #define LANES 16
 
-typedef OCR_CAT(OCR_IN_T, VEC) TV; /* one 16-byte load of input elements */
-
-/* a combined with input element x, converted to T */
-#define TAKE(a, x) a = OCR_COMBINE(a, OCR_CVT(x))
+/* a combined with input element x at index i (i matters to argmin/argmax
+ * alone; elsewhere the compiler drops it) */
+#define TAKE(a, x, i) a = OCR_COMBINE(a, OCR_TAKE_AT(x, i))
 /* Lanes are combined into VEC scalar accumulators rather than with vector
  * arithmetic: the same instructions on a GPU (which scalarises vectors), and
- * oclgrind's uninitialized-value checker mishandles vector operators. */
+ * oclgrind's uninitialized-value checker mishandles vector operators. v is
+ * vector j of the input, elements j * VEC + b.. on from `head`. */
 #if VEC == 4
-#define FOLD(v) TAKE(a0, (v).s0), TAKE(a1, (v).s1), TAKE(a2, (v).s2), TAKE(a3, (v).s3)
+#define FOLD(v, b)                                                                                 \
+    TAKE(a0, (v).s0, (b)), TAKE(a1, (v).s1, (b) + 1), TAKE(a2, (v).s2, (b) + 2),                   \
+        TAKE(a3, (v).s3, (b) + 3)
 #elif VEC == 2
-#define FOLD(v) TAKE(a0, (v).s0), TAKE(a1, (v).s1)
-#else
+#define FOLD(v, b) TAKE(a0, (v).s0, (b)), TAKE(a1, (v).s1, (b) + 1)
+#elif !(OCR_ARG && defined(OCR_KEYS_IN))
 #error "VEC must be 2 or 4 (16-byte loads)"
+#endif
+
+/* argmin/argmax's later passes read 16-byte keys (ulong2), one per load
+ * already: they take the plain grid-stride loop (OCR_SCALAR_LOADS). On a CPU,
+ * argmin/argmax keep the blocked walk without the vector accumulator, which
+ * has no 16-wide form of a key. */
+#if OCR_ARG && defined(OCR_KEYS_IN)
+#define OCR_SCALAR_LOADS 1
+#else
+#define OCR_SCALAR_LOADS 0
+typedef OCR_CAT(OCR_IN_T, VEC) TV; /* one 16-byte load of input elements */
 #endif
 
 /* One tree over the group's LOCAL_SIZE values; work-item 0 returns the result. */
@@ -114,24 +132,31 @@ static T stream(__global const IN_T *in, const ulong off, const ulong n) {
      * were left scalar for float (the compiler may not reassociate float
      * adds), and measured 1.3-1.9x slower on POCL at 2^28 (docs/benchmarks.md).
      * vload16 needs no more than the element's alignment: any offset works. */
-    typedef OCR_CAT(OCR_T, 16) TL; /* LANES wide */
     in += off;
-    TL acc = (TL)(OCR_IDENTITY);
     const ulong per = (n + stride * LANES - 1) / (stride * LANES) * LANES;
     const ulong begin = min(get_global_id(0) * per, n);
     const ulong end = min(begin + per, n);
     ulong i = begin;
+    T x = (T)(OCR_IDENTITY);
+#if !OCR_ARG
+    typedef OCR_CAT(OCR_T, 16) TL; /* LANES wide */
+    TL acc = (TL)(OCR_IDENTITY);
     for (; i + LANES <= end; i += LANES)
         acc = OCR_COMBINE_N(acc, OCR_CVT_N(vload16(0, in + i), 16), 16);
-    T x = (T)(OCR_IDENTITY);
-    for (; i < end; ++i)
-        TAKE(x, in[i]);
     /* Fold the lanes through private memory: oclgrind's uninitialized-value
      * checker crashes on .lo/.hi halves of a vector. */
     T lane[LANES];
     vstore16(acc, 0, lane);
     for (uint u = 0; u < LANES; ++u)
         x = OCR_COMBINE(x, lane[u]);
+#endif
+    for (; i < end; ++i)
+        TAKE(x, in[i], i);
+#elif OCR_SCALAR_LOADS
+    in += off;
+    T x = (T)(OCR_IDENTITY);
+    for (ulong i = get_global_id(0); i < n; i += stride)
+        TAKE(x, in[i], i);
 #else
     /* GPUs: neighbouring work-items read neighbouring 16-byte vectors
      * (coalesced), UNROLL loads issued before any is used: more bytes in flight.
@@ -151,10 +176,10 @@ static T stream(__global const IN_T *in, const ulong off, const ulong n) {
         for (uint u = 0; u < UNROLL; ++u)
             v[u] = inv[i + u * stride];
         for (uint u = 0; u < UNROLL; ++u)
-            FOLD(v[u]);
+            FOLD(v[u], head + (i + u * stride) * VEC);
     }
     for (; i < nv; i += stride)
-        FOLD(inv[i]);
+        FOLD(inv[i], head + i * VEC);
 
     /* Fold the lanes, then the head and the (n - head) % VEC values after the
      * vectors. */
@@ -166,9 +191,9 @@ static T stream(__global const IN_T *in, const ulong off, const ulong n) {
     /* Both are shorter than VEC but the grid may be smaller still (-w 1 -g 1
      * launches a single work-item), so they too stride over the grid. */
     for (ulong t = get_global_id(0); t < head; t += stride)
-        TAKE(x, in[t]);
+        TAKE(x, in[t], t);
     for (ulong t = head + nv * VEC + get_global_id(0); t < n; t += stride)
-        TAKE(x, in[t]);
+        TAKE(x, in[t], t);
 #endif
     return x;
 }

@@ -11,14 +11,18 @@
  *                 the type's extremes for min/max, all ones for and, ...)
  *   OCR_FP64      1 when OCR_T or OCR_IN_T is double (enables the extension
  *                 on 1.2 devices)
- *   OCR_IN_T      (reduce7, for the library's reducer only) the type of the
- *                 input elements when it is not OCR_T: each element is
- *                 converted to T as it is loaded (OCR_CVT) and combined in T,
- *                 so int data summed in long cannot overflow. Unset: OCR_T.
+ *   OCR_IN_T      the type of the input elements when it is not OCR_T: each
+ *                 element is converted to T as it is loaded (OCR_TAKE_AT) and
+ *                 combined in T, so int data summed in long cannot overflow
+ *                 (reduce7, for the library's reducer), and argmin/argmax's
+ *                 first pass reads values and makes keys (below). Unset: OCR_T.
+ *   OCR_ARG_V, OCR_ARG_VU, OCR_ARG_VFLOAT, OCR_ARG_VSIGNED (argmin/argmax
+ *                 only) the data's type, its unsigned twin, and whether it
+ *                 is floating-point or signed.
  * Work-group geometry (LOCAL_SIZE, BLOCK, ...) is passed per kernel.
  *
  * Every kernel has the same signature, so the host can run any of them:
- *   __kernel void name(__global const T *in, __global T *out, const ulong n)
+ *   __kernel void name(__global const IN_T *in, __global T *out, const ulong n)
  * `in` holds n values (of IN_T, which is T unless OCR_IN_T says otherwise);
  * the kernel writes one value per work-group (or per work-item for
  * reduce0/1) to `out`. reduce7 adds two element offsets after n (where in's
@@ -43,9 +47,13 @@
 #define OCR_OP_AND  4
 #define OCR_OP_OR   5
 #define OCR_OP_XOR  6
+#define OCR_OP_ARGMIN 7
+#define OCR_OP_ARGMAX 8
+#define OCR_ARG (OCR_OP == OCR_OP_ARGMIN || OCR_OP == OCR_OP_ARGMAX)
 
 typedef OCR_T T;
-/* One element, or an N-wide vector of them, converted to the accumulator type. */
+/* One element, or an N-wide vector of them, converted to the accumulator type;
+ * OCR_TAKE_AT(x, i) is element x at index i as the kernels combine it. */
 #ifdef OCR_IN_T
 #define OCR_CVT(x)       ((T)(x))
 #define OCR_CVT_N(x, N)  OCR_CAT(convert_, OCR_CAT(OCR_T, N))(x)
@@ -53,8 +61,16 @@ typedef OCR_T T;
 #define OCR_IN_T         OCR_T
 #define OCR_CVT(x)       (x)
 #define OCR_CVT_N(x, N)  (x)
+#define OCR_KEYS_IN      1 /* argmin/argmax: the input already holds keys */
 #endif
 typedef OCR_IN_T IN_T;
+#if OCR_ARG && !defined(OCR_KEYS_IN)
+#define OCR_TAKE_AT(x, i) ocr_arg_key((x), (i))
+#elif OCR_ARG
+#define OCR_TAKE_AT(x, i) (x)
+#else
+#define OCR_TAKE_AT(x, i) OCR_CVT(x)
+#endif
 
 #define OCR_CAT_(a, b) a##b
 #define OCR_CAT(a, b)  OCR_CAT_(a, b)
@@ -73,7 +89,9 @@ typedef OCR_UT UT;
 #define OCR_WRAP_(a, b, o)                                                                         \
     OCR_CAT(as_, OCR_T)(OCR_CAT(as_, OCR_UT)(a) o OCR_CAT(as_, OCR_UT)(b))
 
-#if OCR_OP == OCR_OP_SUM && OCR_IS_FLOAT
+#if OCR_ARG
+#define OCR_COMBINE(a, b) ocr_arg_pick((a), (b))
+#elif OCR_OP == OCR_OP_SUM && OCR_IS_FLOAT
 #define OCR_COMBINE(a, b) ((a) + (b))
 #elif OCR_OP == OCR_OP_SUM
 #define OCR_COMBINE(a, b) OCR_WRAP_(a, b, +)
@@ -115,10 +133,45 @@ typedef OCR_UT UT;
 #define OCR_COMBINE_N(a, b, N) OCR_COMBINE(a, b)
 #endif
 
+#if OCR_ARG
+/* argmin and argmax combine keys, not values: T is ulong2, .x the value mapped
+ * to an unsigned number that grows as the value gets better (larger for argmax,
+ * smaller for argmin), .y the element's index. The larger .x wins, the smaller
+ * .y breaks ties, so the first index of the extreme wins as in NumPy, in any
+ * order of combining: a total order, so the tree's shape cannot matter. NaN
+ * maps above every number (NumPy returns the first NaN), -0.0 to +0.0 (equal
+ * values, so the first of them wins). The identity (0, ULONG_MAX) loses to
+ * every element. Only the first pass reads values (OCR_IN_T); later passes
+ * read the keys it wrote. */
+typedef OCR_ARG_V V;
+typedef OCR_ARG_VU VU;
+#define VSIGN ((VU)1 << (sizeof(VU) * 8 - 1))
+static inline T ocr_arg_key(V v, ulong i) {
+#if OCR_ARG_VFLOAT
+    VU b = OCR_CAT(as_, OCR_ARG_VU)(v == (V)0 ? (V)0 : v);
+    VU o = (b & VSIGN) ? (VU)~b : (VU)(b | VSIGN);
+#elif OCR_ARG_VSIGNED
+    VU o = OCR_CAT(as_, OCR_ARG_VU)(v) ^ VSIGN;
+#else
+    VU o = v;
+#endif
+#if OCR_OP == OCR_OP_ARGMIN
+    o = (VU)~o;
+#endif
+#if OCR_ARG_VFLOAT
+    o = isnan(v) ? (VU)~(VU)0 : o; /* a select, not a branch */
+#endif
+    return (T)((ulong)o, i);
+}
+static inline T ocr_arg_pick(T a, T b) {
+    return (b.x > a.x || (b.x == a.x && b.y < a.y)) ? b : a;
+}
+#endif
+
 /* Reads past the end contribute the identity, so any n works, not only
  * multiples of the block: the last work-group simply sees padding. */
-static inline T ocr_load(__global const T *in, ulong i, ulong n) {
-    return i < n ? in[i] : (T)(OCR_IDENTITY);
+static inline T ocr_load(__global const IN_T *in, ulong i, ulong n) {
+    return i < n ? OCR_TAKE_AT(in[i], i) : (T)(OCR_IDENTITY);
 }
 
 #endif

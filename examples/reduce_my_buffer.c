@@ -33,10 +33,16 @@
 static int report(ocr_type t, ocr_op o, const char *how, uint64_t n, ocr_value got,
                   ocr_value want) {
     char g[64], w[64];
-    int ok = memcmp(&got, &want, ocr_type_size(t)) == 0;
-    printf("%-6s %-4s %-6s n=%-8" PRIu64 " %s %s", ocr_type_name(t), ocr_op_name(o), how, n,
+    /* argmin/argmax: the value and where it is */
+    int arg = ocr_op_is_arg(o);
+    int ok =
+        memcmp(&got, &want, ocr_type_size(t)) == 0 && (!arg || got.arg.index == want.arg.index);
+    printf("%-6s %-6s %-6s n=%-8" PRIu64 " %s %s", ocr_type_name(t), ocr_op_name(o), how, n,
            ok ? "ok  " : "FAIL", ocr_value_str(t, got, g, sizeof g));
-    if (!ok) printf(" (expected %s)", ocr_value_str(t, want, w, sizeof w));
+    if (arg) printf(" at %" PRIu64, got.arg.index);
+    if (!ok)
+        printf(" (expected %s at %" PRIu64 ")", ocr_value_str(t, want, w, sizeof w),
+               arg ? want.arg.index : 0);
     putchar('\n');
     return ok;
 }
@@ -70,7 +76,8 @@ int main(int argc, char **argv) {
     void *host = malloc(max_n * 8);
     cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_ONLY, max_n * 8, NULL, &err);
     CHECK(err);
-    cl_mem result_buf = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, 8, NULL, &err);
+    /* Room for any one result: 16 bytes for argmin/argmax (ocr_result_size). */
+    cl_mem result_buf = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, 16, NULL, &err);
     CHECK(err);
     if (!host) return 3;
 
@@ -124,9 +131,12 @@ int main(int argc, char **argv) {
                     fprintf(stderr, "reduce_my_buffer: %s\n", ocr_reducer_last_error(r));
                     return 3;
                 }
-                memset(&got, 0, sizeof got);
-                CHECK(clEnqueueReadBuffer(q, result_buf, CL_TRUE, 0, es, &got, 1, &done, NULL));
+                unsigned char element[16];
+                CHECK(clEnqueueReadBuffer(q, result_buf, CL_TRUE, 0,
+                                          ocr_result_size((ocr_type)t, (ocr_op)o), element, 1,
+                                          &done, NULL));
                 CHECK(clReleaseEvent(done));
+                got = ocr_result_value((ocr_type)t, (ocr_op)o, element);
                 want = ocr_reduce_naive(host, n, (ocr_type)t, (ocr_op)o);
                 failed += !report((ocr_type)t, (ocr_op)o, "async", n, got, want);
                 cases += 2;

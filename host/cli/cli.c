@@ -178,7 +178,7 @@ static const option_def options[] = {
     NUM(0, "seed", "S", T_U64, seed, 0, UINT64_MAX, "seed of the input data; default 1"),
     CUSTOM(0, "type", "T", parse_type,
            "element type: int uint long ulong float double; default int"),
-    CUSTOM(0, "op", "O", parse_op, "operator: sum prod min max and or xor; default sum"),
+    CUSTOM(0, "op", "O", parse_op, "operator: sum prod min max and or xor argmin argmax; default sum"),
     NUM('w', "local-size", "L", T_SIZE, local_size, 1, 1 << 16,
         "work-group size, where the kernel allows one"),
     NUM('g', "groups", "G", T_SIZE, groups, 1, 1 << 24,

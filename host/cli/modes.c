@@ -36,6 +36,8 @@ static ocr_status split_list_rule(const cli_options *o) {
     return OCR_OK;
 }
 
+#define ARG_ONE_DEVICE "%s finds no argmin or argmax yet: run them on one device"
+
 #define PASSES_TEXT                                                                                \
     "--passes, --resources and --peak print text (JSON has runs[].pass_ms); drop --format"
 
@@ -81,6 +83,7 @@ static const cli_mode modes[] = {
      .rule = split_list_rule,
      .formats = TEXT | JSON,
      .formats_msg = "%s reports text or json, not csv",
+     .no_arg = ARG_ONE_DEVICE,
      .run = cli_run_split},
     {.name = "--mpi",
      ON(mpi),
@@ -90,6 +93,7 @@ static const cli_mode modes[] = {
      .devices_msg = "%s chooses the devices itself: drop -d",
      .formats = TEXT | JSON,
      .formats_msg = "%s reports text or json, not csv",
+     .no_arg = ARG_ONE_DEVICE,
      .run = cli_run_mpi},
     {.name = "--stream",
      ON(stream),
@@ -102,6 +106,7 @@ static const cli_mode modes[] = {
      .devices_msg = "%s runs on one device, not -d all",
      .formats = TEXT | JSON,
      .formats_msg = "%s reports text or json, not csv",
+     .no_arg = ARG_ONE_DEVICE,
      .run = cli_run_stream},
     /* Modifiers of the single and -d all runs (run_on does them). */
     {.name = "--explain",
@@ -167,6 +172,7 @@ static ocr_status refuse_row(const cli_mode *m, const cli_options *o) {
     if (m->excludes && cli_mode_chosen(cli_mode_find(m->excludes), o))
         return refuse("choose one of %s and %s", m->name, m->excludes);
     if (lacks(o, m->needs)) return cli_usage_error(m->needs_msg);
+    if (m->no_arg && ocr_op_is_arg(o->op)) return refuse(m->no_arg, m->name, NULL);
     const char *f = cli_mode_forbidden(m, o);
     if (f) {
         char fmt[96];
@@ -192,6 +198,12 @@ static ocr_status refuse_without_ability(const cli_options *o) {
     char msg[160];
     const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
     if (!o->kernel_file && !s) return OCR_OK; /* an unknown kernel: the run says so */
+    if (ocr_op_is_arg(o->op) && (!s || !(s->caps & OCR_KERNEL_ARG))) {
+        snprintf(msg, sizeof msg,
+                 "--op %s needs a kernel that keeps indices (reduce0..reduce7), not %s",
+                 ocr_op_name(o->op), s ? s->name : "a --kernel-file kernel");
+        return cli_usage_error(msg);
+    }
     for (size_t i = 0; i < sizeof option_needs / sizeof option_needs[0]; ++i)
         if (cli_given(o, option_needs[i].option) &&
             (!s || (s->caps & option_needs[i].needs) != option_needs[i].needs)) {

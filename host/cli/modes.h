@@ -27,10 +27,11 @@ typedef struct cli_mode {
     const char *excludes;         /* another row's name: "choose one of" them */
     unsigned needs;               /* CLI_NEEDS_KERNEL_FILE or OCR_KERNEL_* abilities */
     const char *needs_msg;
-    const char *const *forbids;               /* options it cannot apply (NULL-terminated) */
-    const char *forbids_why;                  /* appended to "--X cannot go with NAME" */
-    unsigned devices;                         /* CLI_REFUSES_* */
-    const char *devices_msg;                  /* printf format, NAME as its argument */
+    const char *no_arg;         /* printf format (NAME): it finds no argmin/argmax; NULL: it does */
+    const char *const *forbids; /* options it cannot apply (NULL-terminated) */
+    const char *forbids_why;    /* appended to "--X cannot go with NAME" */
+    unsigned devices;           /* CLI_REFUSES_* */
+    const char *devices_msg;    /* printf format, NAME as its argument */
     ocr_status (*rule)(const cli_options *o); /* a rule of its own, or NULL */
     unsigned formats;                         /* 1 << each ocr_format it reports in */
     const char *formats_msg;                  /* printf format, NAME as its argument */

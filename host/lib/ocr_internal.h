@@ -70,12 +70,15 @@ struct ocr_device {
 
 /* The text report's "Result: ..." line up to its closing parenthesis
  * (host/lib/report/ocr_report.c; also the split report's). */
-void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
-                      int exact, int any_order, double err_ulps, double tol_ulps, double tol);
+void ocr_print_result(FILE *f, ocr_type t, ocr_op o, ocr_value got, ocr_value want,
+                      const char *what, int exact, int any_order, double err_ulps, double tol_ulps,
+                      double tol);
+/* A result as text: the value, and " at index I" for argmin/argmax. */
+const char *ocr_result_str(ocr_type t, ocr_op o, ocr_value v, char *buf, size_t len);
 
 /* Runs of the pinned upload alone that a stream times (its report says so). */
 #define OCR_STREAM_H2D_REPS 5
-#define OCR_STREAM_ROUNDS 3 /* ready streams and copy-only passes, alternated */
+#define OCR_STREAM_ROUNDS   3 /* ready streams and copy-only passes, alternated */
 
 /* The reports' writers (host/lib/report/ocr_report.c; strings:
  * ocr_report_quoted). A JSON number, null where not finite: */
@@ -131,6 +134,10 @@ struct ocr_kernel {
     ocr_op op;
     char *path;
     char *options;
+    /* argmin/argmax: this build reads values and writes keys; `rest`, the same
+     * kernel built to read keys (keys_in), runs every later pass. */
+    struct ocr_kernel *rest;
+    int keys_in;
 };
 
 /* The kernel sources of cl/, compiled into the library (generated at build
@@ -156,6 +163,7 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
  * (OCR_IN_T; reduce7 only); req->type for none. */
 #define OCR_BUILD_EMBEDDED   1
 #define OCR_BUILD_DISK_CACHE 2
+#define OCR_BUILD_KEYS_IN    4 /* argmin/argmax's later passes (ocr_kernel.rest) */
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int flags,
                                ocr_type input, ocr_kernel **out);
 
@@ -254,6 +262,21 @@ typedef struct {
 } ocr_op_traits;
 
 const ocr_type_traits *ocr_type_traits_of(ocr_type t);
+
+/* argmin/argmax (host/lib/core/ocr_arg.c): what the kernels combine and write
+ * for them, one cl_ulong2: the value as an ordered key, and its index. */
+typedef struct {
+    uint64_t key, index;
+} ocr_arg_key;
+/* The size of one value the passes write: the key for argmin/argmax. */
+size_t ocr_acc_size(ocr_type t, ocr_op o);
+uint64_t ocr_arg_key_of(ocr_type t, ocr_op o, const void *elem);
+ocr_value ocr_arg_decode(ocr_type t, ocr_op o, const ocr_arg_key *k);
+/* The first index of the extreme of data[0..n) (n = 0: index UINT64_MAX). */
+ocr_value ocr_arg_reduce(const void *data, uint64_t n, ocr_type t, ocr_op o);
+/* The same over n keys a pass wrote. */
+ocr_value ocr_arg_finish(const void *keys, uint64_t n, ocr_type t, ocr_op o);
+ocr_value ocr_arg_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b);
 /* OpenCL C text of the identity, and the unsigned twin type (NULL for floats). */
 const char *ocr_identity_source(ocr_type t, ocr_op o);
 const char *ocr_unsigned_twin(ocr_type t);

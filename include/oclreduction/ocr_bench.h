@@ -86,7 +86,8 @@ typedef struct {
 enum {
     OCR_KERNEL_FREE_GEOMETRY = 1, /* groups per launch and access pattern are free (PER_GRID) */
     OCR_KERNEL_TUNABLE = 2,       /* --tune sweeps its geometry; the tuning cache applies */
-    OCR_KERNEL_STREAMABLE = 4     /* the reducer's kernel: it streams inputs beyond one buffer */
+    OCR_KERNEL_STREAMABLE = 4,    /* the reducer's kernel: it streams inputs beyond one buffer */
+    OCR_KERNEL_ARG = 8            /* keeps indices: argmin and argmax (cl/reduce_common.h) */
 };
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
@@ -235,6 +236,7 @@ typedef struct {
     int nonfinite_input; /* the input holds NaN or Inf */
     int any_order;       /* exact data: exact in every order (else: in every order whose
                             partial sums stay below 2^24 units, see ocr_reference.c) */
+    int arg;             /* argmin/argmax: the index (expected.arg.index) is checked too */
 } ocr_reference;
 
 /* The reference the check uses: exact for integers, for min and max, and for

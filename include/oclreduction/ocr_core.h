@@ -70,7 +70,21 @@ OCR_API const char *ocr_status_name(ocr_status st);
 /* ---- types and operators ------------------------------------------------ */
 
 typedef enum { OCR_INT, OCR_UINT, OCR_LONG, OCR_ULONG, OCR_FLOAT, OCR_DOUBLE, OCR_NTYPES } ocr_type;
-typedef enum { OCR_SUM, OCR_PROD, OCR_MIN, OCR_MAX, OCR_AND, OCR_OR, OCR_XOR, OCR_NOPS } ocr_op;
+/* OCR_ARGMIN and OCR_ARGMAX find where the extreme is: the value (as for
+ * OCR_MIN and OCR_MAX) and its first index, as NumPy's argmin/argmax (a NaN is
+ * the extreme, its first index wins; -0.0 and +0.0 are equal). */
+typedef enum {
+    OCR_SUM,
+    OCR_PROD,
+    OCR_MIN,
+    OCR_MAX,
+    OCR_AND,
+    OCR_OR,
+    OCR_XOR,
+    OCR_ARGMIN,
+    OCR_ARGMAX,
+    OCR_NOPS
+} ocr_op;
 
 OCR_API const char *ocr_type_name(ocr_type t);
 OCR_API const char *ocr_op_name(ocr_op o);
@@ -79,8 +93,19 @@ OCR_API int ocr_op_from_name(const char *s, ocr_op *o);
 OCR_API size_t ocr_type_size(ocr_type t);
 OCR_API int ocr_type_is_float(ocr_type t);
 OCR_API int ocr_op_valid_for(ocr_op o, ocr_type t); /* bitwise operators need integers */
+OCR_API int ocr_op_is_arg(ocr_op o);                /* 1 for OCR_ARGMIN and OCR_ARGMAX */
 
-/* One value of any supported type. */
+/* argmin/argmax's part of a value (below). */
+typedef struct {
+    uint64_t value_bits; /* the value's bytes (the members of ocr_value) */
+    uint64_t index;
+} ocr_arg_part;
+
+/* One value of any supported type. The result of argmin/argmax is the extreme
+ * value, read as for any operator (.f, .i, ...), and .arg.index, the first
+ * index where it is (counted from the start of the range reduced). There the
+ * value of a zero is +0.0 and of a NaN the quiet NaN of the type: NumPy's
+ * argmax says where, and a[index] is the element itself. */
 typedef union {
     int32_t i;
     uint32_t u;
@@ -88,6 +113,7 @@ typedef union {
     uint64_t ul;
     float f;
     double d;
+    ocr_arg_part arg;
 } ocr_value;
 
 /* Formats v as text ("%d", "%.9g", ...) into buf. */

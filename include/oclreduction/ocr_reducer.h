@@ -107,6 +107,16 @@ OCR_API ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue queu
                                            size_t result_offset, cl_uint num_wait,
                                            const cl_event *wait, cl_event *done);
 
+/* argmin and argmax (OCR_ARGMIN, OCR_ARGMAX) write a pair where the other
+ * operators write a value: the bytes of the element ocr_reducer_reduce_async
+ * and ocr_reducer_reduce_into write to result_buf (elements of that size) are
+ * ocr_result_size(type, op): the type's size, or 16 (a cl_ulong2 holding the
+ * value as an ordering key, then its index). ocr_result_value turns such an
+ * element, read back to the host, into the value (and .arg.index), as
+ * ocr_reducer_reduce returns it. */
+OCR_API size_t ocr_result_size(ocr_type type, ocr_op op);
+OCR_API ocr_value ocr_result_value(ocr_type type, ocr_op op, const void *element);
+
 /* The message of the last failed call on r ("" if none has failed), valid
  * until the next call on r. With r == NULL: the calling thread's last failed
  * ocr_reducer_create. */

@@ -44,7 +44,7 @@ NO_MEMORY: int = _D.OCR_NO_MEMORY
 TOO_LARGE: int = _D.OCR_TOO_LARGE
 IO: int = _D.OCR_IO
 
-__all__ = ["sum", "prod", "min", "max", "bitwise_and", "bitwise_or", "bitwise_xor", "Reducer",
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or", "bitwise_xor", "Reducer",
            "OcrError", "reduce", "version", "clear_cache", "widens_to", "dtypes", "__version__",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
@@ -210,9 +210,46 @@ def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None,
     return _reduce("xor", a, dtype, queue, wait_for)
 
 
+def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
+    import pyopencl.array as cla
+    if not isinstance(a, cla.Array):
+        raise TypeError(f"oclreduction.{op} takes a pyopencl.array.Array, not "
+                        f"{type(a).__name__}")
+    type_of(a.dtype)  # a TypeError for dtypes the library does not reduce
+    queue = queue if queue is not None else a.queue
+    if queue is None:
+        raise ValueError("the array has no queue: pass queue=")
+    if not a.flags.c_contiguous:
+        raise ValueError(f"oclreduction.{op} needs a C-contiguous array (NumPy's index counts "
+                         f"in C order); this one has strides {a.strides} for shape {a.shape}")
+    if a.size == 0:
+        raise ValueError(f"attempt to get {op} of an empty sequence")
+    # The reducer writes a 16-byte pair (the value's ordering key, the index):
+    # the result is a view of the index.
+    pair = cla.empty(queue, (2,), np.uint64, allocator=a.allocator)
+    ev = _cached(queue, a, a.dtype, a.dtype, op).reduce_async(queue, a, pair.base_data,
+                                                               wait_for=wait_for)
+    return cla.Array(queue, (), np.int64, data=pair.base_data, offset=pair.offset + 8,
+                     events=[ev])
+
+
+def argmin(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The index of the minimum of a (flattened, C order) as a 0-d int64 Array, as
+    numpy.argmin: the first index where it occurs; a NaN counts as the minimum
+    (its first index wins); ValueError if a is empty."""
+    return _arg("argmin", a, queue, wait_for)
+
+
+def argmax(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """The index of the maximum, as argmin."""
+    return _arg("argmax", a, queue, wait_for)
+
+
 def reduce(queue: Any, array: Any, op: str = "sum") -> Any:
     """The 0.1 interface: `op` ("sum", "prod", "min", "max", "and", "or",
     "xor") over a whole array, as a NumPy scalar (blocks)."""
     if op not in _OPS:
         raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_OPS))
+    if op in ("argmin", "argmax"):
+        return _arg(op, array, queue, None).get()[()]
     return _reduce(op, array, None, queue, None).get()[()]

@@ -185,14 +185,17 @@ class Reducer:
 
     def reduce(self, queue: Any, data: Any, n: Optional[int] = None, offset: int = 0,
                wait_for: Optional[Sequence[Any]] = None, dtype: Any = None) -> Any:
-        """reduce_async, then the value as a NumPy scalar of acc_dtype (blocks)."""
+        """reduce_async, then the value as a NumPy scalar of acc_dtype (blocks);
+        argmin and argmax: the index, an int64 (counted from offset)."""
         import pyopencl as cl
-        # A buffer per call: two threads' values cannot meet in it.
-        host = cl.Buffer(self.context, cl.mem_flags.READ_WRITE, self.acc_dtype.itemsize)
+        arg = self.op in ("argmin", "argmax")
+        # A buffer per call: two threads' values cannot meet in it. argmin and
+        # argmax write a pair: the value's ordering key and the index.
+        out = np.empty(2, np.uint64) if arg else np.empty(1, self.acc_dtype)
+        host = cl.Buffer(self.context, cl.mem_flags.READ_WRITE, out.nbytes)
         ev = self.reduce_async(queue, data, host, n, offset, wait_for, dtype)
-        out = np.empty(1, self.acc_dtype)
         cl.enqueue_copy(queue, out, host, wait_for=[ev], is_blocking=True)
-        return out[0]
+        return np.int64(out[1]) if arg else out[0]
 
     def release(self) -> None:
         """Releases the kernels and scratch buffers now (else when collected)."""

@@ -34,3 +34,8 @@ add_test(NAME python.wheel COMMAND ${SCRIPTS}/python_wheel_test.sh
          ${PROJECT_SOURCE_DIR} ${OCR_PYTEST_PYTHON})
 set_tests_properties(python.wheel PROPERTIES LABELS "python;install" TIMEOUT 1500
   SKIP_RETURN_CODE 77 ENVIRONMENT "CMAKE_BUILD_PARALLEL_LEVEL=2")
+
+# oclReduction --op argmin/argmax against NumPy on the program's own data.
+add_test(NAME python.arg_numpy COMMAND ${OCR_PYTEST_PYTHON} ${SCRIPTS}/arg_numpy_test.py $<TARGET_FILE:oclReduction>)
+set_tests_properties(python.arg_numpy PROPERTIES LABELS "quick;python" TIMEOUT 300
+  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")

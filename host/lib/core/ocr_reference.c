@@ -127,7 +127,12 @@ static void store(void *dst, ocr_type t, uint64_t iv, double dv) {
  *        floats within sqrt(n)-scaled distance of 1 (no overflow or underflow);
  *  and   all ones but for rare single cleared bits (about 16 over the input),
  *  or    zero but for rare single set bits, so each rare element matters;
- *  xor, min, max: random over a wide range (min and max are exact anyway). */
+ *  xor, min, max: random over a wide range (min and max are exact anyway);
+ *  argmin, argmax: 61 values (-30..30 signed, 0..60 unsigned; floats the
+ *        same, or uniform in [-1, 1)), so the extreme recurs about n / 61
+ *        times: a kernel that keeps a later index than the first fails, and
+ *        so does one that loses the first occurrence. Zeros come as +0.0 and
+ *        -0.0 alike (equal values: the first of them is the answer). */
 static void element(void *dst, uint64_t i, const gen *g, int neg) {
     uint64_t r = mix(g->seed, i), r2 = mix(g->seed ^ 0x5bd1e995u, i);
     ocr_type t = g->t;
@@ -159,6 +164,12 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
         break;
     case OCR_OR:
         iv = (r % g->rare == 0) ? (1ull << (r2 % bits)) : 0;
+        break;
+    case OCR_ARGMIN:
+    case OCR_ARGMAX:
+        iv = is_signed ? (uint64_t)((int64_t)(r % 61) - 30) : r % 61;
+        dv = g->kind == OCR_DATA_UNIFORM ? unit(r) : (double)(int64_t)(r % 61) - 30;
+        if (dv == 0 && (r2 & 1)) dv = -0.0;
         break;
     default: /* min, max, xor */
         iv = r;
@@ -192,8 +203,9 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
  *        elements. Integers: odd factors 3..15, never +-1, so losing (or
  *        doubling) fewer than 9 (32-bit) or 17 (64-bit) elements always
  *        shows: their product would have to be 1 mod 2^32 (2^64).
- *  min, max   element n - 1 is the strict extreme, the others random: a lost
- *        last element (the classic off-by-one, a lost tail) shows.
+ *  min, max, argmin, argmax   element n - 1 is the strict extreme, the others
+ *        random: a lost last element (the classic off-by-one, a lost tail)
+ *        shows, and so does a wrong index for it.
  *  and, or    elements 0 and n - 1 alone decide one bit each.
  *  xor   random odd values: any lost element, and any odd number of lost
  *        or doubled elements, changes the result.
@@ -233,7 +245,7 @@ static int prod_exponent(uint64_t i, uint64_t n) {
 static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
     uint64_t r = mix(g->seed ^ ONE_SIDED_SALT, i), r2 = mix(g->seed ^ ~ONE_SIDED_SALT, i);
     const ocr_type_traits *tr = ocr_type_traits_of(g->t);
-    int last = i + 1 == g->n, is_max = g->o == OCR_MAX;
+    int last = i + 1 == g->n, is_max = g->o == OCR_MAX || g->o == OCR_ARGMAX;
     uint64_t s = (uint64_t)1 << (tr->size * 8 - 3), iv = 0; /* min/max value ranges */
     double dv = 0;
     unsigned bits = (unsigned)tr->size * 8, b0 = (unsigned)(g->seed % bits), b1 = (b0 + 1) % bits;
@@ -249,6 +261,8 @@ static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
         break;
     case OCR_MIN:
     case OCR_MAX: /* others in [-s, s) (signed) or [2s, 4s); the last beyond */
+    case OCR_ARGMIN:
+    case OCR_ARGMAX:
         iv = tr->is_signed ? (uint64_t)((int64_t)(r % (2 * s)) - (int64_t)s) : 2 * s + r % (2 * s);
         if (last)
             iv = is_max ? (tr->is_signed ? s : 4 * s) + r % s
@@ -347,6 +361,7 @@ void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n
     } while (0)
 
 ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
+    if (ocr_op_is_arg(o)) return ocr_arg_reduce(data, n, t, o);
     ocr_value r, id = ocr_identity(t, o);
     memset(&r, 0, sizeof r);
     OCR_DISPATCH(t, o, NAIVE)
@@ -384,7 +399,8 @@ ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
  * rigorous bound is loose (it exceeds 100% past n ~ 2^24); integer products
  * (exact) are what catch logic errors there.
  *
- * min and max are exact for every type. NaN or Inf in the result fails unless
+ * min and max are exact for every type, and so are argmin and argmax: the
+ * value and its index. NaN or Inf in the result fails unless
  * the input holds them.
  */
 static double growth(double d, double u) {
@@ -395,7 +411,8 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
                         ocr_data_kind kind, ocr_reference *ref) {
     memset(ref, 0, sizeof *ref);
     ref->any_order = 1;
-    if (!ocr_type_is_float(t) || o == OCR_MIN || o == OCR_MAX) {
+    ref->arg = ocr_op_is_arg(o);
+    if (!ocr_type_is_float(t) || o == OCR_MIN || o == OCR_MAX || ref->arg) {
         ref->expected = ocr_reduce_naive(data, n, t, o); /* exact */
         return;
     }
@@ -443,6 +460,7 @@ int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind
 }
 
 int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got) {
+    if (ref->arg && got.arg.index != ref->expected.arg.index) return 0;
     if (!ocr_type_is_float(t) || ref->tolerance == 0) {
         if (t == OCR_FLOAT)
             return got.f == ref->expected.f || (isnan(got.f) && isnan(ref->expected.f));

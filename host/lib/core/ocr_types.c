@@ -16,37 +16,112 @@
 /* clang-format off: one row per type reads best as a table */
 static const ocr_type_traits type_traits[OCR_NTYPES] = {
     /* name   size float signed twin  fp64 bits span digits format; identities; widens_to */
-    [OCR_INT] = {"int", 4, 0, 1, "uint", 0, 0, 0, 0, "%lld",
-        {{.i = 0}, {.i = 1}, {.i = INT32_MAX}, {.i = INT32_MIN}, {.i = -1}, {.i = 0}, {.i = 0}},
-        {"0", "1", "INT_MAX", "INT_MIN", "(-1)", "0", "0"},
-        W(OCR_LONG) | W(OCR_ULONG) | W(OCR_DOUBLE)},
-    [OCR_UINT] = {"uint", 4, 0, 0, "uint", 0, 0, 0, 0, "%llu",
-        {{.u = 0}, {.u = 1}, {.u = UINT32_MAX}, {.u = 0}, {.u = UINT32_MAX}, {.u = 0}, {.u = 0}},
-        {"0", "1", "UINT_MAX", "0", "UINT_MAX", "0", "0"},
-        W(OCR_LONG) | W(OCR_ULONG) | W(OCR_DOUBLE)},
-    [OCR_LONG] = {"long", 8, 0, 1, "ulong", 0, 0, 0, 0, "%lld",
-        {{.l = 0}, {.l = 1}, {.l = INT64_MAX}, {.l = INT64_MIN}, {.l = -1}, {.l = 0}, {.l = 0}},
-        {"0", "1", "LONG_MAX", "LONG_MIN", "(-1L)", "0", "0"},
-        0},
-    [OCR_ULONG] = {"ulong", 8, 0, 0, "ulong", 0, 0, 0, 0, "%llu",
-        {{.ul = 0}, {.ul = 1}, {.ul = UINT64_MAX}, {.ul = 0}, {.ul = UINT64_MAX}, {.ul = 0}, {.ul = 0}},
-        {"0", "1", "ULONG_MAX", "0", "ULONG_MAX", "0", "0"},
-        0},
-    [OCR_FLOAT] = {"float", 4, 1, 1, NULL, 0, 24, 200, 9, "%.*g",
-        {{.f = 0.0f}, {.f = 1.0f}, {.f = INFINITY}, {.f = -INFINITY}, {.u = 0}, {.u = 0}, {.u = 0}},
-        {"0.0f", "1.0f", "INFINITY", "(-INFINITY)", "0", "0", "0"},
-        W(OCR_DOUBLE)},
-    [OCR_DOUBLE] = {"double", 8, 1, 1, NULL, 1, 53, 2000, 17, "%.*g",
-        {{.d = 0.0}, {.d = 1.0}, {.d = INFINITY}, {.d = -INFINITY}, {.ul = 0}, {.ul = 0}, {.ul = 0}},
-        {"0.0", "1.0", "INFINITY", "(-INFINITY)", "0", "0", "0"},
-        0},
+    [OCR_INT] =
+        {"int",
+         4,
+         0,
+         1,
+         "uint",
+         0,
+         0,
+         0,
+         0,
+         "%lld",
+         {{.i = 0}, {.i = 1}, {.i = INT32_MAX}, {.i = INT32_MIN}, {.i = -1}, {.i = 0}, {.i = 0}},
+         {"0", "1", "INT_MAX", "INT_MIN", "(-1)", "0", "0"},
+         W(OCR_LONG) | W(OCR_ULONG) | W(OCR_DOUBLE)},
+    [OCR_UINT] =
+        {"uint",
+         4,
+         0,
+         0,
+         "uint",
+         0,
+         0,
+         0,
+         0,
+         "%llu",
+         {{.u = 0}, {.u = 1}, {.u = UINT32_MAX}, {.u = 0}, {.u = UINT32_MAX}, {.u = 0}, {.u = 0}},
+         {"0", "1", "UINT_MAX", "0", "UINT_MAX", "0", "0"},
+         W(OCR_LONG) | W(OCR_ULONG) | W(OCR_DOUBLE)},
+    [OCR_LONG] =
+        {"long",
+         8,
+         0,
+         1,
+         "ulong",
+         0,
+         0,
+         0,
+         0,
+         "%lld",
+         {{.l = 0}, {.l = 1}, {.l = INT64_MAX}, {.l = INT64_MIN}, {.l = -1}, {.l = 0}, {.l = 0}},
+         {"0", "1", "LONG_MAX", "LONG_MIN", "(-1L)", "0", "0"},
+         0},
+    [OCR_ULONG] = {"ulong",
+                   8,
+                   0,
+                   0,
+                   "ulong",
+                   0,
+                   0,
+                   0,
+                   0,
+                   "%llu",
+                   {{.ul = 0},
+                    {.ul = 1},
+                    {.ul = UINT64_MAX},
+                    {.ul = 0},
+                    {.ul = UINT64_MAX},
+                    {.ul = 0},
+                    {.ul = 0}},
+                   {"0", "1", "ULONG_MAX", "0", "ULONG_MAX", "0", "0"},
+                   0},
+    [OCR_FLOAT] = {"float",
+                   4,
+                   1,
+                   1,
+                   NULL,
+                   0,
+                   24,
+                   200,
+                   9,
+                   "%.*g",
+                   {{.f = 0.0f},
+                    {.f = 1.0f},
+                    {.f = INFINITY},
+                    {.f = -INFINITY},
+                    {.u = 0},
+                    {.u = 0},
+                    {.u = 0}},
+                   {"0.0f", "1.0f", "INFINITY", "(-INFINITY)", "0", "0", "0"},
+                   W(OCR_DOUBLE)},
+    [OCR_DOUBLE] = {"double",
+                    8,
+                    1,
+                    1,
+                    NULL,
+                    1,
+                    53,
+                    2000,
+                    17,
+                    "%.*g",
+                    {{.d = 0.0},
+                     {.d = 1.0},
+                     {.d = INFINITY},
+                     {.d = -INFINITY},
+                     {.ul = 0},
+                     {.ul = 0},
+                     {.ul = 0}},
+                    {"0.0", "1.0", "INFINITY", "(-INFINITY)", "0", "0", "0"},
+                    0},
 };
 
 /* One row per operator. */
 static const ocr_op_traits op_traits[OCR_NOPS] = {
-    [OCR_SUM] = {"sum", 1}, [OCR_PROD] = {"prod", 1}, [OCR_MIN] = {"min", 1},
-    [OCR_MAX] = {"max", 1}, [OCR_AND] = {"and", 0},   [OCR_OR] = {"or", 0},
-    [OCR_XOR] = {"xor", 0},
+    [OCR_SUM] = {"sum", 1}, [OCR_PROD] = {"prod", 1},     [OCR_MIN] = {"min", 1},
+    [OCR_MAX] = {"max", 1}, [OCR_AND] = {"and", 0},       [OCR_OR] = {"or", 0},
+    [OCR_XOR] = {"xor", 0}, [OCR_ARGMIN] = {"argmin", 1}, [OCR_ARGMAX] = {"argmax", 1},
 };
 /* clang-format on */
 
@@ -112,12 +187,18 @@ const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len) {
 ocr_value ocr_identity(ocr_type t, ocr_op o) {
     ocr_value v;
     memset(&v, 0, sizeof v);
+    if (ocr_op_is_arg(o)) { /* the worst value, at no index */
+        v = ocr_identity(t, o == OCR_ARGMIN ? OCR_MIN : OCR_MAX);
+        v.arg.index = UINT64_MAX;
+        return v;
+    }
     if ((unsigned)o < OCR_NOPS) memcpy(&v, &type_traits[t].identity[o], type_traits[t].size);
     return v;
 }
 
 /* The identity as OpenCL C source, for -D OCR_IDENTITY=... */
 const char *ocr_identity_source(ocr_type t, ocr_op o) {
+    if (ocr_op_is_arg(o)) return "(ulong2)(0,ULONG_MAX)"; /* loses to every key */
     return (unsigned)o < OCR_NOPS ? type_traits[t].identity_source[o] : "0";
 }
 
@@ -134,6 +215,7 @@ const char *ocr_unsigned_twin(ocr_type t) {
 
 ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value x, ocr_value y) {
     ocr_value r;
+    if (ocr_op_is_arg(o)) return ocr_arg_combine(t, o, x, y);
     memset(&r, 0, sizeof r);
     OCR_DISPATCH(t, o, ONE)
     return r;

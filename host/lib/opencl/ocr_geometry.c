@@ -58,7 +58,8 @@ ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *r
                    sp->name, sp->block, p->local);
         return OCR_USAGE;
     }
-    size_t lmem = (sp->kind == OCR_PER_GROUP ? sp->block : p->local) * ocr_type_size(rq->type);
+    size_t lmem =
+        (sp->kind == OCR_PER_GROUP ? sp->block : p->local) * ocr_acc_size(rq->type, rq->op);
     if (!user && lmem > in->local_mem) {
         ocr_errorf("%s needs %zu bytes of local memory per group for %s; %s has %llu", sp->name,
                    lmem, ocr_type_name(rq->type), in->name, (unsigned long long)in->local_mem);

@@ -46,7 +46,7 @@ ocr_status ocr_passes_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr
                                          : NULL;
         /* Events: every pass's in ev[i], or the last's alone in ev[0]. */
         cl_event *e = io->events == 0 ? &ev[i] : io->events == 1 && last ? &ev[0] : NULL;
-        const ocr_kernel *kk = i == 0 && io->first ? io->first : k;
+        const ocr_kernel *kk = i == 0 && io->first ? io->first : i > 0 && k->rest ? k->rest : k;
         st = ocr_pass_enqueue(q, kk, &p->pass[i], in, i == 0 ? io->in_off : 0, out, out_off, nw, wl,
                               e);
         if (st != OCR_OK) break;

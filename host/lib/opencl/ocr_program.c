@@ -108,25 +108,42 @@ static int program_lists_kernel(cl_program p, const char *name) {
     return 0;
 }
 
+/* The -D options of the element type and operator (cl/reduce_common.h);
+ * returns their length. argmin/argmax combine keys (ulong2) of the data's
+ * values: the first pass reads the values (OCR_IN_T), `rest` the keys. */
+static int type_options(const ocr_build_request *rq, const ocr_kernel *k, char *opts, size_t len) {
+    const ocr_type t = rq->type;
+    const ocr_type_traits *tr = ocr_type_traits_of(t);
+    int fp64 = tr->needs_fp64 || ocr_type_traits_of(k->in_type)->needs_fp64, n;
+    if (ocr_op_is_arg(rq->op)) {
+        n = snprintf(opts, len,
+                     "-D OCR_T=ulong2 -D OCR_UT=ulong -D OCR_IS_FLOAT=0 -D OCR_OP=%d "
+                     "-D OCR_IDENTITY=%s -D OCR_ARG_V=%s -D OCR_ARG_VU=%s -D OCR_ARG_VFLOAT=%d "
+                     "-D OCR_ARG_VSIGNED=%d",
+                     (int)rq->op, ocr_identity_source(t, rq->op), ocr_type_name(t),
+                     tr->size == 4 ? "uint" : "ulong", tr->is_float, tr->is_signed);
+        if (!k->keys_in) n += snprintf(opts + n, len - (size_t)n, " -D OCR_IN_T=%s", tr->name);
+    } else {
+        n = snprintf(opts, len, "-D OCR_T=%s -D OCR_IS_FLOAT=%d -D OCR_OP=%d -D OCR_IDENTITY=%s",
+                     tr->name, tr->is_float, (int)rq->op, ocr_identity_source(t, rq->op));
+        if (tr->unsigned_twin)
+            n += snprintf(opts + n, len - (size_t)n, " -D OCR_UT=%s", tr->unsigned_twin);
+        if (k->in_type != t) /* reduce7 reads another type (cl/reduce_common.h) */
+            n += snprintf(opts + n, len - (size_t)n, " -D OCR_IN_T=%s", ocr_type_name(k->in_type));
+    }
+    if (fp64) n += snprintf(opts + n, len - (size_t)n, " -D OCR_FP64=1");
+    return n;
+}
+
 static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *source,
                              const ocr_build_request *rq, size_t local, size_t vec, int blocked,
                              int finish, const char *std) {
     ocr_status st = OCR_OK;
     cl_int err;
     const ocr_kernel_spec *sp = &rq->spec;
-    const char *ut = ocr_unsigned_twin(rq->type);
     char opts[1024];
-    int n = snprintf(opts, sizeof opts,
-                     "-D OCR_T=%s -D OCR_IS_FLOAT=%d -D OCR_OP=%d -D OCR_IDENTITY=%s "
-                     "-D LOCAL_SIZE=%zu",
-                     ocr_type_name(rq->type), ocr_type_is_float(rq->type), (int)rq->op,
-                     ocr_identity_source(rq->type, rq->op), local);
-    if (ut) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_UT=%s", ut);
-    if (ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(k->in_type)->needs_fp64)
-        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FP64=1");
-    if (k->in_type != rq->type) /* reduce7 reads another type (cl/reduce_common.h) */
-        n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_IN_T=%s",
-                      ocr_type_name(k->in_type));
+    int n = type_options(rq, k, opts, sizeof opts);
+    n += snprintf(opts + n, sizeof opts - (size_t)n, " -D LOCAL_SIZE=%zu", local);
     if (sp->kind == OCR_PER_GROUP)
         n += snprintf(opts + n, sizeof opts - (size_t)n, " -D BLOCK=%zu -D ELEMS_PER_GROUP=%zu",
                       sp->block, sp->block * sp->loads_per_slot);
@@ -339,7 +356,7 @@ static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
     OCR_CHECK(err, "clCreateBuffer");
     k->finish_partial =
         clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
-                       (size_t)k->geom.max_groups * ocr_type_size(k->type), NULL, &err);
+                       (size_t)k->geom.max_groups * ocr_acc_size(k->type, k->op), NULL, &err);
     OCR_CHECK(err, "clCreateBuffer");
     cl_uint at = k->offsets ? 5 : 3; /* after in, out, n and the offsets */
     OCR_CL(clSetKernelArg(k->finish_kernel, at, sizeof(cl_mem), &k->finish_ticket));
@@ -398,10 +415,38 @@ static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const ocr_strbuf 
     }
 }
 
+/* argmin/argmax: the kernel again, reading keys, in the first build's
+ * geometry: k->rest, which runs every pass after the first. */
+static ocr_status build_rest(ocr_device *dev, const ocr_build_request *rq, int flags,
+                             ocr_kernel *k) {
+    ocr_build_request again = *rq;
+    again.local_size = k->geom.local_size;
+    again.groups = k->geom.max_groups;
+    return ocr_kernel_build_ex(dev, &again, flags | OCR_BUILD_KEYS_IN, rq->type, &k->rest);
+}
+
+/* What cannot be built at all, before anything is. */
+static ocr_status refuse(const ocr_device *dev, const ocr_build_request *rq, ocr_type input,
+                         int user) {
+    if ((ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(input)->needs_fp64) &&
+        !dev->info.fp64) {
+        ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
+                   "device",
+                   dev->info.name);
+        return OCR_RUNTIME;
+    }
+    if (ocr_op_is_arg(rq->op) && (user || !(rq->spec.caps & OCR_KERNEL_ARG) || input != rq->type)) {
+        ocr_errorf("%s cannot find %s: it needs a built-in kernel that keeps indices (%s)",
+                   user ? rq->kernel_file : rq->spec.name, ocr_op_name(rq->op),
+                   input != rq->type ? "and no widening" : "--list-kernels");
+        return OCR_USAGE;
+    }
+    return ocr_build_options_check(rq->extra_options);
+}
+
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int flags,
                                ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
-    const ocr_device_info *in = &dev->info;
     ocr_strbuf src = {NULL, 0, 0};
     ocr_launch_policy pol;
     const char *std;
@@ -414,25 +459,20 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
-    k->build_flags = flags;
+    k->build_flags = flags & ~OCR_BUILD_KEYS_IN;
+    k->keys_in = (flags & OCR_BUILD_KEYS_IN) != 0;
     k->type = rq->type;
     k->in_type = input;
     k->op = rq->op;
-    if ((ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(input)->needs_fp64) &&
-        !in->fp64) {
-        ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
-                   "device",
-                   in->name);
-        st = OCR_RUNTIME;
-        goto fail;
-    }
-    if ((st = ocr_build_options_check(rq->extra_options)) != OCR_OK) goto fail;
+    if ((st = refuse(dev, rq, input, user)) != OCR_OK) goto fail;
     if ((st = ocr_source_load(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
     if ((st = ocr_geometry_policy(dev, rq, user, input, &pol)) != OCR_OK) goto fail;
     if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
     if ((st = build_fitted(dev, k, &src, rq, finish, std, &pol)) != OCR_OK) goto fail;
     ocr_geometry_set(dev, rq, &pol, k);
     if (finish && (st = setup_finish(dev, k, pol.local)) != OCR_OK) goto fail;
+    if (ocr_op_is_arg(rq->op) && !k->keys_in && (st = build_rest(dev, rq, flags, k)) != OCR_OK)
+        goto fail;
     k->default_m = rq->spec.default_m ? rq->spec.default_m : k->geom.max_groups;
     free(src.s);
     *out = k;
@@ -445,6 +485,7 @@ fail:
 
 void ocr_kernel_release(ocr_kernel *k) {
     if (!k) return;
+    ocr_kernel_release(k->rest);
     if (k->finish_partial) clReleaseMemObject(k->finish_partial);
     if (k->finish_ticket) clReleaseMemObject(k->finish_ticket);
     if (k->finish_kernel) clReleaseKernel(k->finish_kernel);

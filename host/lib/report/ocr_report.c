@@ -10,15 +10,32 @@
 
 /* "Result: GOT (reference WANT<what>, exact... | error ...": the check's line of
  * the text report, without its closing parenthesis (single and split runs). */
-void ocr_print_result(FILE *f, ocr_type t, ocr_value got, ocr_value want, const char *what,
-                      int exact, int any_order, double err_ulps, double tol_ulps, double tol) {
+void ocr_print_result(FILE *f, ocr_type t, ocr_op o, ocr_value got, ocr_value want,
+                      const char *what, int exact, int any_order, double err_ulps, double tol_ulps,
+                      double tol) {
     char a[64], b[64];
-    fprintf(f, "Result: %s (reference %s%s", ocr_value_str(t, got, a, sizeof a),
-            ocr_value_str(t, want, b, sizeof b), what);
+    fprintf(f, "Result: %s (reference %s%s", ocr_result_str(t, o, got, a, sizeof a),
+            ocr_result_str(t, o, want, b, sizeof b), what);
     if (exact)
         fprintf(f, ", exact%s", any_order ? "" : " in every order of contiguous or strided ranges");
     else
         fprintf(f, ", error %.3g ulps, bound %.3g ulps = %.3g", err_ulps, tol_ulps, tol);
+}
+
+const char *ocr_result_str(ocr_type t, ocr_op o, ocr_value v, char *buf, size_t len) {
+    ocr_value_str(t, v, buf, len);
+    if (ocr_op_is_arg(o)) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, " at index %" PRIu64, v.arg.index);
+    }
+    return buf;
+}
+
+/* The index of an argmin/argmax result as text, or NULL (other operators). */
+static const char *index_str(ocr_op o, ocr_value v, char *buf, size_t len) {
+    if (!ocr_op_is_arg(o)) return NULL;
+    snprintf(buf, len, "%" PRIu64, v.arg.index);
+    return buf;
 }
 
 double ocr_ms(uint64_t ns) {
@@ -125,9 +142,9 @@ static void second_lines(FILE *f, const ocr_report_info *ri, const ocr_result *r
     if (r->second.runs)
         fprintf(f, "Second data set: %s, seed %" PRIu64 ": %s (reference %s, %u runs): %s\n",
                 ocr_data_kind_name(r->second.data), ri->seed,
-                ocr_value_str(ri->type, r->second.result, got, sizeof got),
-                ocr_value_str(ri->type, r->second.expected, want, sizeof want), r->second.runs,
-                r->second.passed ? "passed" : "FAILED");
+                ocr_result_str(ri->type, ri->op, r->second.result, got, sizeof got),
+                ocr_result_str(ri->type, ri->op, r->second.expected, want, sizeof want),
+                r->second.runs, r->second.passed ? "passed" : "FAILED");
     if (r->oob_pass)
         fprintf(f,
                 "Out of bounds: the kernel wrote element %" PRIu64 " of the output of pass %u, "
@@ -152,8 +169,8 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             ocr_host_mem_name(r->host_mem));
     if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
     if (ri->tuning) fprintf(f, "Tuning: %s\n", ri->tuning);
-    ocr_print_result(f, ri->type, r->result, r->expected, "", r->exact, r->any_order, r->err_ulps,
-                     r->tol_ulps, r->tolerance);
+    ocr_print_result(f, ri->type, ri->op, r->result, r->expected, "", r->exact, r->any_order,
+                     r->err_ulps, r->tol_ulps, r->tolerance);
     run_verdict(runs, sizeof runs, r, ri->type);
     fprintf(f, ")\nChecked: %s\n", runs);
     second_lines(f, ri, r);
@@ -241,7 +258,7 @@ typedef struct {
 #define MAX_FIELDS 64
 
 typedef struct {
-    char got[64], want[64], got2[64], want2[64], oob[160];
+    char got[64], want[64], got2[64], want2[64], oob[160], idx[24], widx[24];
     field e[MAX_FIELDS];
     size_t n;
 } table;
@@ -323,6 +340,8 @@ static void fields(table *t, const ocr_device_info *in, const ocr_kernel *k,
         snprintf(t->oob, sizeof t->oob, "pass %u wrote element %" PRIu64 " of %" PRIu64,
                  r->oob_pass - 1, r->oob_index, r->oob_values);
     STR("out_of_bounds", BOTH, r->oob_pass ? t->oob : NULL);
+    STR("index", BOTH, index_str(ri->op, r->result, t->idx, sizeof t->idx));
+    STR("expected_index", BOTH, index_str(ri->op, r->expected, t->widx, sizeof t->widx));
 }
 
 /* One value. JSON has no inf or nan: non-finite numbers are written as null. */

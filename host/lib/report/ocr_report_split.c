@@ -31,7 +31,7 @@ static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) 
     for (unsigned i = 0; r->shares == OCR_SHARES_RATE && i < r->nparts; ++i)
         fprintf(f, "Probe %d.%d: %.3f GB/s end to end\n", r->part[i].choice.platform,
                 r->part[i].choice.device, r->part[i].probe_gbs);
-    ocr_print_result(f, r->type, r->result, r->expected, " of the whole input", r->exact,
+    ocr_print_result(f, r->type, r->op, r->result, r->expected, " of the whole input", r->exact,
                      r->any_order, r->err_ulps, r->tol_ulps, r->tolerance);
     fprintf(f,
             ")\nChecked: each device's share against its own reference in all %u runs; the "

@@ -58,7 +58,7 @@ void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr
             (unsigned long long)r->chunks, (unsigned long long)r->chunk,
             (double)(r->chunk * es) / (1 << 20));
     if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
-    ocr_print_result(f, r->type, r->result, r->expected, "", 1, r->any_order, 0, 0, 0);
+    ocr_print_result(f, r->type, r->op, r->result, r->expected, "", 1, r->any_order, 0, 0, 0);
     fprintf(f,
             ")\nChecked: the chunks' values combined in order against the chunks' references "
             "combined alike\n\n%s\n\n",

@@ -121,6 +121,10 @@ static ocr_status check_kind(ocr_type input, ocr_type type, ocr_op op) {
                    ocr_type_name(input), ocr_type_name(type));
         return OCR_USAGE;
     }
+    if (ocr_op_is_arg(op) && input != type) {
+        ocr_errorf("%s reads its elements as they are: no widening", ocr_op_name(op));
+        return OCR_USAGE;
+    }
     if (!ocr_op_valid_for(op, type)) {
         ocr_errorf("operator %s needs an integer type, not %s", ocr_op_name(op),
                    ocr_type_name(type));
@@ -174,7 +178,7 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, oc
     r->type = type;
     r->in_type = input;
     r->op = op;
-    r->es = ocr_type_size(type);
+    r->es = ocr_acc_size(type, op); /* argmin/argmax: scratch and result hold keys */
     r->in_es = ocr_type_size(input);
 
     ocr_build_request rq = request(r, &opt);
@@ -415,9 +419,11 @@ fail:
  * single value), then the values kernel's passes over what it leaves. */
 static int plan_make(const ocr_reducer *r, uint64_t n, ocr_plan *p) {
     ocr_plan rest;
-    if (!r->k_acc) return ocr_plan_make(&r->k->geom, n, 1, p) == OCR_OK;
     ocr_geometry g = r->k->geom;
     g.tree = 0; /* at least one launch */
+    /* argmin/argmax: a single value too needs its key (and its index) */
+    if (!r->k_acc && ocr_op_is_arg(r->op)) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
+    if (!r->k_acc) return ocr_plan_make(&r->k->geom, n, 1, p) == OCR_OK;
     if (ocr_plan_make(&g, n, 1, p) != OCR_OK ||
         ocr_plan_make(&r->k_acc->geom, p->pass[0].n_out, 1, &rest) != OCR_OK ||
         rest.npasses >= OCR_MAX_PASSES)
@@ -479,7 +485,7 @@ static ocr_status enqueue(ocr_reducer *r, const call *c, cl_uint nw, const cl_ev
     unsigned nev = 0;
     *ev = NULL;
     want |= r->q_ooo;
-    if (c->n == 1 && !r->k_acc) { /* one value: itself */
+    if (c->n == 1 && !r->k_acc && !ocr_op_is_arg(r->op)) { /* one value: itself */
         OCR_CL(clEnqueueCopyBuffer(c->q, c->buf, c->result, c->offset * r->es,
                                    c->result_offset * r->es, r->es, nw, wl, want ? ev : NULL));
         return OCR_OK;
@@ -578,6 +584,11 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
     /* On an in-order queue the read follows the launch unasked (ev is NULL). */
     if ((st = ocr_readback_fetch(&r->rb, q, ev, result, &keep)) != OCR_OK) clFinish(q);
     r->last = keep, r->last_elsewhere = 0;
+    if (st == OCR_OK && ocr_op_is_arg(r->op)) { /* the key back to a value */
+        ocr_arg_key key;
+        memcpy(&key, result, sizeof key);
+        *result = ocr_arg_decode(r->type, r->op, &key);
+    }
 fail:
     if (ev) clReleaseEvent(ev);
     keep_error(&r->err, ocr_capture_end(tok), st);

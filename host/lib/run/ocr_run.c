@@ -85,21 +85,24 @@ typedef struct {
     uint64_t in, scratch[2], used[2];
 } layout;
 
+/* es: bytes of an input element; the passes write ocr_acc_size's (argmin and
+ * argmax write 16-byte keys). */
 static void layout_of(const ocr_kernel *k, const ocr_plan *p, uint64_t es, layout *l) {
     int guarded = !k->geom.tree;
+    const uint64_t aes = ocr_acc_size(k->type, k->op);
     uint64_t e = k->geom.elems_per_group;
     l->in = p->n * es;
     for (unsigned i = 0; i < 2; ++i)
-        l->used[i] = l->scratch[i] = scratch_elems(p, i) * es;
+        l->used[i] = l->scratch[i] = scratch_elems(p, i) * aes;
     if (!guarded) return;
     if (p->npasses) l->in = read_room(l->in, p->pass[0].groups * e * es);
     l->in += GUARD_BYTES;
     for (unsigned s = 0; s < p->npasses; ++s) {
         const ocr_pass *ps = &p->pass[s];
         unsigned w = s % 2; /* pass s writes scratch[s % 2], reads scratch[(s + 1) % 2] */
-        if (ps->n_out * es > l->used[w]) l->used[w] = ps->n_out * es;
-        if (ps->global_size * es > l->scratch[w]) l->scratch[w] = ps->global_size * es;
-        uint64_t read = s > 0 ? read_room(p->pass[s - 1].n_out * es, ps->groups * e * es) : 0;
+        if (ps->n_out * aes > l->used[w]) l->used[w] = ps->n_out * aes;
+        if (ps->global_size * aes > l->scratch[w]) l->scratch[w] = ps->global_size * aes;
+        uint64_t read = s > 0 ? read_room(p->pass[s - 1].n_out * aes, ps->groups * e * aes) : 0;
         if (read > l->scratch[!w]) l->scratch[!w] = read;
     }
     for (unsigned i = 0; i < 2; ++i) {
@@ -220,10 +223,14 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     uint64_t wall0 = ocr_now_ns();
     if ((st = upload(q, bf, plan->n * es, ev_w)) != OCR_OK) goto fail;
     if ((st = ocr_passes_enqueue(q, k, plan, &io, ev_k, &nk)) != OCR_OK) goto fail;
-    OCR_CL(clEnqueueReadBuffer(q, last, CL_TRUE, 0, plan->leftover * es, left, 0, NULL, &ev_r));
+    /* The leftovers: values, or keys (argmin/argmax) unless no pass ran. */
+    const int keys = ocr_op_is_arg(k->op) && plan->npasses;
+    const size_t les = keys ? sizeof(ocr_arg_key) : es;
+    OCR_CL(clEnqueueReadBuffer(q, last, CL_TRUE, 0, plan->leftover * les, left, 0, NULL, &ev_r));
 
     uint64_t t0 = ocr_now_ns();
-    rs->result = ocr_reduce_naive(left, plan->leftover, k->type, k->op);
+    rs->result = keys ? ocr_arg_finish(left, plan->leftover, k->type, k->op)
+                      : ocr_reduce_naive(left, plan->leftover, k->type, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
     t->wall_ns = ocr_now_ns() - wall0;
 
@@ -409,9 +416,8 @@ static void run_stats(ocr_result *res, unsigned reps, uint64_t *tmp) {
 
 /* The CPU baselines, timed over as many runs: the tutorial's naive loop
  * (unless NONE) and, for BEST, the optimized reduction with its own check. */
-static void time_cpu(const void *data, uint64_t n, ocr_type t, ocr_op o,
-                     const ocr_run_options *opt, unsigned reps, uint64_t *samples,
-                     ocr_result *res) {
+static void time_cpu(const void *data, uint64_t n, ocr_type t, ocr_op o, const ocr_run_options *opt,
+                     unsigned reps, uint64_t *samples, ocr_result *res) {
     /* The sink keeps the calls from being optimised away. */
     volatile uint64_t sink = opt->cpu != OCR_CPU_NONE ? ocr_reduce_naive(data, n, t, o).ul : 0;
     for (unsigned r = 0; r < reps && opt->cpu != OCR_CPU_NONE; ++r) {
@@ -456,8 +462,8 @@ static ocr_status checked_runs(ocr_device *dev, ocr_kernel *k, const ocr_plan *p
         if (opt && opt->sync) opt->sync(opt->sync_ctx);
         if ((st = run_once(dev, k, plan, bf, es, left, rs)) != OCR_OK) return st;
         if (!k->geom.tree && (st = check_guards(dev->queue, bf, es, res)) != OCR_OK) return st;
-        rs->passed =
-            ocr_check(k->type, ref, rs->result) && memcmp(&rs->result, &runs[0].result, es) == 0;
+        rs->passed = ocr_check(k->type, ref, rs->result) &&
+                     memcmp(&rs->result, &runs[0].result, ocr_acc_size(k->type, k->op)) == 0;
         if (!rs->passed && !*bad) *bad = r + 1;
     }
     if (opt && opt->sync) opt->sync(opt->sync_ctx);
@@ -520,7 +526,7 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     layout_of(k, plan, es, &bf.size);
     res->host_mem = bf.mode;
     if ((st = buffers_make(dev, &bf, data, n * es)) != OCR_OK) goto fail;
-    left = malloc(plan->leftover * es);
+    left = malloc(plan->leftover * ocr_acc_size(t, o));
     res->runs = calloc((size_t)reps + 1, sizeof *res->runs);
     samples = calloc(reps, sizeof *samples);
     if (!left || !res->runs || !samples) {

@@ -305,7 +305,7 @@ static void check(stream *s, const ocr_value *vals, ocr_stream_result *res) {
         res->result = ocr_combine(s->t, s->o, res->result, vals[i]);
     reference(s->hp[0], s->n, s->chunk, s->t, s->o, s->opt, &res->expected);
     res->any_order = ocr_reference_any_order(s->t, s->o, s->n, s->opt->data);
-    ocr_reference chk = {res->expected, 0, 0, res->any_order};
+    ocr_reference chk = {res->expected, 0, 0, res->any_order, 0};
     res->passed = ocr_check(s->t, &chk, res->result);
 }
 
