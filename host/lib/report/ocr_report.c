@@ -152,6 +152,9 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             ocr_host_mem_name(r->host_mem));
     if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
     if (ri->tuning) fprintf(f, "Tuning: %s\n", ri->tuning);
+    if (k->geom.accurate)
+        fprintf(f, "Accurate sum: on (compensated in the kernel; checked to 1 ulp of the exact "
+                   "sum)\n");
     ocr_print_result(f, ri->type, r->result, r->expected, "", r->exact, r->any_order, r->err_ulps,
                      r->tol_ulps, r->tolerance);
     run_verdict(runs, sizeof runs, r, ri->type);
@@ -323,6 +326,7 @@ static void fields(table *t, const ocr_device_info *in, const ocr_kernel *k,
         snprintf(t->oob, sizeof t->oob, "pass %u wrote element %" PRIu64 " of %" PRIu64,
                  r->oob_pass - 1, r->oob_index, r->oob_values);
     STR("out_of_bounds", BOTH, r->oob_pass ? t->oob : NULL);
+    BOOL("accurate", JSON, k->geom.accurate);
 }
 
 /* One value. JSON has no inf or nan: non-finite numbers are written as null. */

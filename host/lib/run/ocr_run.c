@@ -223,7 +223,9 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     OCR_CL(clEnqueueReadBuffer(q, last, CL_TRUE, 0, plan->leftover * es, left, 0, NULL, &ev_r));
 
     uint64_t t0 = ocr_now_ns();
-    rs->result = ocr_reduce_naive(left, plan->leftover, k->type, k->op);
+    /* an accurate sum's leftovers are (sum, compensation) pairs */
+    rs->result = k->geom.accurate ? ocr_sum_compensated(left, plan->leftover, k->type)
+                                  : ocr_reduce_naive(left, plan->leftover, k->type, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
     t->wall_ns = ocr_now_ns() - wall0;
 
@@ -409,9 +411,8 @@ static void run_stats(ocr_result *res, unsigned reps, uint64_t *tmp) {
 
 /* The CPU baselines, timed over as many runs: the tutorial's naive loop
  * (unless NONE) and, for BEST, the optimized reduction with its own check. */
-static void time_cpu(const void *data, uint64_t n, ocr_type t, ocr_op o,
-                     const ocr_run_options *opt, unsigned reps, uint64_t *samples,
-                     ocr_result *res) {
+static void time_cpu(const void *data, uint64_t n, ocr_type t, ocr_op o, const ocr_run_options *opt,
+                     unsigned reps, uint64_t *samples, ocr_result *res) {
     /* The sink keeps the calls from being optimised away. */
     volatile uint64_t sink = opt->cpu != OCR_CPU_NONE ? ocr_reduce_naive(data, n, t, o).ul : 0;
     for (unsigned r = 0; r < reps && opt->cpu != OCR_CPU_NONE; ++r) {
@@ -483,6 +484,7 @@ static ocr_status second_data(ocr_device *dev, ocr_kernel *k, const ocr_plan *pl
     res->second.data = opt->data == OCR_DATA_ONE_SIDED ? OCR_DATA_EXACT : OCR_DATA_ONE_SIDED;
     ocr_data_fill(data, n, k->type, k->op, opt->seed, res->second.data);
     ocr_reference_make(data, n, k->type, k->op, plan->depth, res->second.data, &ref);
+    if (k->geom.accurate) ocr_reference_accurate(k->type, k->op, &ref);
     if ((st = buffers_set_input(dev->queue, bf, data, n * es)) != OCR_OK) goto fail;
     memset(runs, 0, sizeof runs);
     st = checked_runs(dev, k, plan, bf, left, &ref, NULL, 2, runs, &bad, res);
@@ -529,6 +531,7 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         goto fail;
     }
     ocr_reference_make(data, n, t, o, plan->depth, opt->data, &ref);
+    if (k->geom.accurate) ocr_reference_accurate(t, o, &ref); /* 1 ulp, not the depth's bound */
     OCR_TAKE_REFERENCE(res, ref);
     st = checked_runs(dev, k, plan, &bf, left, &ref, opt, reps + 1, res->runs, &res->bad_run, res);
     if (st != OCR_OK) goto fail;
