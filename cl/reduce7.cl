@@ -100,30 +100,28 @@ typedef OCR_CAT(OCR_IN_T, VEC) TV; /* one 16-byte load of input elements */
 #if !OCR_IS_FLOAT || OCR_OP != OCR_OP_SUM
 #error "OCR_ACCURATE is for float and double sums"
 #endif
-/* A compensated accumulator: the value is s + c, c holding the rounding
- * errors of the additions into s. */
-typedef struct {
-    T s, c;
-} ACC;
-#define ACC_ZERO ((ACC){(T)0, (T)0})
+/* A compensated accumulator: the value is s + c (.s0 + .s1), c holding the
+ * rounding errors of the additions into s. A 2-vector rather than a struct:
+ * functions returning a struct, once inlined, leave an LLVM intrinsic that
+ * oclgrind lacks; only its lanes are ever used (see FOLD on vector operators). */
+typedef OCR_CAT(OCR_T, 2) ACC;
+#define ACC_ZERO ((ACC)((T)0, (T)0))
+#define ACC_PAIR(s, c) ((ACC)((s), (c)))
 
 /* TwoSum: t = fl(s + x) and its exact error, whatever the magnitudes
  * (branch-free, unlike Fast2Sum, which needs |s| >= |x|). */
 static inline ACC acc_add(ACC a, T x) {
-    T t = a.s + x, z = t - a.s;
-    a.c += (a.s - (t - z)) + (x - z);
-    a.s = t;
-    return a;
+    T s = a.s0, t = s + x, z = t - s;
+    return ACC_PAIR(t, a.s1 + ((s - (t - z)) + (x - z)));
 }
 /* Two pairs: TwoSum of the values, the errors summed. */
 static inline ACC acc_merge(ACC a, ACC b) {
-    a = acc_add(a, b.s);
-    a.c += b.c;
-    return a;
+    ACC r = acc_add(a, b.s0);
+    return ACC_PAIR(r.s0, r.s1 + b.s1);
 }
 #define ACC_ADD(a, x)   acc_add(a, x)
 #define ACC_MERGE(a, b) acc_merge(a, b)
-#define ACC_VALUE(a)    ((a).s + (a).c) /* the one rounding of the final value */
+#define ACC_VALUE(a)    ((a).s0 + (a).s1) /* the one rounding of the final value */
 #else
 typedef T ACC;
 #define ACC_ZERO        ((T)(OCR_IDENTITY))
@@ -164,8 +162,8 @@ static ACC group_tree(__local ACC *lcl, ACC x, uint lid) {
 static void put_group(__global T *out, const ulong out_off, ACC x) {
 #if OCR_ACCURATE
     if (get_num_groups(0) > 1) {
-        out[out_off + 2 * get_group_id(0)] = x.s;
-        out[out_off + 2 * get_group_id(0) + 1] = x.c;
+        out[out_off + 2 * get_group_id(0)] = x.s0;
+        out[out_off + 2 * get_group_id(0) + 1] = x.s1;
         return;
     }
 #endif
@@ -218,7 +216,7 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     T lane_c[LANES];
     vstore16(comp, 0, lane_c);
     for (uint u = 0; u < LANES; ++u)
-        x = ACC_MERGE(x, ((ACC){lane[u], lane_c[u]}));
+        x = ACC_MERGE(x, ACC_PAIR(lane[u], lane_c[u]));
 #else
     for (uint u = 0; u < LANES; ++u)
         x = OCR_COMBINE(x, lane[u]);
@@ -296,8 +294,8 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
     ACC x = group_tree(lcl, stream(in, in_off, n), lid);
     if (lid == 0) {
 #if OCR_ACCURATE
-        partial[2 * get_group_id(0)] = x.s;
-        partial[2 * get_group_id(0) + 1] = x.c;
+        partial[2 * get_group_id(0)] = x.s0;
+        partial[2 * get_group_id(0) + 1] = x.s1;
 #else
         partial[get_group_id(0)] = x;
 #endif
@@ -317,7 +315,7 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
     ACC y = ACC_ZERO;
     for (uint g = lid; g < groups; g += LOCAL_SIZE)
 #if OCR_ACCURATE
-        y = ACC_MERGE(y, ((ACC){partial[2 * g], partial[2 * g + 1]}));
+        y = ACC_MERGE(y, ACC_PAIR(partial[2 * g], partial[2 * g + 1]));
 #else
         y = OCR_COMBINE(y, partial[g]);
 #endif
