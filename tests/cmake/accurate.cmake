@@ -25,7 +25,7 @@ foreach(mode stream split tune)
   cli_test(accurate.not_${mode} --rc 2 --err "--accurate cannot go with --${mode}"
            -- ${OCR} -n 7 --accurate --type float --${mode} ${arg})
 endforeach()
-cli_test(accurate.not_grade --rc 2 --err "--accurate cannot go with --grade"
+cli_test(accurate.not_grade --rc 2 --err "--accurate (cannot go with --grade|is for float and double sums)"
          -- ${OCR} --grade --accurate --kernel-file ${PROJECT_SOURCE_DIR}/docs/labs/starter.cl
             --kernel-name k --elems-per-group 1024)
 
