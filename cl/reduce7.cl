@@ -53,6 +53,26 @@
  * read (and converted) one at a time, as the tail is. No sub-buffer, no copy
  * of the head. The benchmark passes zeros.
  *
+ * Accurate sums (OCR_ACCURATE=1, float and double sums only): a plain float
+ * sum loses a rounding error at every addition, and the errors of a long
+ * sequential run per lane add up (about 1e-7 of sum|x| for 2^20 floats). In
+ * this mode every accumulator is a pair (s, c): each addition is an
+ * error-free TwoSum (t = s + x; the rounding error of t, recovered exactly by
+ * five more additions, goes into c), the lanes and the group's tree combine
+ * pairs the same way, and every pass of more than one group writes its groups'
+ * pairs, s and c side by side (2 values per group), which the next pass
+ * simply reads as twice as many values. Only the last value written, by a
+ * single group or by reduce7_finish, rounds s + c once. The result is within
+ * one ulp of the correctly rounded sum. Why it is nearly free: the kernel
+ * waits on memory, and six more additions per element fit in that wait; the
+ * grid-stride loop and its loads are unchanged. What it costs: twice the
+ * registers per lane, twice the local memory of the tree, twice the partial
+ * values (a few thousand at most), and on a CPU device, where the loop is
+ * compute-bound SIMD code, about seven vector additions per vector instead of
+ * one. It relies on the compiler not reassociating float additions, which
+ * OpenCL C forbids unless -cl-fast-relaxed-math or
+ * -cl-unsafe-math-optimizations is given: the host refuses both here.
+ *
  * Where the extreme is (argmin, argmax: cl/reduce_common.h): the first pass
  * turns each value into a 16-byte key (the value as an ordered number, its
  * index) as it loads it, so the 16-byte vector loads of values stay; later
@@ -74,11 +94,48 @@
 #ifndef OCR_BLOCKED
 #define OCR_BLOCKED 0
 #endif
+#ifndef OCR_ACCURATE
+#define OCR_ACCURATE 0
+#endif
 #define LANES 16
+
+#if OCR_ACCURATE
+#if !OCR_IS_FLOAT || OCR_OP != OCR_OP_SUM
+#error "OCR_ACCURATE is for float and double sums"
+#endif
+/* A compensated accumulator: the value is s + c (.s0 + .s1), c holding the
+ * rounding errors of the additions into s. A 2-vector rather than a struct:
+ * functions returning a struct, once inlined, leave an LLVM intrinsic that
+ * oclgrind lacks; only its lanes are ever used (see FOLD on vector operators). */
+typedef OCR_CAT(OCR_T, 2) ACC;
+#define ACC_ZERO ((ACC)((T)0, (T)0))
+#define ACC_PAIR(s, c) ((ACC)((s), (c)))
+
+/* TwoSum: t = fl(s + x) and its exact error, whatever the magnitudes
+ * (branch-free, unlike Fast2Sum, which needs |s| >= |x|). */
+static inline ACC acc_add(ACC a, T x) {
+    T s = a.s0, t = s + x, z = t - s;
+    return ACC_PAIR(t, a.s1 + ((s - (t - z)) + (x - z)));
+}
+/* Two pairs: TwoSum of the values, the errors summed. */
+static inline ACC acc_merge(ACC a, ACC b) {
+    ACC r = acc_add(a, b.s0);
+    return ACC_PAIR(r.s0, r.s1 + b.s1);
+}
+#define ACC_ADD(a, x)   acc_add(a, x)
+#define ACC_MERGE(a, b) acc_merge(a, b)
+#define ACC_VALUE(a)    ((a).s0 + (a).s1) /* the one rounding of the final value */
+#else
+typedef T ACC;
+#define ACC_ZERO        ((T)(OCR_IDENTITY))
+#define ACC_ADD(a, x)   OCR_COMBINE(a, x)
+#define ACC_MERGE(a, b) OCR_COMBINE(a, b)
+#define ACC_VALUE(a)    (a)
+#endif
 
 /* a combined with input element x at index i (i matters to argmin/argmax
  * alone; elsewhere the compiler drops it) */
-#define TAKE(a, x, i) a = OCR_COMBINE(a, OCR_TAKE_AT(x, i))
+#define TAKE(a, x, i) a = ACC_ADD(a, OCR_TAKE_AT(x, i))
 /* Lanes are combined into VEC scalar accumulators rather than with vector
  * arithmetic: the same instructions on a GPU (which scalarises vectors), and
  * oclgrind's uninitialized-value checker mishandles vector operators. v is
@@ -105,22 +162,36 @@ typedef OCR_CAT(OCR_IN_T, VEC) TV; /* one 16-byte load of input elements */
 #endif
 
 /* One tree over the group's LOCAL_SIZE values; work-item 0 returns the result. */
-static T group_tree(__local T *lcl, T x, uint lid) {
+static ACC group_tree(__local ACC *lcl, ACC x, uint lid) {
     lcl[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
         if (lid < s)
-            lcl[lid] = x = OCR_COMBINE(x, lcl[lid + s]);
+            lcl[lid] = x = ACC_MERGE(x, lcl[lid + s]);
         if (s > 1)
             barrier(CLK_LOCAL_MEM_FENCE);
     }
     return x;
 }
 
+/* Work-item 0's group value: one value where the launch has a single group
+ * (the final one), else the pair (s, c) at out[2 g], out[2 g + 1] in accurate
+ * mode (the host plans 2 values per group), the value at out[g] otherwise. */
+static void put_group(__global T *out, const ulong out_off, ACC x) {
+#if OCR_ACCURATE
+    if (get_num_groups(0) > 1) {
+        out[out_off + 2 * get_group_id(0)] = x.s0;
+        out[out_off + 2 * get_group_id(0) + 1] = x.s1;
+        return;
+    }
+#endif
+    out[out_off + get_group_id(0)] = ACC_VALUE(x);
+}
+
 /* This work-item's share of the n values from in[off] on, combined (the
  * streaming phase). */
 /* (No restrict here: inlined, it becomes an LLVM intrinsic oclgrind lacks.) */
-static T stream(__global const IN_T *in, const ulong off, const ulong n) {
+static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     const ulong stride = get_global_size(0);
 #if OCR_BLOCKED
     /* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
@@ -137,24 +208,42 @@ static T stream(__global const IN_T *in, const ulong off, const ulong n) {
     const ulong begin = min(get_global_id(0) * per, n);
     const ulong end = min(begin + per, n);
     ulong i = begin;
-    T x = (T)(OCR_IDENTITY);
+    ACC x = ACC_ZERO;
 #if !OCR_ARG
     typedef OCR_CAT(OCR_T, 16) TL; /* LANES wide */
     TL acc = (TL)(OCR_IDENTITY);
+#if OCR_ACCURATE
+    /* TwoSum lane by lane, as vector arithmetic (see acc_add). */
+    TL comp = (TL)(0);
+    for (; i + LANES <= end; i += LANES) {
+        TL v = OCR_CVT_N(vload16(0, in + i), 16);
+        TL t = acc + v, z = t - acc;
+        comp += (acc - (t - z)) + (v - z);
+        acc = t;
+    }
+#else
     for (; i + LANES <= end; i += LANES)
         acc = OCR_COMBINE_N(acc, OCR_CVT_N(vload16(0, in + i), 16), 16);
+#endif
     /* Fold the lanes through private memory: oclgrind's uninitialized-value
      * checker crashes on .lo/.hi halves of a vector. */
     T lane[LANES];
     vstore16(acc, 0, lane);
+#if OCR_ACCURATE
+    T lane_c[LANES];
+    vstore16(comp, 0, lane_c);
+    for (uint u = 0; u < LANES; ++u)
+        x = ACC_MERGE(x, ACC_PAIR(lane[u], lane_c[u]));
+#else
     for (uint u = 0; u < LANES; ++u)
         x = OCR_COMBINE(x, lane[u]);
+#endif
 #endif
     for (; i < end; ++i)
         TAKE(x, in[i], i);
 #elif OCR_SCALAR_LOADS
     in += off;
-    T x = (T)(OCR_IDENTITY);
+    ACC x = ACC_ZERO;
     for (ulong i = get_global_id(0); i < n; i += stride)
         TAKE(x, in[i], i);
 #else
@@ -166,9 +255,9 @@ static T stream(__global const IN_T *in, const ulong off, const ulong n) {
     in += off;
     const ulong nv = (n - head) / VEC; /* whole vectors */
     __global const TV *inv = (__global const TV *)(in + head);
-    T a0 = (T)(OCR_IDENTITY), a1 = a0;
+    ACC a0 = ACC_ZERO, a1 = a0;
 #if VEC == 4
-    T a2 = a0, a3 = a0;
+    ACC a2 = a0, a3 = a0;
 #endif
     ulong i = get_global_id(0);
     for (; i + (UNROLL - 1) * stride < nv; i += UNROLL * stride) {
@@ -184,9 +273,9 @@ static T stream(__global const IN_T *in, const ulong off, const ulong n) {
     /* Fold the lanes, then the head and the (n - head) % VEC values after the
      * vectors. */
 #if VEC == 4
-    T x = OCR_COMBINE(OCR_COMBINE(a0, a1), OCR_COMBINE(a2, a3));
+    ACC x = ACC_MERGE(ACC_MERGE(a0, a1), ACC_MERGE(a2, a3));
 #else
-    T x = OCR_COMBINE(a0, a1);
+    ACC x = ACC_MERGE(a0, a1);
 #endif
     /* Both are shorter than VEC but the grid may be smaller still (-w 1 -g 1
      * launches a single work-item), so they too stride over the grid. */
@@ -201,18 +290,19 @@ static T stream(__global const IN_T *in, const ulong off, const ulong n) {
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 reduce7(__global const IN_T *restrict in, __global T *restrict out, const ulong n,
         const ulong in_off, const ulong out_off) {
-    __local T lcl[LOCAL_SIZE];
+    __local ACC lcl[LOCAL_SIZE];
     const uint lid = get_local_id(0);
-    T x = group_tree(lcl, stream(in, in_off, n), lid);
+    ACC x = group_tree(lcl, stream(in, in_off, n), lid);
     if (lid == 0)
-        out[out_off + get_group_id(0)] = x;
+        put_group(out, out_off, x);
 }
 
 #if defined(OCR_FINISH) && OCR_FINISH
 /* reduce7 and the last group's finish: out[out_off] receives the reduction of
  * all n values. The host sets `ticket` (one uint, zero before the first launch; the
- * last group resets it) and `partial` (one value per group) once per built
- * kernel, so launches of one kernel object must not overlap. */
+ * last group resets it) and `partial` (one value per group, a pair (s, c) in
+ * accurate mode) once per built kernel, so launches of one kernel object must
+ * not overlap. */
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const ulong n,
                const ulong in_off, const ulong out_off,
@@ -222,13 +312,18 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
                volatile __global uint *ticket,
 #endif
                volatile __global T *partial) {
-    __local T lcl[LOCAL_SIZE];
+    __local ACC lcl[LOCAL_SIZE];
     __local uint last;
     const uint lid = get_local_id(0);
     const uint groups = get_num_groups(0);
-    T x = group_tree(lcl, stream(in, in_off, n), lid);
+    ACC x = group_tree(lcl, stream(in, in_off, n), lid);
     if (lid == 0) {
+#if OCR_ACCURATE
+        partial[2 * get_group_id(0)] = x.s0;
+        partial[2 * get_group_id(0) + 1] = x.s1;
+#else
         partial[get_group_id(0)] = x;
+#endif
 #if OCR_FINISH == 1
         /* release: our partial before the ticket; acquire: everyone's before ours */
         last = atomic_fetch_add_explicit(ticket, 1u, memory_order_acq_rel, memory_scope_device) ==
@@ -242,12 +337,16 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (!last)
         return;
-    T y = (T)(OCR_IDENTITY);
+    ACC y = ACC_ZERO;
     for (uint g = lid; g < groups; g += LOCAL_SIZE)
+#if OCR_ACCURATE
+        y = ACC_MERGE(y, ACC_PAIR(partial[2 * g], partial[2 * g + 1]));
+#else
         y = OCR_COMBINE(y, partial[g]);
+#endif
     y = group_tree(lcl, y, lid);
     if (lid == 0) {
-        out[out_off] = y;
+        out[out_off] = ACC_VALUE(y);
 #if OCR_FINISH == 1
         atomic_store_explicit(ticket, 0u, memory_order_relaxed, memory_scope_device);
 #else

@@ -205,6 +205,8 @@ static const option_def options[] = {
         "elements one work-group of --kernel-file reduces to one"),
     CUSTOM(0, "build-options", "OPTS", parse_build_options,
            "appended to the kernel's OpenCL build options (e.g. -cl-std=CL2.0)"),
+    FLAG(0, "accurate", accurate,
+         "compensated float/double sum within 1 ulp of the exact sum, checked to 1 ulp (-n 7)"),
     CUSTOM(0, "data", "D", parse_data,
            "exact (default: float sums exact in any order, checked bit for bit), uniform, or "
            "one-sided (losses cannot cancel: a --kernel-file run's second data set)"),
@@ -414,6 +416,15 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
         snprintf(msg, sizeof msg, "--op %s needs an integer type, not %s", ocr_op_name(o->op),
                  ocr_type_name(o->type));
         return bad(msg, NULL, NULL);
+    }
+    if (o->accurate && (o->op != OCR_SUM || !ocr_type_is_float(o->type))) {
+        snprintf(msg, sizeof msg, "--accurate is for float and double sums, not %s %s",
+                 ocr_type_name(o->type), ocr_op_name(o->op));
+        return bad(msg, NULL, NULL);
+    }
+    if (o->accurate && ocr_build_options_check_accurate(o->build_options) != OCR_OK) {
+        fprintf(stderr, "Try 'oclReduction --help'.\n"); /* the library's message said why */
+        return OCR_USAGE;
     }
     if (o->kernel_file) {
         if (!o->kernel_name || !o->elems_per_group)

@@ -12,18 +12,19 @@
 #define ANY_FORMAT (TEXT | CSV | JSON)
 
 /* The grader chooses sizes, types, operators and M itself. */
-static const char *const grade_fixed[] = {"size",   "type",    "op",     "threshold",
-                                          "repeat", "data",    "passes", "resources",
-                                          "peak",   "explain", NULL};
-static const char *const tune_chooses[] = {"local-size", "groups", "access",    "op", "grade",
-                                           "explain",    "format", "threshold", NULL};
-/* One report over several devices or ranks: no per-device extras. */
-static const char *const one_report[] = {"grade",     "tune", "explain",      "passes",
-                                         "resources", "peak", "cpu-baseline", NULL};
+static const char *const grade_fixed[] = {"size",   "type",    "op",       "threshold",
+                                          "repeat", "data",    "passes",   "resources",
+                                          "peak",   "explain", "accurate", NULL};
+static const char *const tune_chooses[] = {"local-size", "groups", "access",    "op",       "grade",
+                                           "explain",    "format", "threshold", "accurate", NULL};
+/* One report over several devices or ranks: no per-device extras (and the
+ * accurate sum is one device's kernel, not the parts' combination). */
+static const char *const one_report[] = {"grade", "tune",         "explain",  "passes", "resources",
+                                         "peak",  "cpu-baseline", "accurate", NULL};
 /* One streamed pass of reduce7 through pinned slots. */
 static const char *const one_stream[] = {
-    "grade", "tune",     "explain", "passes",    "resources", "peak",         "split",
-    "mpi",   "host-mem", "repeat",  "threshold", "access",    "cpu-baseline", NULL};
+    "grade",    "tune",   "explain",   "passes", "resources",    "peak",     "split", "mpi",
+    "host-mem", "repeat", "threshold", "access", "cpu-baseline", "accurate", NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};
@@ -192,7 +193,9 @@ static ocr_status refuse_row(const cli_mode *m, const cli_options *o) {
 static const struct {
     const char *option;
     unsigned needs;
-} option_needs[] = {{"groups", OCR_KERNEL_FREE_GEOMETRY}, {"access", OCR_KERNEL_FREE_GEOMETRY}};
+} option_needs[] = {{"groups", OCR_KERNEL_FREE_GEOMETRY},
+                    {"access", OCR_KERNEL_FREE_GEOMETRY},
+                    {"accurate", OCR_KERNEL_ACCURATE}};
 
 static ocr_status refuse_without_ability(const cli_options *o) {
     char msg[160];

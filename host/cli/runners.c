@@ -55,6 +55,7 @@ ocr_status cli_make_request(const cli_options *o, ocr_build_request *rq) {
     rq->groups = o->groups;
     rq->access = o->access;
     rq->extra_options = o->build_options;
+    rq->accurate = o->accurate;
     return OCR_OK;
 }
 

@@ -87,7 +87,8 @@ enum {
     OCR_KERNEL_FREE_GEOMETRY = 1, /* groups per launch and access pattern are free (PER_GRID) */
     OCR_KERNEL_TUNABLE = 2,       /* --tune sweeps its geometry; the tuning cache applies */
     OCR_KERNEL_STREAMABLE = 4,    /* the reducer's kernel: it streams inputs beyond one buffer */
-    OCR_KERNEL_ARG = 8            /* keeps indices: argmin and argmax (cl/reduce_common.h) */
+    OCR_KERNEL_ARG = 8,           /* keeps indices: argmin and argmax (cl/reduce_common.h) */
+    OCR_KERNEL_ACCURATE = 16      /* builds as a compensated float sum (OCR_ACCURATE) */
 };
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
@@ -106,6 +107,9 @@ typedef struct {
     int access;                /* PER_GRID: 0 auto (blocked on CPUs), 1 strided, 2 blocked */
     const char *extra_options; /* appended to the build options, or NULL */
     unsigned unroll;           /* PER_GRID: loads in flight per work-item, 0: the default (8) */
+    int accurate;              /* 1: a compensated float or double sum, within one ulp of the
+                                  correctly rounded sum (a kernel with OCR_KERNEL_ACCURATE,
+                                  OCR_SUM on a float type; else OCR_USAGE) */
 } ocr_build_request;
 
 typedef struct ocr_kernel ocr_kernel;
@@ -116,6 +120,10 @@ typedef struct ocr_kernel ocr_kernel;
  * OpenCL compilers crash on a bare -D). Every build checks its extra_options
  * with it; a program can call it while parsing its own options. */
 OCR_API ocr_status ocr_build_options_check(const char *options);
+/* OCR_OK unless the options let the compiler reassociate float additions
+ * (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations), which would undo an
+ * accurate sum's compensation: then one message and OCR_USAGE. */
+OCR_API ocr_status ocr_build_options_check_accurate(const char *options);
 
 OCR_API ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *req,
                                     ocr_kernel **out);
@@ -244,6 +252,13 @@ typedef struct {
  * an error bound from the plan's depth. */
 OCR_API void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
                                 ocr_data_kind kind, ocr_reference *ref);
+/* For an accurate sum (ocr_build_request.accurate): a float or double sum's
+ * tolerance, where it has one (uniform data), becomes one ulp of the
+ * reference, whatever the depth. Exact data stay bit for bit. */
+OCR_API void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref);
+/* The sum of n float or double values, compensated in long double and
+ * rounded once to t: the CPU finish of an accurate sum. */
+OCR_API ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t);
 /* 1 if got matches the reference. */
 OCR_API int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);
 /* |got - expected| in units in the last place of expected (floats; 0 for

@@ -144,6 +144,9 @@ typedef struct {
     int finishes;             /* PER_GRID: 1 if the kernel can also finish in the same
                                  launch (reduce7_finish: the last group combines the
                                  groups' values), used when M = 1; see cl/reduce7.cl */
+    int accurate;             /* PER_GRID compensated float sum (OCR_ACCURATE): a launch of
+                                 more than one group writes 2 values per group, the pair
+                                 (sum, compensation); a single group writes the value */
 } ocr_geometry;
 
 /* ---- errors ------------------------------------------------------------- */

@@ -59,14 +59,20 @@ typedef struct {
     const char *build_options; /* appended to the kernel's build options, or NULL */
     int ignore_tuning;         /* 1: the built-in geometry even where the tune cache has an
                                   entry (a nonzero local_size or groups ignores it too) */
+    int accurate;              /* 1: a compensated float or double sum (OCR_SUM only, else
+                                  OCR_USAGE), within one ulp of the correctly rounded exact
+                                  sum, at nearly the plain speed on a GPU (docs/library.md);
+                                  refuses build_options that allow reassociation
+                                  (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations) */
 } ocr_reducer_options;
 
 /* Every default, with the size set: ocr_reducer_options o = OCR_REDUCER_OPTIONS; */
 #define OCR_REDUCER_OPTIONS                                                                        \
-    { sizeof(ocr_reducer_options), NULL, 0, 0, NULL, 0 }
+    { sizeof(ocr_reducer_options), NULL, 0, 0, NULL, 0, 0 }
 
 /* Builds the kernel for (type, op) on `device`, which must belong to
- * `context`. OCR_USAGE for a bitwise operator on a floating-point type;
+ * `context`. OCR_USAGE for a bitwise operator on a floating-point type, or
+ * for opt->accurate with another operator than OCR_SUM or an integer type;
  * another failure status when the device cannot run it (OCR_RUNTIME for double
  * without cl_khr_fp64, OCR_BUILD for a failed build, OCR_IO for a kernel_dir
  * without the kernel). On failure *out is NULL and ocr_reducer_last_error(NULL)
@@ -83,7 +89,8 @@ OCR_API ocr_status ocr_reducer_create(cl_context context, cl_device_id device, o
  *   queue must belong to the reducer's context and device.
  * The value is combined in the kernel's order (a tree): integer results and
  * min/max are exact; float sums and products may differ from a sequential
- * loop by rounding. */
+ * loop by rounding (an accurate reducer's sums: by one ulp of the exact sum
+ * at most). */
 OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                       size_t offset, uint64_t n, ocr_value *result);
 

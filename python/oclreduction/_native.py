@@ -106,12 +106,14 @@ class Reducer:
     instead of the copies compiled into the library. local_size, groups,
     build_options, ignore_tuning: as in ocr_reducer_options (0 / None / False:
     chosen for the device, the tune cache's geometry where it has one).
+    accurate: a compensated float or double sum (op "sum" only), within one
+    ulp of the correctly rounded exact sum (ocr_reducer_options.accurate).
     """
 
     def __init__(self, context: Any, dtype: Any, op: str, device: Any = None,
                  kernel_dir: Optional[str] = None, local_size: int = 0, groups: int = 0,
                  build_options: Optional[str] = None, acc_dtype: Any = None,
-                 ignore_tuning: bool = False) -> None:
+                 ignore_tuning: bool = False, accurate: bool = False) -> None:
         self._r = ctypes.c_void_p()
         self._lock = threading.Lock()
         self.dtype = np.dtype(dtype)
@@ -120,12 +122,14 @@ class Reducer:
         if op not in OPS:
             raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(OPS))
         self.op = op
+        self.accurate = bool(accurate)
         self.context = context
         self.device = device if device is not None else context.devices[0]
         opt = D.ocr_reducer_options(kernel_dir=kernel_dir.encode() if kernel_dir else None,
                                     local_size=local_size, groups=groups,
                                     build_options=build_options.encode() if build_options else None,
-                                    ignore_tuning=int(bool(ignore_tuning)))
+                                    ignore_tuning=int(bool(ignore_tuning)),
+                                    accurate=int(bool(accurate)))
         opt.size = ctypes.sizeof(opt)  # the size rule of ocr_reducer.h
         st = lib.ocr_reducer_create_widening(context.int_ptr, self.device.int_ptr, tin, tacc,
                                              OPS[op], ctypes.byref(opt), ctypes.byref(self._r))

@@ -49,3 +49,18 @@ ocr_status ocr_build_options_check(const char *options) {
     }
     return OCR_OK;
 }
+
+/* An accurate sum's TwoSum recovers each addition's rounding error from
+ * (s - (t - z)) + (x - z), which is 0 to a compiler allowed to reassociate. */
+ocr_status ocr_build_options_check_accurate(const char *options) {
+    static const char *const reassociating[] = {"-cl-fast-relaxed-math",
+                                                "-cl-unsafe-math-optimizations"};
+    for (size_t i = 0; i < sizeof reassociating / sizeof reassociating[0]; ++i)
+        if (options && strstr(options, reassociating[i])) {
+            ocr_errorf("build options \"%s\": %s lets the compiler reassociate float additions, "
+                       "which undoes an accurate sum's compensation",
+                       options, reassociating[i]);
+            return OCR_USAGE;
+        }
+    return OCR_OK;
+}

@@ -55,7 +55,9 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
             uint64_t per_group = L * g->elems_per_group;
             s->groups = ceil_div(cur, per_group);
             if (s->groups > g->max_groups) s->groups = g->max_groups;
-            s->n_out = s->groups;
+            /* accurate: a pair per group; never as many values as came in */
+            if (g->accurate && s->groups > 1 && 2 * s->groups >= cur) s->groups = (cur + 3) / 4;
+            s->n_out = g->accurate && s->groups > 1 ? 2 * s->groups : s->groups;
             s->global_size = s->groups * L;
             /* each lane of a work-item runs sequentially over its share, then
              * the lanes (up to 16) fold and the group's tree runs */
@@ -91,7 +93,8 @@ void ocr_plan_print(FILE *f, const ocr_plan *p, size_t es) {
             "output");
     for (unsigned i = 0; i < p->npasses; ++i) {
         const ocr_pass *s = &p->pass[i];
-        fprintf(f, "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "%s\n",
+        fprintf(f,
+                "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "%s\n",
                 i, s->n_in, s->groups, s->local_size, s->global_size, s->n_out,
                 s->finish ? "  (the last group combines the groups' values)" : "");
     }

@@ -375,9 +375,11 @@ ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
  * (see ocr_data_fill), so the long double reference below is exact and the
  * device must match it bit for bit: tolerance 0.
  *
- * Uniform data (--data uniform): the reference is computed in long double: sum with Kahan
- * compensation, product as a plain long double product (its roundings are 2^11 times smaller than a
- * double's, far below the tolerance).
+ * Uniform data (--data uniform): the reference is computed in long double: sum with Neumaier
+ * compensation (ocr_sum_compensated: its error, about 2^-64 of the sum plus n 2^-128 of
+ * sum |x|, is far below half an ulp of a double, so rounded to the type it is the correctly
+ * rounded sum but within a hair of a tie), product as a plain long double product (its roundings
+ * are 2^11 times smaller than a double's, far below the tolerance).
  *
  * The bound is the rigorous one, with no assumption about how rounding errors
  * distribute. With u the unit roundoff (FLT_EPSILON/2 or DBL_EPSILON/2) and
@@ -399,12 +401,45 @@ ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
  * rigorous bound is loose (it exceeds 100% past n ~ 2^24); integer products
  * (exact) are what catch logic errors there.
  *
+ * Accurate sums (ocr_reference_accurate, a kernel built with OCR_ACCURATE): the
+ * bound is one ulp of that reference instead, whatever the depth, so a kernel
+ * that loses the compensation fails.
+ *
  * min and max are exact for every type, and so are argmin and argmax: the
  * value and its index. NaN or Inf in the result fails unless
  * the input holds them.
  */
+static double ulp_of(ocr_type t, ocr_value e);
+
 static double growth(double d, double u) {
     return expm1(d * log1p(u));
+}
+
+/* Neumaier's compensated sum in long double: like Kahan's, but right also
+ * when an element outweighs the running sum. */
+static long double sum_ld(const void *data, uint64_t n, int fl, long double *abs_sum) {
+    long double s = 0, c = 0, a = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        long double x =
+            fl ? (long double)((const float *)data)[i] : (long double)((const double *)data)[i];
+        long double t = s + x;
+        c += fabsl(s) >= fabsl(x) ? (s - t) + x : (x - t) + s;
+        s = t;
+        a += fabsl(x);
+    }
+    if (abs_sum) *abs_sum = a;
+    return s + c;
+}
+
+ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t) {
+    ocr_value r;
+    memset(&r, 0, sizeof r);
+    long double v = sum_ld(data, n, t == OCR_FLOAT, NULL);
+    if (t == OCR_FLOAT)
+        r.f = (float)v;
+    else
+        r.d = (double)v;
+    return r;
 }
 
 void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
@@ -418,21 +453,14 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
     }
     int fl = t == OCR_FLOAT;
     double u = (fl ? FLT_EPSILON : DBL_EPSILON) / 2;
-    long double s = 0, c = 0, p = 1, abs_sum = 0;
+    long double p = 1, abs_sum = 0;
     for (uint64_t i = 0; i < n; ++i) {
         long double x =
             fl ? (long double)((const float *)data)[i] : (long double)((const double *)data)[i];
         if (!isfinite((double)x)) ref->nonfinite_input = 1;
-        if (o == OCR_SUM) {
-            long double y = x - c, tt = s + y; /* Kahan */
-            c = (tt - s) - y;
-            s = tt;
-            abs_sum += fabsl(x);
-        } else if (o == OCR_PROD) {
-            p *= x;
-        }
+        if (o == OCR_PROD) p *= x;
     }
-    long double val = o == OCR_SUM ? s : p;
+    long double val = o == OCR_SUM ? sum_ld(data, n, fl, &abs_sum) : p;
     if (fl)
         ref->expected.f = (float)val;
     else
@@ -445,6 +473,12 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
     double tol = o == OCR_SUM ? growth((double)depth, u) * (double)abs_sum
                               : growth((double)(n - 1), u) * fabs((double)val);
     ref->tolerance = tol > floor_tol ? tol : floor_tol;
+}
+
+void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref) {
+    if (!ocr_type_is_float(t) || o != OCR_SUM || ref->tolerance == 0) return;
+    double u = ulp_of(t, ref->expected);
+    ref->tolerance = u > 0 && isfinite(u) ? u : ref->tolerance;
 }
 
 int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind) {

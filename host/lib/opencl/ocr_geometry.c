@@ -77,6 +77,7 @@ void ocr_geometry_set(const ocr_device *dev, const ocr_build_request *rq,
     k->geom.kind = sp->kind;
     k->geom.local_size = p->local;
     k->geom.tree = !p->user;
+    k->geom.accurate = rq->accurate;
     if (sp->kind == OCR_PER_ITEM) {
         k->geom.elems_per_group = 2;
     } else if (sp->kind == OCR_PER_GROUP) {

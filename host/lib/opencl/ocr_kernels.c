@@ -27,7 +27,8 @@ static const ocr_kernel_spec specs[] = {
     {"reduce7", "reduce7.cl", OCR_PER_GRID, 128, 0, 1, 0,
      "grid-stride accumulation in registers with 16-byte loads, one tree per group",
      {8, 1024, 4, 1},
-     OCR_KERNEL_FREE_GEOMETRY | OCR_KERNEL_TUNABLE | OCR_KERNEL_STREAMABLE | OCR_KERNEL_ARG},
+     OCR_KERNEL_FREE_GEOMETRY | OCR_KERNEL_TUNABLE | OCR_KERNEL_STREAMABLE | OCR_KERNEL_ARG |
+         OCR_KERNEL_ACCURATE},
     {"race_tail", "lab/race_tail.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
      "LAB: reduce3 with the tutorial's barrier-free tail (wrong on purpose)", {0}, 0},
     {"reduce3_no_prefetch_barrier", "lab/reduce3_no_prefetch_barrier.cl", OCR_PER_GROUP, 64, 1024,

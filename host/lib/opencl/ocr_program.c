@@ -153,6 +153,7 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *s
                       rq->unroll ? rq->unroll : sp->grid.unroll, blocked);
         if (finish)
             n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
+        if (rq->accurate) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_ACCURATE=1");
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
     if (rq->kernel_file) n += snprintf(opts + n, sizeof opts - (size_t)n, " -cl-kernel-arg-info");
@@ -354,9 +355,10 @@ static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
     k->finish_ticket = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                       sizeof zero, &zero, &err);
     OCR_CHECK(err, "clCreateBuffer");
-    k->finish_partial =
-        clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
-                       (size_t)k->geom.max_groups * ocr_acc_size(k->type, k->op), NULL, &err);
+    k->finish_partial = clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
+                                       (size_t)k->geom.max_groups * (k->geom.accurate ? 2 : 1) *
+                                           ocr_acc_size(k->type, k->op),
+                                       NULL, &err); /* a pair per group when accurate */
     OCR_CHECK(err, "clCreateBuffer");
     cl_uint at = k->offsets ? 5 : 3; /* after in, out, n and the offsets */
     OCR_CL(clSetKernelArg(k->finish_kernel, at, sizeof(cl_mem), &k->finish_ticket));
@@ -444,6 +446,23 @@ static ocr_status refuse(const ocr_device *dev, const ocr_build_request *rq, ocr
     return ocr_build_options_check(rq->extra_options);
 }
 
+/* An accurate sum: a kernel that has the mode, a float sum, and build
+ * options that keep float additions in order. */
+static ocr_status check_accurate(const ocr_build_request *rq) {
+    if (!rq->accurate) return OCR_OK;
+    if (rq->kernel_file || !(rq->spec.caps & OCR_KERNEL_ACCURATE)) {
+        ocr_errorf("an accurate sum needs reduce7 (a kernel with OCR_KERNEL_ACCURATE), not %s",
+                   rq->kernel_file ? rq->kernel_file : rq->spec.name);
+        return OCR_USAGE;
+    }
+    if (rq->op != OCR_SUM || !ocr_type_is_float(rq->type)) {
+        ocr_errorf("an accurate sum is a float or double sum, not %s %s", ocr_type_name(rq->type),
+                   ocr_op_name(rq->op));
+        return OCR_USAGE;
+    }
+    return ocr_build_options_check_accurate(rq->extra_options);
+}
+
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int flags,
                                ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
@@ -464,7 +483,8 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     k->type = rq->type;
     k->in_type = input;
     k->op = rq->op;
-    if ((st = refuse(dev, rq, input, user)) != OCR_OK) goto fail;
+    if ((st = refuse(dev, rq, input, user)) != OCR_OK || (st = check_accurate(rq)) != OCR_OK)
+        goto fail;
     if ((st = ocr_source_load(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
     if ((st = ocr_geometry_policy(dev, rq, user, input, &pol)) != OCR_OK) goto fail;
     if ((st = finish_mode(dev, rq, &finish, &std)) != OCR_OK) goto fail;
@@ -473,7 +493,9 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     if (finish && (st = setup_finish(dev, k, pol.local)) != OCR_OK) goto fail;
     if (ocr_op_is_arg(rq->op) && !k->keys_in && (st = build_rest(dev, rq, flags, k)) != OCR_OK)
         goto fail;
-    k->default_m = rq->spec.default_m ? rq->spec.default_m : k->geom.max_groups;
+    /* accurate: the CPU finishes the first pass's pairs */
+    k->default_m =
+        rq->spec.default_m ? rq->spec.default_m : k->geom.max_groups * (k->geom.accurate ? 2 : 1);
     free(src.s);
     *out = k;
     return OCR_OK;

@@ -169,6 +169,9 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
             ocr_host_mem_name(r->host_mem));
     if (ri->build_options) fprintf(f, "Build options added: %s\n", ri->build_options);
     if (ri->tuning) fprintf(f, "Tuning: %s\n", ri->tuning);
+    if (k->geom.accurate)
+        fprintf(f, "Accurate sum: on (compensated in the kernel; checked to 1 ulp of the exact "
+                   "sum)\n");
     ocr_print_result(f, ri->type, ri->op, r->result, r->expected, "", r->exact, r->any_order,
                      r->err_ulps, r->tol_ulps, r->tolerance);
     run_verdict(runs, sizeof runs, r, ri->type);
@@ -342,6 +345,7 @@ static void fields(table *t, const ocr_device_info *in, const ocr_kernel *k,
     STR("out_of_bounds", BOTH, r->oob_pass ? t->oob : NULL);
     STR("index", BOTH, index_str(ri->op, r->result, t->idx, sizeof t->idx));
     STR("expected_index", BOTH, index_str(ri->op, r->expected, t->widx, sizeof t->widx));
+    BOOL("accurate", JSON, k->geom.accurate);
 }
 
 /* One value. JSON has no inf or nan: non-finite numbers are written as null. */

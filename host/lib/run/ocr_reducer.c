@@ -146,6 +146,7 @@ static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt)
         .local_size = opt->local_size,
         .groups = opt->groups,
         .extra_options = opt->build_options,
+        .accurate = opt->accurate,
     };
     ocr_tuning tu;
     char note[8]; /* why an entry was ignored: the CLI's to print, not the library's */

@@ -229,8 +229,9 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     OCR_CL(clEnqueueReadBuffer(q, last, CL_TRUE, 0, plan->leftover * les, left, 0, NULL, &ev_r));
 
     uint64_t t0 = ocr_now_ns();
-    rs->result = keys ? ocr_arg_finish(left, plan->leftover, k->type, k->op)
-                      : ocr_reduce_naive(left, plan->leftover, k->type, k->op);
+    rs->result = keys                ? ocr_arg_finish(left, plan->leftover, k->type, k->op)
+                 : k->geom.accurate ? ocr_sum_compensated(left, plan->leftover, k->type)
+                                    : ocr_reduce_naive(left, plan->leftover, k->type, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
     t->wall_ns = ocr_now_ns() - wall0;
 
@@ -489,6 +490,7 @@ static ocr_status second_data(ocr_device *dev, ocr_kernel *k, const ocr_plan *pl
     res->second.data = opt->data == OCR_DATA_ONE_SIDED ? OCR_DATA_EXACT : OCR_DATA_ONE_SIDED;
     ocr_data_fill(data, n, k->type, k->op, opt->seed, res->second.data);
     ocr_reference_make(data, n, k->type, k->op, plan->depth, res->second.data, &ref);
+    if (k->geom.accurate) ocr_reference_accurate(k->type, k->op, &ref);
     if ((st = buffers_set_input(dev->queue, bf, data, n * es)) != OCR_OK) goto fail;
     memset(runs, 0, sizeof runs);
     st = checked_runs(dev, k, plan, bf, left, &ref, NULL, 2, runs, &bad, res);
@@ -535,6 +537,7 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
         goto fail;
     }
     ocr_reference_make(data, n, t, o, plan->depth, opt->data, &ref);
+    if (k->geom.accurate) ocr_reference_accurate(t, o, &ref); /* 1 ulp, not the depth's bound */
     OCR_TAKE_REFERENCE(res, ref);
     st = checked_runs(dev, k, plan, &bf, left, &ref, opt, reps + 1, res->runs, &res->bad_run, res);
     if (st != OCR_OK) goto fail;

@@ -1,0 +1,113 @@
+"""accurate=True: float sums within one ulp of the correctly rounded exact sum.
+
+The exact reference is math.fsum of the values as float64 (correctly rounded
+in float64), rounded to float32 for float32 data: float32 values have 24-bit
+significands, so for the sizes here their float64 sum rounds once at most
+before the rounding to float32 (checked against a two-float64 error below). The plain
+mode's error on the same data is measured too: the option must do something."""
+import math
+
+import numpy as np
+import pyopencl as cl
+import pyopencl.array as cla
+import pytest
+
+import oclreduction as ocr
+from oclreduction import OcrError, Reducer
+
+from conftest import has_fp64
+
+
+def dataset(kind, dtype, n, seed=27):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0.5, 1.0, n) if kind == "normal" else rng.uniform(-1.0, 1.0, n)
+    return x.astype(dtype)
+
+
+def exact(x):
+    """The correctly rounded sum in x's type."""
+    s = math.fsum(x.astype(np.float64).tolist())
+    if x.dtype == np.float64:
+        return np.float64(s)
+    # float32 data: fsum's float64 result is within half a float64 ulp of the
+    # exact sum, far below half a float32 ulp unless the exact sum is a tie.
+    return np.float32(s)
+
+
+def ulps(got, want):
+    """|got - want| in ulps of want's type, at want."""
+    want = want.dtype.type(want)
+    spacing = np.spacing(np.abs(want))
+    return float(abs(np.float64(got) - np.float64(want)) / np.float64(spacing))
+
+
+def needs(queue, dtype):
+    if np.dtype(dtype) == np.float64 and not has_fp64(queue):
+        pytest.skip("no fp64")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kind", ["normal", "uniform"])
+@pytest.mark.parametrize("n", [1, 2, 3, 1000003, 1 << 20, 1 << 22])
+def test_within_one_ulp(queue, dtype, kind, n):
+    needs(queue, dtype)
+    x = dataset(kind, dtype, n)
+    a = cla.to_device(queue, x)
+    want = exact(x)
+    got = ocr.sum(a, accurate=True).get()
+    assert got.dtype == np.dtype(dtype)
+    assert ulps(got, want) <= 1.0, (got, want)
+    if n == 1 << 22 and kind == "normal":
+        # The option does something: the plain sum of the same data is no
+        # closer to the exact value (in float64) at the device's geometry, and
+        # off by more than an ulp where each work-item's runs are long (one
+        # group of one work-item), where the accurate sum still is not.
+        true = math.fsum(x.astype(np.float64).tolist())
+        assert abs(float(ocr.sum(a).get()) - true) >= abs(float(got) - true)
+        ctx = queue.context
+        with Reducer(ctx, dtype, "sum", groups=1, local_size=1, ignore_tuning=True) as rp, \
+                Reducer(ctx, dtype, "sum", groups=1, local_size=1, ignore_tuning=True,
+                        accurate=True) as ra:
+            plain, acc = rp.reduce(queue, a), ra.reduce(queue, a)
+        assert ulps(acc, want) <= 1.0, (acc, want)
+        assert ulps(plain, want) > 1.0, (plain, want)
+
+
+@pytest.mark.parametrize("groups,local_size,n", [
+    (0, 0, 5000),          # the device's geometry
+    (7, 4, 4103),          # one launch and the last group's finish (where the device has it)
+    (300, 1, 40000),       # 300 groups: a second launch over their 600 values
+    (1000, 1, 16000),      # 500 groups, then 32, then one
+    (1, 1, 4103),          # a single work-item
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_reducer_geometries_and_offset(context, queue, dtype, groups, local_size, n):
+    needs(queue, dtype)
+    x = dataset("uniform", dtype, n + 13, seed=groups + n)
+    buf = cl.Buffer(context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=x)
+    with Reducer(context, dtype, "sum", groups=groups, local_size=local_size,
+                 ignore_tuning=True, accurate=True) as r:
+        for off, cnt in [(0, n + 13), (13, n), (5, 1), (1, 2)]:
+            got = r.reduce(queue, buf, n=cnt, offset=off, dtype=dtype)
+            assert ulps(got, exact(x[off:off + cnt])) <= 1.0, (off, cnt, got)
+
+
+def test_widening_float_into_double(context, queue):
+    needs(queue, np.float64)
+    x = dataset("normal", np.float32, 1000003)
+    a = cla.to_device(queue, x)
+    got = ocr.sum(a, dtype=np.float64, accurate=True).get()
+    assert ulps(got, np.float64(math.fsum(x.astype(np.float64).tolist()))) <= 1.0
+
+
+def test_refusals(context, queue):
+    a = cla.to_device(queue, np.arange(10, dtype=np.int32))
+    with pytest.raises(TypeError):
+        ocr.sum(a, accurate=True)
+    with pytest.raises(OcrError) as e:
+        Reducer(context, np.float32, "max", accurate=True)
+    assert e.value.status == ocr.USAGE
+    assert "float or double sum" in e.value.message
+    with pytest.raises(OcrError) as e:
+        Reducer(context, np.float32, "sum", accurate=True, build_options="-cl-fast-relaxed-math")
+    assert "reassociate" in e.value.message
