@@ -47,7 +47,7 @@ def test_every_status_and_type_is_known():
     assert list(D.ENUMS["ocr_status"].values()) == list(range(len(D.ENUMS["ocr_status"])))
     assert ctypes.sizeof(D.ocr_value) == 8
     assert [f[0] for f in D.ocr_reducer_options._fields_] == [
-        "size", "kernel_dir", "local_size", "groups", "build_options", "ignore_tuning"]
+        "size", "kernel_dir", "local_size", "groups", "build_options", "ignore_tuning", "accurate"]
 
 
 VARIANT = """

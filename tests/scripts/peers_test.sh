@@ -81,8 +81,8 @@ fi
 # A reduce7 that adds 1 per group: exit 1 and WRONG in its row.
 mkdir -p "$tmp/cl"
 cp -r "$src/cl/." "$tmp/cl/"
-sed -i 's/out\[out_off + get_group_id(0)\] = x;/out[out_off + get_group_id(0)] = x + (T)1;/' "$tmp/cl/reduce7.cl"
-grep -q 'x + (T)1' "$tmp/cl/reduce7.cl" || say "could not plant the wrong reduce7"
+sed -i 's/out\[out_off + get_group_id(0)\] = ACC_VALUE(x);/out[out_off + get_group_id(0)] = ACC_VALUE(x) + (T)1;/' "$tmp/cl/reduce7.cl"
+grep -q 'ACC_VALUE(x) + (T)1' "$tmp/cl/reduce7.cl" || say "could not plant the wrong reduce7"
 KDIR=$tmp/cl SIZES=14 TYPES=int "$src/tools/peers.sh" "$tmp/wrong" > "$tmp/wrong.out" 2>&1
 rc=$?
 [ "$rc" = 1 ] || say "a wrong reduce7: exit $rc, expected 1"

@@ -43,7 +43,7 @@ if [ "$1" = --wrong ]; then # the check can fail: a reduce7 that adds 1 per grou
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
     cp "$src"/*.cl "$src"/*.h "$tmp"/
-    sed -i 's/T x = group_tree(lcl, stream(in, in_off, n), lid);/T x = group_tree(lcl, stream(in, in_off, n), lid) + (T)(lid == 0);/' "$tmp/reduce7.cl"
+    sed -i 's/ACC x = group_tree(lcl, stream(in, in_off, n), lid);/ACC x = group_tree(lcl, stream(in, in_off, n), lid) + (T)(lid == 0);/' "$tmp/reduce7.cl"
     cmp -s "$src/reduce7.cl" "$tmp/reduce7.cl" && no "the mutation did not apply to reduce7.cl"
     out=$("$ocr" --stream --chunk 1000 -s 123457 --kernel-dir "$tmp" 2>&1)
     rc=$?
