@@ -45,7 +45,8 @@ def test_generated_module_matches_the_headers():
 def test_every_status_and_type_is_known():
     assert D.ENUMS["ocr_status"]["OCR_OK"] == 0
     assert list(D.ENUMS["ocr_status"].values()) == list(range(len(D.ENUMS["ocr_status"])))
-    assert ctypes.sizeof(D.ocr_value) == 8
+    assert ctypes.sizeof(D.ocr_value) == 16  # a value, or argmin/argmax: value bits and index
+    assert D.ocr_value.arg.offset == 0 and D.ocr_arg_part.index.offset == 8
     assert [f[0] for f in D.ocr_reducer_options._fields_] == [
         "size", "kernel_dir", "local_size", "groups", "build_options", "ignore_tuning", "accurate"]
 
