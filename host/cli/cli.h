@@ -23,7 +23,7 @@ typedef struct {
     int access;
     int all_devices; /* --device all */
     int list, list_kernels, explain, passes, resources, peak, grade, tune, help, version;
-    int accurate; /* --accurate: reduce7's compensated float sum */
+    int accurate;         /* --accurate: reduce7's compensated float sum */
     unsigned tune_budget; /* --tune: seconds */
     unsigned timeout;     /* --grade: seconds a case may run */
     /* --timeout outside --grade: seconds the whole run may take, 0: none */
