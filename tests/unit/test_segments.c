@@ -4,7 +4,9 @@
  * ocr_combine, bit for bit (the data are small integers, also as floats, so
  * every order of operations gives the same value).
  *
- *   test_segments [LOCAL_SIZE]   0 or none: the reducer's default geometry
+ *   test_segments [LOCAL_SIZE [small]]   0 or none: the reducer's default
+ *                                        geometry; small: a few small cases
+ *                                        only (for oclgrind)
  *
  * Segment patterns: all empty, one huge, 100,000 segments in one call,
  * lengths 0/1/2/odd, random; uint and ulong offsets; an input offset and a
@@ -331,6 +333,16 @@ int main(int argc, char **argv) {
     qooo = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     CL_OK(err);
 
+    if (argc > 2 && !strcmp(argv[2], "small")) {
+        static const uint64_t lens[] = {0, 1, 2, 3, 0, 5, 17, 1, 0, 33, 2, 9};
+        ocr_reducer *r = make(OCR_INT, OCR_SUM);
+        segments(r, OCR_INT, OCR_SUM, lens, 12, OCR_UINT, "small, 0/1/2/odd");
+        segments(r, OCR_INT, OCR_SUM, lens + 6, 1, OCR_ULONG, "one of 17");
+        ocr_reducer_release(r);
+        matrix(OCR_FLOAT, OCR_MAX, 3, 5);
+        matrix(OCR_INT, OCR_SUM, 130, 3); /* columns in two launches */
+        return check_summary("test_segments small");
+    }
     errors();
     out_of_order();
     for (int t = 0; t < OCR_NTYPES; ++t)
