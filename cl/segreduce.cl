@@ -11,9 +11,9 @@
  *
  * Why it is fast whatever the number of segments: the grid is fixed (sized
  * for the device, as reduce7's) and its groups stride over the segments, so
- * 10 or 10^6 segments cost one launch. A group is cut into teams of TEAM
- * work-items (a power of two up to LOCAL_SIZE, an argument the host picks
- * from the mean segment length): a team owns one segment at a time,
+ * 10 or 10^6 segments cost one launch. A group is cut into teams of 2^team_log2
+ * work-items (up to LOCAL_SIZE; the host picks the size from the mean
+ * segment length): a team owns one segment at a time,
  * neighbouring work-items of a team read neighbouring elements (coalesced),
  * each accumulates its share in a register, and the team meets in a tree in
  * local memory. Short segments take a team of one or two work-items (no
@@ -53,11 +53,13 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 segreduce(__global const IN_T *restrict in, __global const uint *restrict o32,
           __global const ulong *restrict o64, __global T *restrict out, const ulong k,
           const ulong n, const ulong in_off, const ulong out_off, const ulong len,
-          const uint team) {
+          const uint team_log2) {
     __local T lcl[LOCAL_SIZE];
-    const uint lid = get_local_id(0);
-    const uint teams = LOCAL_SIZE / team;
-    const uint t = lid / team, rank = lid % team;
+    /* Shifts, not divisions by a run-time value: oclgrind's checker cannot
+     * follow the `freeze` LLVM makes of those. */
+    const uint lid = get_local_id(0), team = 1u << team_log2;
+    const uint teams = LOCAL_SIZE >> team_log2;
+    const uint t = lid >> team_log2, rank = lid & (team - 1);
     const ulong per_round = (ulong)get_num_groups(0) * teams;
     in += in_off;
     /* The bound depends on the group alone: all its work-items meet each barrier. */

@@ -169,7 +169,8 @@ static void report(const cli_options *o, uint64_t k, const seg_run *s, const seg
            (unsigned long long)r->runs, o->repeats);
     if (r->wrong)
         printf("Wrong: %llu value%s over all runs (the first: segment %llu)\n",
-               (unsigned long long)r->wrong, r->wrong == 1 ? "" : "s", (unsigned long long)r->first);
+               (unsigned long long)r->wrong, r->wrong == 1 ? "" : "s",
+               (unsigned long long)r->first);
     printf("\nTest %s!\n\n", verdict);
     printf("T kernel: %.5g ms (median of %u; min %.5g)\n", r->median / 1e6, o->repeats,
            r->min / 1e6);

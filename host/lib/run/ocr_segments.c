@@ -181,8 +181,10 @@ static ocr_status enqueue_segments(ocr_reducer *r, const seg_call *c, const void
     const seg_how *h = how_;
     cl_kernel kern = r->k_seg->kernel;
     size_t local = r->k_seg->geom.local_size;
-    cl_uint team = team_for(local, c->n, h->k);
+    cl_uint team = team_for(local, c->n, h->k), team_log2 = 0;
     size_t global = seg_groups(r, local, h->k, team) * local;
+    while ((1u << team_log2) < team)
+        ++team_log2;
     cl_ulong a[5] = {h->k, c->n, c->offset, c->result_offset, h->len};
     OCR_CL(clSetKernelArg(kern, 0, sizeof(cl_mem), &c->buf));
     OCR_CL(clSetKernelArg(kern, 1, sizeof(cl_mem), h->o32 ? &h->o32 : NULL));
@@ -190,7 +192,7 @@ static ocr_status enqueue_segments(ocr_reducer *r, const seg_call *c, const void
     OCR_CL(clSetKernelArg(kern, 3, sizeof(cl_mem), &c->result));
     for (cl_uint i = 0; i < 5; ++i)
         OCR_CL(clSetKernelArg(kern, 4 + i, sizeof a[i], &a[i]));
-    OCR_CL(clSetKernelArg(kern, 9, sizeof team, &team));
+    OCR_CL(clSetKernelArg(kern, 9, sizeof team_log2, &team_log2));
     OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, nw, wl, ev));
 fail:
     return st;
