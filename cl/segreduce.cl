@@ -10,8 +10,8 @@
  * wrong values but never a read outside the caller's range.
  *
  * Why it is fast whatever the number of segments: the grid is fixed (sized
- * for the device, as reduce7's) and its groups stride over the segments, so
- * 10 or 10^6 segments cost one launch. A group is cut into teams of 2^team_log2
+ * for the device, as reduce7's) and each group takes a contiguous block of
+ * the segments, so 10 or 10^6 segments cost one launch. A group is cut into teams of 2^team_log2
  * work-items (up to LOCAL_SIZE; the host picks the size from the mean
  * segment length): a team owns one segment at a time,
  * neighbouring work-items of a team read neighbouring elements (coalesced),
@@ -60,10 +60,15 @@ segreduce(__global const IN_T *restrict in, __global const uint *restrict o32,
     const uint lid = get_local_id(0), team = 1u << team_log2;
     const uint teams = LOCAL_SIZE >> team_log2;
     const uint t = lid >> team_log2, rank = lid & (team - 1);
+    /* Each group owns a contiguous block of rounds (a CPU core then walks its
+     * part of the input in order); in a round, its teams take neighbouring
+     * segments. The bound depends on the group alone: all its work-items meet
+     * each barrier. */
     const ulong per_round = (ulong)get_num_groups(0) * teams;
+    const ulong rounds = (k + per_round - 1) / per_round;
+    const ulong first = (ulong)get_group_id(0) * rounds * teams;
     in += in_off;
-    /* The bound depends on the group alone: all its work-items meet each barrier. */
-    for (ulong base = (ulong)get_group_id(0) * teams; base < k; base += per_round) {
+    for (ulong base = first; base < min(first + rounds * teams, k); base += teams) {
         const ulong j = base + t;
         T x = (T)(OCR_IDENTITY);
         if (j < k) {
