@@ -237,6 +237,9 @@ static const option_def options[] = {
     NUM(0, "chunk", "N", T_U64, chunk, 1, (uint64_t)1 << 40,
         "--stream: elements per chunk; default a quarter of the device's max allocation, at "
         "most 256 MiB"),
+    NUM(0, "segments", "K", T_UINT, segments, 1, 1u << 30,
+        "reduce -s N elements as K segments of seeded random lengths in one call "
+        "(ocr_reducer_reduce_segments), each checked"),
     FLAG('h', "help", help, "print this help, then exit"),
     FLAG('V', "version", version, "print the version, then exit"),
 };

@@ -34,6 +34,7 @@ typedef struct {
     int mpi;           /* --mpi */
     int stream;        /* --stream */
     uint64_t chunk;    /* --chunk: elements per chunk, 0: the default */
+    unsigned segments; /* --segments: K, 0: not this mode */
 } cli_options;
 
 /* --timeout outside --grade (host/cli/watchdog.c): when `seconds` have passed

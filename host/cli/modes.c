@@ -25,6 +25,11 @@ static const char *const one_report[] = {"grade", "tune",         "explain",  "p
 static const char *const one_stream[] = {
     "grade",    "tune",   "explain",   "passes", "resources",    "peak",     "split", "mpi",
     "host-mem", "repeat", "threshold", "access", "cpu-baseline", "accurate", NULL};
+/* The library's segmented reduction: its own kernel, one launch per call. */
+static const char *const one_segmented[] = {
+    "grade",  "tune",        "explain", "passes",    "resources",    "peak",
+    "split",  "mpi",         "stream",  "threshold", "groups",       "access",
+    "kernel", "kernel-file", "chunk",   "host-mem",  "cpu-baseline", "accurate", NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};
@@ -109,6 +114,16 @@ static const cli_mode modes[] = {
      .formats_msg = "%s reports text or json, not csv",
      .no_arg = ARG_ONE_DEVICE,
      .run = cli_run_stream},
+    {.name = "--segments",
+     ON(segments),
+     .forbids = one_segmented,
+     .forbids_why = "",
+     .devices = CLI_REFUSES_ALL,
+     .devices_msg = "%s runs on one device, not -d all",
+     .formats = TEXT | JSON,
+     .formats_msg = "%s reports text or json, not csv",
+     .no_arg = "%s finds no argmin or argmax per segment yet",
+     .run = cli_run_segments},
     /* Modifiers of the single and -d all runs (run_on does them). */
     {.name = "--explain",
      ON(explain),

@@ -63,6 +63,7 @@ ocr_status cli_run_stream(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_tune(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_grade(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv);
+ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv); /* segments.c */
 
 /* The build request the options describe; OCR_USAGE for an unknown kernel,
  * OCR_RUNTIME for a --kernel-file that cannot be opened. */

@@ -137,6 +137,59 @@ OCR_API const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r);
  * device. Commands already enqueued still complete. NULL is a no-op. */
 OCR_API void ocr_reducer_release(ocr_reducer *r);
 
+/* ---- many reductions in one call: segments, rows, columns -------------- */
+/*
+ * These three calls reduce many ranges at once and write one value per range
+ * to result_buf[result_offset ..]: K values need result_offset + K elements
+ * there, which must not overlap the elements read (OCR_USAGE, the rule of
+ * ocr_reducer_reduce_async). They are non-blocking like reduce_async: the
+ * first command waits for wait[0..num_wait) (and the previous call where
+ * needed), *done (if not NULL) completes when every value is written, and
+ * OCR_OK means enqueued. Their kernels (cl/segreduce.cl) are built on the
+ * first such call, with the reducer's options: that call may also fail with
+ * OCR_BUILD or OCR_IO (a kernel_dir without segreduce.cl). A widening
+ * reducer reads its input type and writes its combined type, as reduce does.
+ * Float values are combined in a tree order, as reduce's; an empty range
+ * gives the operator's identity. Nothing to compute (K = 0) is no error:
+ * nothing is written, and *done still completes after the wait list.
+ */
+
+/* Segments in CSR style: segment j is elements [offset + offsets[j], offset +
+ * offsets[j + 1]) of buf, for j < num_segments, read from offsets_buf (at
+ * least num_segments + 1 values of offsets_type: OCR_UINT or OCR_ULONG, from
+ * its element 0; may be NULL when num_segments is 0). Every segment must lie
+ * within the n elements from offset (n bounds what is read and is checked
+ * against buf's size). Offsets are the caller's data, not checked on the
+ * host: an offset beyond n is read as n, and a segment whose end is before
+ * its start is empty, so wrong offsets give wrong values but never a read
+ * outside [offset, offset + n). One launch whatever num_segments (a grid of
+ * groups strides over the segments; each segment is reduced by a team of
+ * work-items sized from the mean length n / num_segments). */
+OCR_API ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                               size_t offset, uint64_t n, cl_mem offsets_buf,
+                                               ocr_type offsets_type, uint64_t num_segments,
+                                               cl_mem result_buf, size_t result_offset,
+                                               cl_uint num_wait, const cl_event *wait,
+                                               cl_event *done);
+
+/* A contiguous row-major matrix of rows x cols elements from buf[offset] on,
+ * reduced along each row (NumPy's axis=1 or -1): `rows` values. One launch
+ * (segments of cols elements, no offsets buffer). */
+OCR_API ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                           size_t offset, uint64_t rows, uint64_t cols,
+                                           cl_mem result_buf, size_t result_offset,
+                                           cl_uint num_wait, const cl_event *wait, cl_event *done);
+
+/* The same matrix reduced along each column (NumPy's axis=0): `cols` values.
+ * Each work-item owns a column, and neighbouring work-items read neighbouring
+ * columns (coalesced); one launch when the columns fill the device, else two
+ * (slices of rows into the reducer's scratch, then the slices). */
+OCR_API ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                              size_t offset, uint64_t rows, uint64_t cols,
+                                              cl_mem result_buf, size_t result_offset,
+                                              cl_uint num_wait, const cl_event *wait,
+                                              cl_event *done);
+
 /* ---- widening: reading one type, combining in another ------------------ */
 
 /* 1 if a reducer can read elements of `input` and combine them in `type`:

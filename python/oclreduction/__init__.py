@@ -44,8 +44,9 @@ NO_MEMORY: int = _D.OCR_NO_MEMORY
 TOO_LARGE: int = _D.OCR_TOO_LARGE
 IO: int = _D.OCR_IO
 
-__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or", "bitwise_xor", "Reducer",
-           "OcrError", "reduce", "version", "clear_cache", "widens_to", "dtypes", "__version__",
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or", "bitwise_xor",
+           "Reducer", "OcrError", "reduce", "segment_reduce", "version", "clear_cache", "widens_to",
+           "dtypes", "__version__",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
 
@@ -138,13 +139,25 @@ def clear_cache() -> None:
 
 # ---- the NumPy / PyOpenCL-shaped functions ---------------------------------
 
-def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
-            accurate: bool = False) -> Any:
+def _check_array(op: str, a: Any) -> None:
     import pyopencl.array as cla
     if not isinstance(a, cla.Array):
         raise TypeError(f"oclreduction.{op} takes a pyopencl.array.Array, not "
                         f"{type(a).__name__} (a Buffer: Reducer(...).reduce(queue, buf, n, "
                         "dtype=...))")
+
+
+def _queue_of(a: Any, queue: Any) -> Any:
+    queue = queue if queue is not None else a.queue
+    if queue is None:
+        raise ValueError("the array has no queue: pass queue=")
+    return queue
+
+
+def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
+            accurate: bool = False, axis: Optional[int] = None) -> Any:
+    import pyopencl.array as cla
+    _check_array(op, a)
     if hasattr(dtype, "int_ptr"):  # pyopencl.array.min(a, queue)'s second argument is the queue
         raise TypeError(f"oclreduction.{op}'s second argument is dtype: pass the queue as queue=")
     acc = np.dtype(dtype) if dtype is not None else a.dtype
@@ -156,12 +169,14 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
     if not _lib.ocr_type_widens_to(tin, tacc):
         raise TypeError(f"{a.dtype} data cannot be combined in {acc}: dtype may be "
                         + ", ".join(str(t) for t in _TYPES if widens_to(a.dtype, t)))
-    queue = queue if queue is not None else a.queue
-    if queue is None:
-        raise ValueError("the array has no queue: pass queue=")
+    queue = _queue_of(a, queue)
     if not a.flags.forc:
         raise ValueError(f"oclreduction needs a contiguous array; this one has strides "
                          f"{a.strides} for shape {a.shape}")
+    if axis is not None and not (a.ndim == 1 and axis in (0, -1)):
+        if accurate:
+            raise ValueError("accurate=True sums whole arrays, not along an axis")
+        return _reduce_axis(op, a, acc, queue, wait_for, axis)
     if a.size == 0:
         ident = _UFUNCS[op].identity
         if ident is None:
@@ -173,60 +188,143 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
     return result
 
 
+def _axis_of(a: Any, axis: Any) -> Tuple[int, int, int]:
+    """(rows, cols, 1 or 0): the array as the C-order matrix the library
+    reads, and the axis of that matrix to reduce (an F-order array is the
+    C-order transpose, its axes swapped)."""
+    import operator
+    if a.ndim != 2:
+        raise ValueError(f"axis= needs a 1-D or 2-D array, not {a.ndim}-D (shape {a.shape})")
+    ax = operator.index(axis)
+    if ax not in (-2, -1, 0, 1):
+        raise np.exceptions.AxisError(ax, 2) if hasattr(np, "exceptions") else ValueError(
+            f"axis {ax} is out of bounds for array of dimension 2")
+    ax %= 2
+    rows, cols = a.shape
+    if not a.flags.c_contiguous:  # F-contiguous (forc checked): the transpose is C-order
+        rows, cols, ax = cols, rows, 1 - ax
+    return rows, cols, ax
+
+
+def _reduce_axis(op: str, a: Any, acc: np.dtype, queue: Any,
+                 wait_for: Optional[Sequence[Any]], axis: int) -> Any:
+    """A 2-D array reduced along one axis: a 1-D Array of acc (NumPy's shape),
+    its .events holding the reduction's event."""
+    import pyopencl.array as cla
+    rows, cols, ax = _axis_of(a, axis)
+    count = rows if ax == 1 else cols
+    if (cols if ax == 1 else rows) == 0 and count:
+        ident = _UFUNCS[op].identity
+        if ident is None:
+            raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
+        return cla.to_device(queue, np.full(count, ident).astype(acc), allocator=a.allocator)
+    result = cla.empty(queue, (count,), acc, allocator=a.allocator)
+    if count:
+        m = a if a.flags.c_contiguous else a.T
+        _cached(queue, a, a.dtype, acc, op).reduce_axis_async(queue, m, result, ax,
+                                                              wait_for=wait_for)
+    return result
+
+
+def _identity(op: str, dt: np.dtype) -> Any:
+    """The library's identity of op in dt (min and max: the type's extremes)."""
+    if op in ("min", "max"):
+        if dt.kind == "f":
+            return np.inf if op == "min" else -np.inf
+        return np.iinfo(dt).max if op == "min" else np.iinfo(dt).min
+    return {"sum": 0, "prod": 1, "and": np.iinfo(dt).max if dt.kind == "u" else -1,
+            "or": 0, "xor": 0}[op]
+
+
+def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, queue: Any = None,
+                   wait_for: Optional[Sequence[Any]] = None) -> Any:
+    """Many reductions in one call: segment j = a[offsets[j]:offsets[j+1]] of
+    a contiguous 1-D pyopencl Array, reduced with `op` ("sum", "prod", "min",
+    "max", "and", "or", "xor") into element j of the returned 1-D Array of
+    len(offsets) - 1 values (of dtype, default a.dtype); an empty segment gives
+    the identity (also for min and max: the type's extreme). offsets: a
+    pyopencl Array or a NumPy array of non-decreasing integers, at most
+    a.size (uint32 or uint64 on the device; others are converted)."""
+    import pyopencl.array as cla
+    if op not in _OPS or op.startswith("arg"):
+        raise ValueError(f"unknown operator {op!r}: one of "
+                         + ", ".join(o for o in _OPS if not o.startswith("arg")))
+    if not isinstance(a, cla.Array) or a.ndim != 1:
+        raise TypeError("segment_reduce takes a 1-D pyopencl.array.Array")
+    acc = np.dtype(dtype) if dtype is not None else a.dtype
+    if not _lib.ocr_op_valid_for(_OPS[op], type_of(acc)):
+        raise TypeError(f"{op} needs integers, not {acc}")
+    queue = _queue_of(a, queue)
+    if not isinstance(offsets, cla.Array) or offsets.dtype not in (np.uint32, np.uint64) \
+            or offsets.offset:
+        host = offsets.get() if isinstance(offsets, cla.Array) else np.asarray(offsets)
+        if host.ndim != 1 or host.size < 1 or (host.size and host.min() < 0):
+            raise ValueError("offsets must be a 1-D array of at least one non-negative integer")
+        offsets = cla.to_device(queue, host.astype(np.uint64 if host.max() >> 32 else np.uint32))
+    k = offsets.size - 1
+    result = cla.empty(queue, (k,), acc, allocator=a.allocator)
+    if k == 0:
+        return result
+    if a.size == 0:  # every segment empty: the identity, as the library writes it
+        result.set(np.full(k, _identity(op, acc), dtype=acc))
+        return result
+    _cached(queue, a, a.dtype, acc, op).reduce_segments_async(queue, a, offsets, result,
+                                                              wait_for=wait_for)
+    return result
+
+
 def sum(a: Any, dtype: Any = None, queue: Any = None,
-        wait_for: Optional[Sequence[Any]] = None, accurate: bool = False) -> Any:
+        wait_for: Optional[Sequence[Any]] = None, accurate: bool = False, *,
+        axis: Optional[int] = None) -> Any:
     """The sum of a pyopencl Array as a 0-d Array (like pyopencl.array.sum);
     dtype: the type to add in and return (default a.dtype). Integer sums wrap.
     accurate=True (float32/float64 results): a compensated sum within one ulp
-    of the correctly rounded exact sum, at nearly the plain speed on a GPU."""
-    return _reduce("sum", a, dtype, queue, wait_for, accurate)
+    of the correctly rounded exact sum, at nearly the plain speed on a GPU.
+    axis=0 or 1 (2-D arrays): a 1-D Array of the rows' or columns' sums."""
+    return _reduce("sum", a, dtype, queue, wait_for, accurate, axis)
 
 
 def prod(a: Any, dtype: Any = None, queue: Any = None,
-         wait_for: Optional[Sequence[Any]] = None) -> Any:
+         wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
     """The product, as sum."""
-    return _reduce("prod", a, dtype, queue, wait_for)
+    return _reduce("prod", a, dtype, queue, wait_for, axis=axis)
 
 
 def min(a: Any, dtype: Any = None, queue: Any = None,
-        wait_for: Optional[Sequence[Any]] = None) -> Any:
+        wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
     """The minimum, as sum; NaN if a holds one (as NumPy); ValueError if a is empty."""
-    return _reduce("min", a, dtype, queue, wait_for)
+    return _reduce("min", a, dtype, queue, wait_for, axis=axis)
 
 
 def max(a: Any, dtype: Any = None, queue: Any = None,
-        wait_for: Optional[Sequence[Any]] = None) -> Any:
+        wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
     """The maximum, as min."""
-    return _reduce("max", a, dtype, queue, wait_for)
+    return _reduce("max", a, dtype, queue, wait_for, axis=axis)
 
 
 def bitwise_and(a: Any, dtype: Any = None, queue: Any = None,
-                wait_for: Optional[Sequence[Any]] = None) -> Any:
+                wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
     """The bitwise AND of integers, as sum (all ones if a is empty)."""
-    return _reduce("and", a, dtype, queue, wait_for)
+    return _reduce("and", a, dtype, queue, wait_for, axis=axis)
 
 
 def bitwise_or(a: Any, dtype: Any = None, queue: Any = None,
-               wait_for: Optional[Sequence[Any]] = None) -> Any:
+               wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
     """The bitwise OR of integers, as sum."""
-    return _reduce("or", a, dtype, queue, wait_for)
+    return _reduce("or", a, dtype, queue, wait_for, axis=axis)
 
 
 def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None,
-                wait_for: Optional[Sequence[Any]] = None) -> Any:
+                wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
     """The bitwise XOR of integers, as sum."""
-    return _reduce("xor", a, dtype, queue, wait_for)
+    return _reduce("xor", a, dtype, queue, wait_for, axis=axis)
 
 
 def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
     import pyopencl.array as cla
-    if not isinstance(a, cla.Array):
-        raise TypeError(f"oclreduction.{op} takes a pyopencl.array.Array, not "
-                        f"{type(a).__name__}")
+    _check_array(op, a)
     type_of(a.dtype)  # a TypeError for dtypes the library does not reduce
-    queue = queue if queue is not None else a.queue
-    if queue is None:
-        raise ValueError("the array has no queue: pass queue=")
+    queue = _queue_of(a, queue)
     if not a.flags.c_contiguous:
         raise ValueError(f"oclreduction.{op} needs a C-contiguous array (NumPy's index counts "
                          f"in C order); this one has strides {a.strides} for shape {a.shape}")
@@ -256,8 +354,9 @@ def argmax(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None) 
 def reduce(queue: Any, array: Any, op: str = "sum") -> Any:
     """The 0.1 interface: `op` ("sum", "prod", "min", "max", "and", "or",
     "xor") over a whole array, as a NumPy scalar (blocks)."""
-    if op not in _OPS:
-        raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_OPS))
+    if op not in _OPS or op.startswith("arg"):
+        raise ValueError(f"unknown operator {op!r}: one of "
+                         + ", ".join(o for o in _OPS if not o.startswith("arg")))
     if op in ("argmin", "argmax"):
         return _arg(op, array, queue, None).get()[()]
     return _reduce(op, array, None, queue, None).get()[()]

@@ -187,6 +187,63 @@ class Reducer:
                 a.add_event(ev)
         return ev
 
+    def _many(self, call: Any, queue: Any, data: Any, result: Any, count: int,
+              wait_for: Optional[Sequence[Any]], extra: Sequence[Any] = ()) -> Any:
+        """One of the library's many-values calls: `count` values of acc_dtype
+        into result (an Array of at least count) after data's events and
+        wait_for; the event, also added to the arrays'."""
+        import pyopencl as cl
+        buf, off, _n, dt = _where(data, None, 0, None)
+        self._check(dt)
+        if result.dtype != self.acc_dtype or result.size < count:
+            raise TypeError(f"the result array must hold {count} values of {self.acc_dtype}")
+        res, roff = self._result(result, 0)
+        waits = [e for x in (data, *extra) for e in getattr(x, "events", [])]
+        wl, nw = _events(waits + list(wait_for or []))
+        done = ctypes.c_void_p()
+        with self._lock:
+            st = call(self._r, queue.int_ptr, buf, off, res, roff, nw, wl, ctypes.byref(done))
+            if st != D.OCR_OK:
+                self._fail(st)
+        ev = cl.Event.from_int_ptr(done.value, retain=False)
+        for a in (result, data, *extra):
+            if hasattr(a, "add_event"):
+                a.add_event(ev)
+        return ev
+
+    def reduce_axis_async(self, queue: Any, data: Any, result: Any, axis: int,
+                          wait_for: Optional[Sequence[Any]] = None) -> Any:
+        """A C-contiguous 2-D Array reduced along axis 1 (each row: rows values,
+        ocr_reducer_reduce_rows) or axis 0 (each column, ocr_reducer_reduce_columns)
+        into the Array result; returns the event."""
+        rows, cols = data.shape
+        fn = lib.ocr_reducer_reduce_rows if axis == 1 else lib.ocr_reducer_reduce_columns
+
+        def call(r: Any, q: int, buf: int, off: int, res: int, roff: int, nw: int, wl: Any,
+                 done: Any) -> int:
+            return fn(r, q, buf, off, rows, cols, res, roff, nw, wl, done)
+        return self._many(call, queue, data, result, rows if axis == 1 else cols, wait_for)
+
+    def reduce_segments_async(self, queue: Any, data: Any, offsets: Any, result: Any,
+                              wait_for: Optional[Sequence[Any]] = None) -> Any:
+        """Segment j = data[offsets[j]:offsets[j+1]] (offsets: an Array of uint32
+        or uint64, len(offsets) - 1 segments) reduced into result[j], in one
+        call (ocr_reducer_reduce_segments); returns the event."""
+        k = offsets.size - 1
+        ot = {np.dtype(np.uint32): D.OCR_UINT, np.dtype(np.uint64): D.OCR_ULONG}.get(
+            offsets.dtype)
+        if ot is None or not offsets.flags.c_contiguous or offsets.ndim != 1 or k < 0:
+            raise TypeError("offsets must be a contiguous 1-D Array of uint32 or uint64")
+        if offsets.offset:
+            raise ValueError("offsets must start at its buffer's first element")
+        n = data.size
+
+        def call(r: Any, q: int, buf: int, off: int, res: int, roff: int, nw: int, wl: Any,
+                 done: Any) -> int:
+            return lib.ocr_reducer_reduce_segments(r, q, buf, off, n, offsets.base_data.int_ptr,
+                                                   ot, k, res, roff, nw, wl, done)
+        return self._many(call, queue, data, result, k, wait_for, extra=(offsets,))
+
     def reduce(self, queue: Any, data: Any, n: Optional[int] = None, offset: int = 0,
                wait_for: Optional[Sequence[Any]] = None, dtype: Any = None) -> Any:
         """reduce_async, then the value as a NumPy scalar of acc_dtype (blocks);

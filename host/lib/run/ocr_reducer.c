@@ -10,32 +10,11 @@
  * ocr_readback.c's. Like the whole library it prints nothing; every message
  * of a call is also captured (ocr_capture_begin) into the reducer's
  * last-error text. */
-#include "ocr_readback.h"
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "ocr_reducer_priv.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct ocr_reducer {
-    cl_context ctx; /* retained */
-    cl_device_id device;
-    ocr_device dev;   /* its info, for the build; the context borrowed */
-    ocr_type type;    /* of the values combined and of the result */
-    ocr_type in_type; /* of the input elements: type, or a narrower one (widening) */
-    ocr_op op;
-    size_t es, in_es;  /* their sizes */
-    ocr_kernel *k;     /* reads in_type */
-    ocr_kernel *k_acc; /* widening only: the same over values of type (the later passes) */
-    cl_mem scratch[2]; /* the passes' outputs, ping-pong (the last pass writes the result) */
-    uint64_t scratch_n[2];
-    ocr_readback rb;    /* the blocking call's result element and way home */
-    cl_command_queue q; /* the last queue checked (retained: its address stays its own) */
-    int q_ooo;          /* ... executes out of order */
-    cl_event last;      /* the previous call's last command, which the next may need to wait for */
-    int last_elsewhere; /* ... enqueued on another queue than q */
-    cl_event *wl;       /* a call's wait list when it joins the caller's and last */
-    cl_uint wl_cap;
-    char *err; /* the last call's message, NULL after a success */
-};
 
 /* The message of the calling thread's last failed ocr_reducer_create. */
 static _Thread_local char create_error[1024];
@@ -45,7 +24,7 @@ const char *ocr_version(void) {
 }
 
 /* Keeps the captured text as r's message if the call failed. */
-static void keep_error(char **slot, char *text, ocr_status st) {
+void ocr_reducer_keep_error(char **slot, char *text, ocr_status st) {
     free(*slot);
     *slot = NULL;
     if (st == OCR_OK) {
@@ -187,6 +166,12 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, oc
     if ((st = ocr_kernel_build_ex(&r->dev, &rq, flags, input, &r->k)) != OCR_OK ||
         (input != type && (st = ocr_kernel_build_ex(&r->dev, &rq, flags, type, &r->k_acc))))
         return st;
+    r->local_size = opt.local_size;
+    if ((opt.kernel_dir && !(r->kernel_dir = strdup(opt.kernel_dir))) ||
+        (opt.build_options && !(r->build_options = strdup(opt.build_options)))) {
+        ocr_errorf("out of host memory");
+        return OCR_NO_MEMORY;
+    }
     st = ocr_readback_open(ctx, device, r->es, &r->rb);
 fail:
     return st;
@@ -234,6 +219,11 @@ void ocr_reducer_release(ocr_reducer *r) {
     ocr_readback_close(&r->rb);
     for (int i = 1; i >= 0; --i)
         if (r->scratch[i]) clReleaseMemObject(r->scratch[i]);
+    ocr_kernel_release(r->k_col_acc);
+    ocr_kernel_release(r->k_col);
+    ocr_kernel_release(r->k_seg);
+    free(r->kernel_dir);
+    free(r->build_options);
     ocr_kernel_release(r->k_acc);
     ocr_kernel_release(r->k);
     if (r->device) clReleaseDevice(r->device);
@@ -256,7 +246,7 @@ const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
 
 /* The size in bytes of a buffer of the reducer's context. Asked at every call:
  * a buffer's address may come back as another's once the caller releases it. */
-static ocr_status buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size) {
+ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size) {
     ocr_status st = OCR_OK;
     cl_context c = NULL;
     if (!m) {
@@ -291,8 +281,8 @@ fail:
 /* The value is written to element result_offset of result_buf while elements
  * [offset, offset + n) of buf are read: refused when those bytes overlap (the
  * same buffer, a sub-buffer of it, or its parent). */
-static ocr_status check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
-                                cl_mem result_buf, size_t result_offset) {
+ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
+                                     cl_mem result_buf, size_t result_offset, uint64_t count) {
     ocr_status st;
     cl_mem in_root, out_root;
     size_t in_at, out_at;
@@ -301,7 +291,7 @@ static ocr_status check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset,
         return st;
     uint64_t lo = in_at + (uint64_t)offset * r->in_es, hi = lo + n * r->in_es; /* in bytes */
     uint64_t at = out_at + (uint64_t)result_offset * r->es;
-    if (in_root == out_root && at < hi && lo < at + r->es) {
+    if (in_root == out_root && n && count && at < hi && lo < at + count * r->es) {
         ocr_errorf("the result buffer overlaps the elements reduced: element %zu of result_buf "
                    "lies at byte %llu of the same buffer as input bytes [%llu, %llu); pass "
                    "another buffer, or offsets that leave it out",
@@ -315,7 +305,7 @@ static ocr_status check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset,
 /* The queue: checked when it changes, then remembered (retained, so that the
  * check cannot go stale). Commands of the previous call on another queue are
  * waited for by the next call's first command. */
-static ocr_status use_queue(ocr_reducer *r, cl_command_queue q) {
+ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q) {
     ocr_status st = OCR_OK;
     cl_context qc = NULL;
     cl_device_id qd = NULL;
@@ -354,8 +344,8 @@ typedef struct {
 static ocr_status check_buffers(const ocr_reducer *r, const call *c) {
     ocr_status st;
     size_t size = 0, rsize = 0;
-    if ((st = buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
-        (st = buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
+    if ((st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
+        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
         return st;
     uint64_t have = size / r->in_es;
     if (c->offset > have || c->n > have - c->offset) {
@@ -375,7 +365,7 @@ static ocr_status check_buffers(const ocr_reducer *r, const call *c) {
                    "offset and result_offset must be 0");
         return OCR_USAGE;
     }
-    return check_overlap(r, c->buf, c->offset, c->n, c->result, c->result_offset);
+    return ocr_reducer_check_overlap(r, c->buf, c->offset, c->n, c->result, c->result_offset, 1);
 }
 
 /* Everything that can be refused before a command is enqueued. */
@@ -394,14 +384,14 @@ static ocr_status check_args(ocr_reducer *r, const call *c) {
                    c->wait ? "given" : "NULL");
         return OCR_USAGE;
     }
-    if ((st = use_queue(r, c->q)) != OCR_OK) return st;
+    if ((st = ocr_reducer_use_queue(r, c->q)) != OCR_OK) return st;
     return check_buffers(r, c);
 }
 
 /* ---- a call's commands ---------------------------------------------------------- */
 
 /* Scratch buffer i holds at least `need` elements (a larger n may need more). */
-static ocr_status grow(ocr_reducer *r, int i, uint64_t need) {
+ocr_status ocr_reducer_grow(ocr_reducer *r, int i, uint64_t need) {
     ocr_status st = OCR_OK;
     cl_int err;
     if (need <= r->scratch_n[i]) return OCR_OK;
@@ -444,7 +434,7 @@ static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
     }
     /* Pass i writes scratch[i % 2], except the last, which writes the result. */
     for (unsigned i = 0; i + 1 < p->npasses; ++i)
-        if ((st = grow(r, (int)(i % 2), p->pass[i].n_out)) != OCR_OK) return st;
+        if ((st = ocr_reducer_grow(r, (int)(i % 2), p->pass[i].n_out)) != OCR_OK) return st;
     return OCR_OK;
 }
 
@@ -452,8 +442,8 @@ static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
  * command where queue order does not already put it first (it ran on another
  * queue, or this one runs out of order). No allocation, but when a caller's
  * list is longer than every one before. */
-static ocr_status first_wait(ocr_reducer *r, cl_uint num_wait, const cl_event *wait, cl_uint *nw,
-                             const cl_event **wl) {
+ocr_status ocr_reducer_first_wait(ocr_reducer *r, cl_uint num_wait, const cl_event *wait,
+                                  cl_uint *nw, const cl_event **wl) {
     *nw = num_wait, *wl = wait;
     if (!r->last || (!r->last_elsewhere && !r->q_ooo)) return OCR_OK;
     if (num_wait == 0) {
@@ -526,7 +516,7 @@ static ocr_status reduce_async(ocr_reducer *r, const call *c, int want, cl_event
     const cl_event *wl;
     *ev = NULL;
     if ((st = check_args(r, c)) != OCR_OK ||
-        (st = first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
+        (st = ocr_reducer_first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
         return st;
     if ((st = enqueue(r, c, nw, wl, want, ev)) != OCR_OK) {
         clFinish(c->q);
@@ -554,7 +544,7 @@ ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem bu
         r->last = ev; /* the next call may have to wait for it */
         if (done) clRetainEvent(ev), *done = ev;
     }
-    keep_error(&r->err, ocr_capture_end(tok), st);
+    ocr_reducer_keep_error(&r->err, ocr_capture_end(tok), st);
     return st;
 }
 
@@ -592,6 +582,6 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
     }
 fail:
     if (ev) clReleaseEvent(ev);
-    keep_error(&r->err, ocr_capture_end(tok), st);
+    ocr_reducer_keep_error(&r->err, ocr_capture_end(tok), st);
     return st;
 }

@@ -1,0 +1,208 @@
+/* segments.c - --segments K: the library's segmented reduction
+ * (ocr_reducer_reduce_segments) over the seeded input of -s N cut into K
+ * segments of seeded random lengths, timed and checked segment by segment
+ * against the CPU reference of each (bit for bit on the default exact data). */
+#include "modes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The seeded segment lengths: K - 1 cut points drawn uniformly in [0, N]
+ * (xorshift from the seed), sorted; offsets[j] is the j-th cut. */
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t *make_offsets(uint64_t n, uint64_t k, uint64_t seed) {
+    uint64_t *off = malloc((size_t)(k + 1) * sizeof *off);
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+    if (!off) return NULL;
+    off[0] = 0, off[k] = n;
+    for (uint64_t j = 1; j < k; ++j) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        off[j] = s % (n + 1);
+    }
+    qsort(off + 1, (size_t)(k > 1 ? k - 1 : 0), sizeof *off, cmp_u64);
+    return off;
+}
+
+typedef struct {
+    ocr_device *dev;
+    ocr_reducer *r;
+    cl_mem in, offs, out;
+    ocr_type off_type;
+    void *data, *got;
+    uint64_t *off;
+    ocr_reference *ref;
+} seg_run;
+
+/* The device, the reducer and the buffers: input, offsets (uint where N fits
+ * 32 bits, else ulong) and K results. */
+static ocr_status setup(const cli_options *o, uint64_t k, seg_run *s) {
+    ocr_status st;
+    cl_int err = CL_SUCCESS;
+    size_t es = ocr_type_size(o->type);
+    ocr_reducer_options opt = OCR_REDUCER_OPTIONS;
+    opt.kernel_dir = o->kernel_dir, opt.local_size = o->local_size;
+    opt.build_options = o->build_options;
+    if ((st = ocr_device_open(&o->device, &s->dev)) != OCR_OK) return st;
+    cl_context ctx = ocr_device_context(s->dev);
+    if ((st = ocr_reducer_create(ctx, ocr_device_id(s->dev), o->type, o->op, &opt, &s->r)) !=
+        OCR_OK)
+        return st;
+    if (!(s->data = cli_make_input(o, 0, o->size, "the input")) ||
+        !(s->off = make_offsets(o->size, k, o->seed)) || !(s->got = malloc((size_t)k * es)) ||
+        !(s->ref = malloc((size_t)k * sizeof *s->ref))) {
+        fprintf(stderr, "oclReduction: out of host memory for %llu segments\n",
+                (unsigned long long)k);
+        return OCR_NO_MEMORY;
+    }
+    s->off_type = o->size > UINT32_MAX ? OCR_ULONG : OCR_UINT;
+    if (s->off_type == OCR_UINT) /* the same values as uints, in place */
+        for (uint64_t j = 0; j <= k; ++j)
+            ((cl_uint *)s->off)[j] = (cl_uint)s->off[j];
+    s->in =
+        clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, o->size * es, s->data, &err);
+    if (err == CL_SUCCESS)
+        s->offs = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 (k + 1) * ocr_type_size(s->off_type), s->off, &err);
+    if (err == CL_SUCCESS) s->out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, k * es, NULL, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "oclReduction: cannot allocate the device buffers: %s\n",
+                ocr_cl_error_name(err));
+        return OCR_NO_MEMORY;
+    }
+    return OCR_OK;
+}
+
+static uint64_t offset_at(const seg_run *s, uint64_t j) {
+    return s->off_type == OCR_UINT ? ((cl_uint *)s->off)[j] : s->off[j];
+}
+
+/* Each segment's reference (the library's: exact on exact data). */
+static void references(const cli_options *o, uint64_t k, seg_run *s) {
+    size_t es = ocr_type_size(o->type);
+    for (uint64_t j = 0; j < k; ++j) {
+        uint64_t b = offset_at(s, j), len = offset_at(s, j + 1) - b;
+        if (len)
+            ocr_reference_make((const char *)s->data + b * es, len, o->type, o->op, len, o->data,
+                               &s->ref[j]);
+        else
+            s->ref[j] = (ocr_reference){.expected = ocr_identity(o->type, o->op), .any_order = 1};
+    }
+}
+
+/* One timed call, its K values read back and checked: *ns the kernel's time,
+ * *wrong the segments that differ from their reference (the first in *first). */
+static ocr_status one_run(const cli_options *o, uint64_t k, seg_run *s, uint64_t *ns,
+                          uint64_t *wrong, uint64_t *first) {
+    ocr_status st;
+    cl_event done = NULL;
+    cl_ulong t0 = 0, t1 = 0;
+    cl_command_queue q = ocr_device_queue(s->dev);
+    size_t es = ocr_type_size(o->type);
+    st = ocr_reducer_reduce_segments(s->r, q, s->in, 0, o->size, s->offs, s->off_type, k, s->out, 0,
+                                     0, NULL, &done);
+    if (st != OCR_OK) return st;
+    cl_int err = clWaitForEvents(1, &done);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(q, s->out, CL_TRUE, 0, k * es, s->got, 0, NULL, NULL);
+    clReleaseEvent(done);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "oclReduction: the segmented run failed: %s\n", ocr_cl_error_name(err));
+        return OCR_OPENCL;
+    }
+    *ns = t1 > t0 ? t1 - t0 : 0;
+    for (uint64_t j = 0; j < k; ++j) {
+        ocr_value v;
+        memset(&v, 0, sizeof v);
+        memcpy(&v, (const char *)s->got + j * es, es);
+        if (!ocr_check(o->type, &s->ref[j], v) && !(*wrong)++) *first = j;
+    }
+    return OCR_OK;
+}
+
+static void seg_release(seg_run *s) {
+    if (s->out) clReleaseMemObject(s->out);
+    if (s->offs) clReleaseMemObject(s->offs);
+    if (s->in) clReleaseMemObject(s->in);
+    ocr_reducer_release(s->r);
+    ocr_device_close(s->dev);
+    free(s->data), free(s->off), free(s->got), free(s->ref);
+}
+
+typedef struct {
+    uint64_t median, min, wrong, first, runs, min_len, max_len;
+    double gbps;
+} seg_result;
+
+static void report(const cli_options *o, uint64_t k, const seg_run *s, const seg_result *r) {
+    const ocr_device_info *in = ocr_device_get_info(s->dev);
+    const char *verdict = r->wrong ? "FAILED" : "PASSED";
+    if (o->format == OCR_FORMAT_JSON) {
+        printf("{\"segments\": true, \"k\": %llu, \"n\": %llu, \"type\": \"%s\", \"op\": \"%s\", "
+               "\"seed\": %llu, \"data\": \"%s\", \"device\": ",
+               (unsigned long long)k, (unsigned long long)o->size, ocr_type_name(o->type),
+               ocr_op_name(o->op), (unsigned long long)o->seed, ocr_data_kind_name(o->data));
+        ocr_report_quoted(stdout, OCR_FORMAT_JSON, in->name);
+        printf(", \"offsets\": \"%s\", \"min_length\": %llu, \"max_length\": %llu, "
+               "\"runs\": %llu, \"kernel_ms\": %.6g, \"kernel_ms_min\": %.6g, \"gbps\": %.6g, "
+               "\"wrong_values\": %llu, \"verdict\": \"%s\"}\n",
+               ocr_type_name(s->off_type), (unsigned long long)r->min_len,
+               (unsigned long long)r->max_len, (unsigned long long)r->runs, r->median / 1e6,
+               r->min / 1e6, r->gbps, (unsigned long long)r->wrong, verdict);
+        return;
+    }
+    printf("Segmented reduction: %llu segments, %llu elements (%s %s, seed %llu, %s data)\n",
+           (unsigned long long)k, (unsigned long long)o->size, ocr_type_name(o->type),
+           ocr_op_name(o->op), (unsigned long long)o->seed, ocr_data_kind_name(o->data));
+    printf("Device: %s\n", in->name);
+    printf("Segment lengths: %llu to %llu (seeded random cuts), %s offsets, one launch per call\n",
+           (unsigned long long)r->min_len, (unsigned long long)r->max_len,
+           ocr_type_name(s->off_type));
+    printf("Checked: all %llu runs (1 warm-up + %u timed), every segment against its reference\n",
+           (unsigned long long)r->runs, o->repeats);
+    if (r->wrong)
+        printf("Wrong: %llu value%s over all runs (the first: segment %llu)\n",
+               (unsigned long long)r->wrong, r->wrong == 1 ? "" : "s",
+               (unsigned long long)r->first);
+    printf("\nTest %s!\n\n", verdict);
+    printf("T kernel: %.5g ms (median of %u; min %.5g)\n", r->median / 1e6, o->repeats,
+           r->min / 1e6);
+    printf("Bandwidth: %.4g GB/s (input, offsets and results / T kernel)\n", r->gbps);
+}
+
+ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv) {
+    (void)argc, (void)argv;
+    uint64_t k = o->segments;
+    seg_run s = {0};
+    seg_result r = {0};
+    uint64_t *ns = malloc(((size_t)o->repeats + 1) * sizeof *ns);
+    ocr_status st = ns ? setup(o, k, &s) : OCR_NO_MEMORY;
+    if (st == OCR_OK) references(o, k, &s);
+    for (unsigned i = 0; st == OCR_OK && i <= o->repeats; ++i, ++r.runs)
+        st = one_run(o, k, &s, &ns[i], &r.wrong, &r.first);
+    if (st == OCR_OK) {
+        ocr_median_min_u64(ns + 1, o->repeats, &r.median, &r.min);
+        r.min_len = UINT64_MAX;
+        for (uint64_t j = 0; j < k; ++j) {
+            uint64_t len = offset_at(&s, j + 1) - offset_at(&s, j);
+            r.min_len = len < r.min_len ? len : r.min_len;
+            r.max_len = len > r.max_len ? len : r.max_len;
+        }
+        double bytes = (double)o->size * ocr_type_size(o->type) +
+                       (double)(k + 1) * ocr_type_size(s.off_type) +
+                       (double)k * ocr_type_size(o->type);
+        r.gbps = r.median ? bytes / (double)r.median : 0;
+        report(o, k, &s, &r);
+        if (r.wrong) st = OCR_WRONG;
+    }
+    seg_release(&s);
+    free(ns);
+    return st;
+}

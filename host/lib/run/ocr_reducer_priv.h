@@ -1,0 +1,52 @@
+/* ocr_reducer_priv.h - the reducer's state and the checks its calls share
+ * (ocr_reducer.c: one reduction per call; ocr_segments.c: many). Internal to
+ * the library. */
+#ifndef OCR_REDUCER_PRIV_H
+#define OCR_REDUCER_PRIV_H
+
+#include "ocr_readback.h"
+
+struct ocr_reducer {
+    cl_context ctx; /* retained */
+    cl_device_id device;
+    ocr_device dev;   /* its info, for the build; the context borrowed */
+    ocr_type type;    /* of the values combined and of the result */
+    ocr_type in_type; /* of the input elements: type, or a narrower one (widening) */
+    ocr_op op;
+    size_t es, in_es;  /* their sizes */
+    ocr_kernel *k;     /* reads in_type */
+    ocr_kernel *k_acc; /* widening only: the same over values of type (the later passes) */
+    cl_mem scratch[2]; /* the passes' outputs, ping-pong (the last pass writes the result) */
+    uint64_t scratch_n[2];
+    ocr_readback rb;    /* the blocking call's result element and way home */
+    cl_command_queue q; /* the last queue checked (retained: its address stays its own) */
+    int q_ooo;          /* ... executes out of order */
+    cl_event last;      /* the previous call's last command, which the next may need to wait for */
+    int last_elsewhere; /* ... enqueued on another queue than q */
+    cl_event *wl;       /* a call's wait list when it joins the caller's and last */
+    cl_uint wl_cap;
+    char *err; /* the last call's message, NULL after a success */
+    /* segments, rows and columns (ocr_segments.c): built on first use */
+    ocr_kernel *k_seg, *k_col, *k_col_acc; /* k_col_acc: widening only, reads type */
+    char *kernel_dir, *build_options;      /* the options they are built with */
+    size_t local_size;
+};
+
+/* Keeps the captured text as *slot if the call failed (else frees it). */
+void ocr_reducer_keep_error(char **slot, char *text, ocr_status st);
+/* The size in bytes of m, which must be a buffer of r's context. */
+ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size);
+/* OCR_USAGE when elements [result_offset, + count) of result_buf meet input
+ * elements [offset, offset + n) of buf (same buffer, sub-buffer or parent). */
+ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
+                                     cl_mem result_buf, size_t result_offset, uint64_t count);
+/* The queue checked (when it changed) and remembered. */
+ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q);
+/* Scratch buffer i holds at least `need` elements of r's type. */
+ocr_status ocr_reducer_grow(ocr_reducer *r, int i, uint64_t need);
+/* The first command's wait list: the caller's, plus the previous call's last
+ * command where queue order does not already put it first. */
+ocr_status ocr_reducer_first_wait(ocr_reducer *r, cl_uint num_wait, const cl_event *wait,
+                                  cl_uint *nw, const cl_event **wl);
+
+#endif

@@ -1,0 +1,343 @@
+/* ocr_segments.c - many reductions per call on the reducer's context, type
+ * and operator: segments given by offsets and the rows of a matrix
+ * (segreduce, one launch whatever their number), the columns of a matrix
+ * (colreduce, one launch, or two when there are too few columns to fill the
+ * device). The kernels of cl/segreduce.cl are built on the first such call,
+ * with the reducer's options, through the program cache (so reducers built
+ * alike share them). The queue, wait list and previous-call rules are the
+ * reducer's (ocr_reducer_priv.h). Prints nothing. */
+#include "ocr_reducer_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the kernels, built on first use ------------------------------------------- */
+
+static int is_cpu(const ocr_reducer *r) {
+    cl_device_type t = r->dev.info.type;
+    return (t & CL_DEVICE_TYPE_CPU) && !(t & CL_DEVICE_TYPE_GPU);
+}
+
+/* One kernel of segreduce.cl reading `input`. Work-groups of 256 on a GPU;
+ * on a CPU one work-item per group (a core then walks a segment in order, as
+ * reduce7's blocked access does). colreduce takes the same options, so the
+ * program is built once. */
+static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, ocr_kernel **k) {
+    if (*k) return OCR_OK;
+    ocr_build_request rq = {
+        .spec = {name,
+                 "segreduce.cl",
+                 OCR_PER_GROUP,
+                 is_cpu(r) ? 1 : 256,
+                 0,
+                 1,
+                 0,
+                 "many reductions in one launch",
+                 {0, 0, 0, 0},
+                 0},
+        .kernel_dir = r->kernel_dir,
+        .type = r->type,
+        .op = r->op,
+        .local_size = r->local_size,
+        .extra_options = r->build_options,
+    };
+    int flags = (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE;
+    return ocr_kernel_build_ex(&r->dev, &rq, flags, input, k);
+}
+
+static ocr_status build_segments(ocr_reducer *r) {
+    return build_one(r, "segreduce", r->in_type, &r->k_seg);
+}
+
+static ocr_status build_columns(ocr_reducer *r) {
+    ocr_status st = build_one(r, "colreduce", r->in_type, &r->k_col);
+    if (st == OCR_OK && r->in_type != r->type) /* the second launch reads partials of type */
+        st = build_one(r, "colreduce", r->type, &r->k_col_acc);
+    return st;
+}
+
+/* ---- a call's checks -------------------------------------------------------------- */
+
+/* One call: where it reads, and where its `count` values go. */
+typedef struct {
+    cl_command_queue q;
+    cl_mem buf;
+    size_t offset; /* input elements */
+    uint64_t n;    /* input elements read, from offset on */
+    cl_mem result;
+    size_t result_offset; /* elements of the reducer's type */
+    uint64_t count;       /* values written */
+    cl_uint num_wait;
+    const cl_event *wait;
+} seg_call;
+
+static ocr_status check_call(ocr_reducer *r, const seg_call *c) {
+    ocr_status st;
+    size_t size = 0, rsize = 0;
+    if (!c->q) {
+        ocr_errorf("the queue must not be NULL");
+        return OCR_USAGE;
+    }
+    if (ocr_op_is_arg(r->op)) {
+        ocr_errorf("segments, rows and columns find no %s yet: reduce each one whole",
+                   ocr_op_name(r->op));
+        return OCR_USAGE;
+    }
+    if ((c->num_wait == 0) != (c->wait == NULL)) {
+        ocr_errorf("the wait list and its length disagree (%u events, list %s)", c->num_wait,
+                   c->wait ? "given" : "NULL");
+        return OCR_USAGE;
+    }
+    if ((st = ocr_reducer_use_queue(r, c->q)) != OCR_OK ||
+        (st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
+        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
+        return st;
+    uint64_t have = size / r->in_es, rhave = rsize / r->es;
+    if (c->offset > have || c->n > have - c->offset) {
+        ocr_errorf("elements [%llu, %llu + %llu) lie beyond the input buffer, which holds %llu %s "
+                   "values",
+                   (unsigned long long)c->offset, (unsigned long long)c->offset,
+                   (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
+        return OCR_USAGE;
+    }
+    if (c->result_offset > rhave || c->count > rhave - c->result_offset) {
+        ocr_errorf("the result buffer holds %llu %s values; %llu from element %zu do not fit",
+                   (unsigned long long)rhave, ocr_type_name(r->type), (unsigned long long)c->count,
+                   c->result_offset);
+        return OCR_USAGE;
+    }
+    return ocr_reducer_check_overlap(r, c->buf, c->offset, c->n, c->result, c->result_offset,
+                                     c->count);
+}
+
+/* ---- a call's commands ------------------------------------------------------------ */
+
+/* Runs the checks, `enqueue` (which gets the first command's wait list and
+ * returns the last command's event), and keeps the event for the next call
+ * and the caller. Nothing to compute (count 0): a marker, so that *done
+ * still completes after the wait list. */
+typedef ocr_status (*seg_enqueue)(ocr_reducer *r, const seg_call *c, const void *how, cl_uint nw,
+                                  const cl_event *wl, cl_event *ev);
+
+static ocr_status run_call(ocr_reducer *r, const seg_call *c, seg_enqueue fn, const void *how,
+                           cl_event *done) {
+    ocr_status st = OCR_OK;
+    cl_uint nw;
+    const cl_event *wl;
+    cl_event ev = NULL;
+    if (done) *done = NULL;
+    if ((st = check_call(r, c)) != OCR_OK ||
+        (st = ocr_reducer_first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
+        return st;
+    if (c->count == 0)
+        OCR_CL(clEnqueueMarkerWithWaitList(c->q, nw, wl, &ev));
+    else if ((st = fn(r, c, how, nw, wl, &ev)) != OCR_OK)
+        goto fail;
+    if (r->last) clReleaseEvent(r->last);
+    r->last = ev, r->last_elsewhere = 0; /* the next call may have to wait for it */
+    if (done) clRetainEvent(ev), *done = ev;
+    return OCR_OK;
+fail:
+    clFinish(c->q); /* nothing of this call may still write scratch when the next runs */
+    return st;
+}
+
+/* The opening and closing of every public call: the message capture. */
+#define CALL_BEGIN(r)                                                                              \
+    ocr_last_error_clear();                                                                        \
+    if (!(r)) {                                                                                    \
+        ocr_errorf("the reducer must not be NULL");                                                \
+        return OCR_USAGE;                                                                          \
+    }                                                                                              \
+    int tok_ = ocr_capture_begin()
+#define CALL_END(r, st) ocr_reducer_keep_error(&(r)->err, ocr_capture_end(tok_), (st))
+
+/* ---- segments and rows: segreduce ------------------------------------------------- */
+
+typedef struct {
+    cl_mem o32, o64; /* the offsets (one of them), or neither: rows of len */
+    uint64_t k, len; /* segments; the length of each row */
+} seg_how;
+
+/* Work-items per segment: about four elements each for the mean length
+ * (n / k), a power of two up to the group. */
+static cl_uint team_for(size_t local, uint64_t n, uint64_t k) {
+    uint64_t want = n / k / 4;
+    cl_uint t = 1;
+    while (t * 2 <= local && t * 2 <= want)
+        t *= 2;
+    return t;
+}
+
+/* Groups: enough to fill the device (reduce7's rule), no more than the
+ * segments need. */
+static size_t seg_groups(const ocr_reducer *r, size_t local, uint64_t k, cl_uint team) {
+    uint64_t per_group = local / team;
+    uint64_t need = (k + per_group - 1) / per_group;
+    uint64_t fill = is_cpu(r) ? (uint64_t)r->dev.info.compute_units * 4
+                              : (uint64_t)r->dev.info.compute_units * (2048 / local + 1);
+    uint64_t g = need < fill ? need : fill;
+    return (size_t)(g ? g : 1);
+}
+
+static ocr_status enqueue_segments(ocr_reducer *r, const seg_call *c, const void *how_, cl_uint nw,
+                                   const cl_event *wl, cl_event *ev) {
+    ocr_status st = OCR_OK;
+    const seg_how *h = how_;
+    cl_kernel kern = r->k_seg->kernel;
+    size_t local = r->k_seg->geom.local_size;
+    cl_uint team = team_for(local, c->n, h->k), team_log2 = 0;
+    size_t global = seg_groups(r, local, h->k, team) * local;
+    while ((1u << team_log2) < team)
+        ++team_log2;
+    cl_ulong a[5] = {h->k, c->n, c->offset, c->result_offset, h->len};
+    OCR_CL(clSetKernelArg(kern, 0, sizeof(cl_mem), &c->buf));
+    OCR_CL(clSetKernelArg(kern, 1, sizeof(cl_mem), h->o32 ? &h->o32 : NULL));
+    OCR_CL(clSetKernelArg(kern, 2, sizeof(cl_mem), h->o64 ? &h->o64 : NULL));
+    OCR_CL(clSetKernelArg(kern, 3, sizeof(cl_mem), &c->result));
+    for (cl_uint i = 0; i < 5; ++i)
+        OCR_CL(clSetKernelArg(kern, 4 + i, sizeof a[i], &a[i]));
+    OCR_CL(clSetKernelArg(kern, 9, sizeof team_log2, &team_log2));
+    OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, nw, wl, ev));
+fail:
+    return st;
+}
+
+ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_mem buf,
+                                       size_t offset, uint64_t n, cl_mem offsets_buf,
+                                       ocr_type offsets_type, uint64_t num_segments,
+                                       cl_mem result_buf, size_t result_offset, cl_uint num_wait,
+                                       const cl_event *wait, cl_event *done) {
+    CALL_BEGIN(r);
+    ocr_status st = OCR_OK;
+    size_t osize = 0;
+    seg_call c = {q, buf, offset, n, result_buf, result_offset, num_segments, num_wait, wait};
+    seg_how h = {NULL, NULL, num_segments, 0};
+    if (done) *done = NULL;
+    if (offsets_type != OCR_UINT && offsets_type != OCR_ULONG) {
+        ocr_errorf("offsets_type must be OCR_UINT or OCR_ULONG, not %d", (int)offsets_type);
+        st = OCR_USAGE;
+    } else if (num_segments == UINT64_MAX) {
+        ocr_errorf("too many segments");
+        st = OCR_USAGE;
+    } else if (num_segments &&
+               (st = ocr_reducer_buffer_size(r, offsets_buf, "the offsets buffer", &osize)) ==
+                   OCR_OK &&
+               osize / ocr_type_size(offsets_type) < num_segments + 1) {
+        ocr_errorf("the offsets buffer holds %llu %s values; %llu segments need %llu",
+                   (unsigned long long)(osize / ocr_type_size(offsets_type)),
+                   ocr_type_name(offsets_type), (unsigned long long)num_segments,
+                   (unsigned long long)num_segments + 1);
+        st = OCR_USAGE;
+    }
+    if (st == OCR_OK && num_segments) {
+        *(offsets_type == OCR_UINT ? &h.o32 : &h.o64) = offsets_buf;
+        st = build_segments(r);
+    }
+    if (st == OCR_OK) st = run_call(r, &c, enqueue_segments, &h, done);
+    CALL_END(r, st);
+    return st;
+}
+
+/* rows x cols elements from buf[offset] on, each row's product of cols
+ * elements checked against overflow. */
+static ocr_status matrix_size(uint64_t rows, uint64_t cols, uint64_t *n) {
+    if (cols && rows > UINT64_MAX / cols) {
+        ocr_errorf("rows x cols (%llu x %llu) overflows", (unsigned long long)rows,
+                   (unsigned long long)cols);
+        return OCR_USAGE;
+    }
+    *n = rows * cols;
+    return OCR_OK;
+}
+
+ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                                   uint64_t rows, uint64_t cols, cl_mem result_buf,
+                                   size_t result_offset, cl_uint num_wait, const cl_event *wait,
+                                   cl_event *done) {
+    CALL_BEGIN(r);
+    uint64_t n = 0;
+    seg_call c = {q, buf, offset, 0, result_buf, result_offset, rows, num_wait, wait};
+    seg_how h = {NULL, NULL, rows, cols};
+    if (done) *done = NULL;
+    ocr_status st = matrix_size(rows, cols, &n);
+    c.n = n;
+    if (st == OCR_OK && rows) st = build_segments(r);
+    if (st == OCR_OK) st = run_call(r, &c, enqueue_segments, &h, done);
+    CALL_END(r, st);
+    return st;
+}
+
+/* ---- columns: colreduce ------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t rows, cols;
+} col_how;
+
+/* One launch of colreduce: rows x cols from in[in_off] on, cut into slices of
+ * rps rows, each slice's values to a row of out from element out_off on. */
+static ocr_status col_launch(cl_command_queue q, const ocr_kernel *k, cl_mem in, uint64_t in_off,
+                             cl_mem out, uint64_t out_off, uint64_t rows, uint64_t cols,
+                             uint64_t rps, cl_uint nw, const cl_event *wl, cl_event *ev) {
+    ocr_status st = OCR_OK;
+    size_t local[2] = {k->res.work_group_size < 64 ? k->res.work_group_size : 64, 1};
+    uint64_t slices = rows ? (rows + rps - 1) / rps : 1;
+    size_t global[2] = {(size_t)((cols + local[0] - 1) / local[0] * local[0]), (size_t)slices};
+    cl_ulong a[5] = {rows, cols, in_off, out_off, rps};
+    OCR_CL(clSetKernelArg(k->kernel, 0, sizeof(cl_mem), &in));
+    OCR_CL(clSetKernelArg(k->kernel, 1, sizeof(cl_mem), &out));
+    for (cl_uint i = 0; i < 5; ++i)
+        OCR_CL(clSetKernelArg(k->kernel, 2 + i, sizeof a[i], &a[i]));
+    OCR_CL(clEnqueueNDRangeKernel(q, k->kernel, 2, NULL, global, local, nw, wl, ev));
+fail:
+    return st;
+}
+
+/* Rows per slice: all of them when the columns alone fill the device, else
+ * enough slices to fill it, each of at least 32 rows. */
+static uint64_t rows_per_slice(const ocr_reducer *r, uint64_t rows, uint64_t cols) {
+    uint64_t fill = (uint64_t)r->dev.info.compute_units * (is_cpu(r) ? 4 * 64 : 2048);
+    if (rows < 64 || cols >= fill / 2) return rows ? rows : 1;
+    uint64_t slices = (fill + cols - 1) / cols, most = rows / 32;
+    if (slices > most) slices = most;
+    return (rows + slices - 1) / slices;
+}
+
+static ocr_status enqueue_columns(ocr_reducer *r, const seg_call *c, const void *how_, cl_uint nw,
+                                  const cl_event *wl, cl_event *ev) {
+    ocr_status st;
+    const col_how *h = how_;
+    uint64_t rps = rows_per_slice(r, h->rows, h->cols);
+    if (rps >= h->rows) /* one slice: straight into the result */
+        return col_launch(c->q, r->k_col, c->buf, c->offset, c->result, c->result_offset, h->rows,
+                          h->cols, rps, nw, wl, ev);
+    uint64_t slices = (h->rows + rps - 1) / rps;
+    cl_event first = NULL;
+    if ((st = ocr_reducer_grow(r, 0, slices * h->cols)) != OCR_OK ||
+        (st = col_launch(c->q, r->k_col, c->buf, c->offset, r->scratch[0], 0, h->rows, h->cols, rps,
+                         nw, wl, r->q_ooo ? &first : NULL)) != OCR_OK)
+        return st;
+    /* The partial rows, reduced as a matrix of their own (of the reducer's type). */
+    st = col_launch(c->q, r->k_col_acc ? r->k_col_acc : r->k_col, r->scratch[0], 0, c->result,
+                    c->result_offset, slices, h->cols, slices, first ? 1 : 0, first ? &first : NULL,
+                    ev);
+    if (first) clReleaseEvent(first);
+    return st;
+}
+
+ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                                      uint64_t rows, uint64_t cols, cl_mem result_buf,
+                                      size_t result_offset, cl_uint num_wait, const cl_event *wait,
+                                      cl_event *done) {
+    CALL_BEGIN(r);
+    uint64_t n = 0;
+    seg_call c = {q, buf, offset, 0, result_buf, result_offset, cols, num_wait, wait};
+    col_how h = {rows, cols};
+    if (done) *done = NULL;
+    ocr_status st = matrix_size(rows, cols, &n);
+    c.n = n;
+    if (st == OCR_OK && cols) st = build_columns(r);
+    if (st == OCR_OK) st = run_call(r, &c, enqueue_columns, &h, done);
+    CALL_END(r, st);
+    return st;
+}

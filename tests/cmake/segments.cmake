@@ -1,0 +1,50 @@
+# Issue 27, segmented reductions: one call reduces many segments (offsets),
+# the rows or the columns of a matrix (cl/segreduce.cl, host/lib/run/ocr_segments.c).
+add_executable(test_segments ${UNIT}/test_segments.c)
+target_link_libraries(test_segments PRIVATE oclreduction)
+# The library's calls against a host loop, bit for bit: segment patterns
+# (all empty, one huge, 100,000 in one call, 0/1/2/odd, random), uint and
+# ulong offsets, odd matrix shapes, an out-of-order queue, usage errors; in
+# the default geometry and with groups of 64 (teams of 1..64 work-items).
+ocr_test(segments.library LABELS quick segments COMMAND test_segments)
+ocr_test(segments.library.w64 LABELS segments COMMAND test_segments 64)
+# oclgrind: segreduce (teams of 1..8 in groups of 8) and colreduce (one and
+# two launches) race-free, in bounds, no uninitialized reads, on small odd cases.
+if(OCLGRIND)
+  ocr_test(segments.oclgrind.library LABELS oclgrind segments
+           COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 small)
+  ocr_test(segments.oclgrind.cli LABELS oclgrind segments
+           COMMAND ${OG} 0 ${OCR} --segments 37 -s 1001 -r 1 -w 16 --type double --op min)
+endif()
+
+# --segments K: every type and operator, checked segment by segment (exit 0).
+foreach(t int uint long ulong float double)
+  foreach(op sum prod min max and or xor)
+    if(NOT (t MATCHES "float|double" AND op MATCHES "and|or|xor"))
+      ocr_test(segments.cli.${t}.${op} LABELS segments
+               PROPERTIES PASS_REGULAR_EXPRESSION "^Test PASSED!|\nTest PASSED!"
+               COMMAND ${OCR} --segments 333 -s 100003 -r 2 --type ${t} --op ${op} --seed 7)
+    endif()
+  endforeach()
+endforeach()
+cli_test(segments_text --rc 0 --out "^Segmented reduction: 1000 segments, 65536 elements \\(int sum"
+         --out "^Test PASSED!$" --out "^T kernel: " --out "^Bandwidth: " --empty-err
+         -- ${OCR} --segments 1000 -s 64K -r 2)
+cli_test(segments_more_than_n --rc 0 --out "^Segment lengths: 0 to " --out "^Test PASSED!$"
+         -- ${OCR} --segments 5000 -s 1000 -r 1 --type float --op max)
+cli_test(segments_uniform --rc 0 --out "^Test PASSED!$"
+         -- ${OCR} --segments 100 -s 100003 -r 1 --type float --data uniform)
+ocr_test(segments.json LABELS quick segments
+         COMMAND sh -c "\"$1\" --segments 77 -s 9999 -r 1 --format json | python3 \"$2\""
+         _ ${OCR} ${SJ})
+cli_test(segments_refuses_kernel --rc 2 --err "--kernel cannot go with --segments"
+         -- ${OCR} --segments 5 -n 3)
+cli_test(segments_refuses_csv --rc 2 --err "--segments reports text or json, not csv"
+         -- ${OCR} --segments 5 --format csv)
+cli_test(segments_zero --rc 2 --err "invalid value for --segments" -- ${OCR} --segments 0)
+cli_test(segments_all_devices --rc 2 --err "--segments runs on one device"
+         -- ${OCR} --segments 5 -d all)
+# The verdict fails a kernel that drops an element (a broken copy of
+# cl/segreduce.cl through --kernel-dir), for a sum and a max: exit 1, FAILED.
+ocr_test(segments.verdict_broken LABELS quick segments
+         COMMAND ${SCRIPTS}/segments_broken_test.sh ${OCR} ${PROJECT_SOURCE_DIR}/cl)

@@ -1,0 +1,372 @@
+/*
+ * test_segments.c - the reducer's many-reductions calls (host/lib/run/ocr_segments.c):
+ * ocr_reducer_reduce_segments, _rows and _columns against a host loop with
+ * ocr_combine, bit for bit (the data are small integers, also as floats, so
+ * every order of operations gives the same value).
+ *
+ *   test_segments [LOCAL_SIZE [small]]   0 or none: the reducer's default
+ *                                        geometry; small: a few small cases
+ *                                        only (for oclgrind)
+ *
+ * Segment patterns: all empty, one huge, 100,000 segments in one call,
+ * lengths 0/1/2/odd, random; uint and ulong offsets; an input offset and a
+ * result offset with guard values around the results; an out-of-order queue
+ * whose input write is still pending; the usage errors. stderr must stay
+ * empty (the library prints nothing).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ocr.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static cl_context ctx;
+static cl_device_id dev;
+static cl_command_queue q, qooo;
+static size_t local_size;
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+/* Element i of data for (t, o): small integers (as floats for float
+ * types); products: +-1 with a 2 and a 0.5 in every 97 (partial products
+ * stay near 1 in any order). */
+static ocr_value element(ocr_type t, ocr_op o, uint64_t i) {
+    ocr_value v;
+    int64_t x = (int64_t)(next() % 17) - 8;
+    double d = (double)x;
+    if (o == OCR_PROD) {
+        d = i % 97 == 0 ? 2.0 : i % 97 == 50 ? 0.5 : (next() & 1) ? 1.0 : -1.0;
+        x = (int64_t)(next() % 5) - 2;
+    } else if (o >= OCR_AND) {
+        x = (int64_t)next();
+    }
+    memset(&v, 0, sizeof v);
+    switch (t) {
+    case OCR_INT:
+        v.i = (int32_t)x;
+        break;
+    case OCR_UINT:
+        v.u = (uint32_t)x;
+        break;
+    case OCR_LONG:
+        v.l = x;
+        break;
+    case OCR_ULONG:
+        v.ul = (uint64_t)x;
+        break;
+    case OCR_FLOAT:
+        v.f = (float)d;
+        break;
+    default:
+        v.d = d;
+        break;
+    }
+    return v;
+}
+
+static cl_mem upload(const void *h, size_t bytes) {
+    cl_int err;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 1,
+                              bytes ? (void *)h : NULL, &err);
+    if (!bytes) b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8, NULL, &err);
+    CL_OK(err);
+    return b;
+}
+
+/* The values of k ranges [lo[j], hi[j]) (stride apart: 1 in rows, cols in
+ * columns) of host data h, combined in order. */
+static ocr_value host_range(ocr_type t, ocr_op o, const char *h, uint64_t lo, uint64_t hi,
+                            uint64_t stride) {
+    size_t es = ocr_type_size(t);
+    ocr_value a = ocr_identity(t, o), v;
+    for (uint64_t i = lo; i < hi; i += stride) {
+        memset(&v, 0, sizeof v);
+        memcpy(&v, h + i * es, es);
+        a = ocr_combine(t, o, a, v);
+    }
+    return a;
+}
+
+#define GUARD 3
+
+/* Reads k values from element GUARD of res and compares them, and the
+ * guards around them, with want. */
+static void compare(ocr_type t, cl_mem res, const ocr_value *want, uint64_t k, const char *what) {
+    size_t es = ocr_type_size(t);
+    char *got = malloc((k + 2 * GUARD) * es);
+    CL_OK(clEnqueueReadBuffer(q, res, CL_TRUE, 0, (k + 2 * GUARD) * es, got, 0, NULL, NULL));
+    uint64_t bad = 0, first = 0;
+    for (uint64_t j = 0; j < k + 2 * GUARD; ++j) {
+        int guard = j < GUARD || j >= k + GUARD;
+        unsigned char g[8], w[8];
+        memset(w, guard ? 0x5a : 0, sizeof w);
+        if (!guard) memcpy(w, &want[j - GUARD], es);
+        memcpy(g, got + j * es, es);
+        if (memcmp(g, w, es) && !bad++) first = j;
+    }
+    EXPECT(bad == 0, "%s %s: %llu of %llu values wrong (first at %lld)", ocr_type_name(t), what,
+           (unsigned long long)bad, (unsigned long long)k, (long long)first - GUARD);
+    free(got);
+}
+
+/* A result buffer of k values with GUARD guard values of 0x5a bytes each side. */
+static cl_mem guarded(ocr_type t, uint64_t k) {
+    size_t bytes = (k + 2 * GUARD) * ocr_type_size(t);
+    char *g = malloc(bytes);
+    memset(g, 0x5a, bytes);
+    cl_mem b = upload(g, bytes);
+    free(g);
+    return b;
+}
+
+static ocr_reducer *make(ocr_type t, ocr_op o) {
+    ocr_reducer *r = NULL;
+    ocr_reducer_options opt = OCR_REDUCER_OPTIONS;
+    opt.local_size = local_size;
+    ocr_status st = ocr_reducer_create(ctx, dev, t, o, &opt, &r);
+    EXPECT(st == OCR_OK, "create %s %s: %s", ocr_type_name(t), ocr_op_name(o),
+           ocr_reducer_last_error(NULL));
+    if (!r) exit(1);
+    return r;
+}
+
+/* One pattern of k segments over the lengths len[], with 5 elements before
+ * the first (the input offset) and the offsets as uint or ulong. */
+static void segments(ocr_reducer *r, ocr_type t, ocr_op o, const uint64_t *len, uint64_t k,
+                     ocr_type ot, const char *what) {
+    size_t es = ocr_type_size(t), os = ocr_type_size(ot);
+    uint64_t n = 0;
+    for (uint64_t j = 0; j < k; ++j)
+        n += len[j];
+    char *h = malloc((n + 5) * es + 1), *offs = malloc((k + 1) * os);
+    for (uint64_t i = 0; i < n + 5; ++i) {
+        ocr_value v = element(t, o, i);
+        memcpy(h + i * es, &v, es);
+    }
+    ocr_value *want = malloc((k + 1) * sizeof *want);
+    uint64_t at = 0;
+    for (uint64_t j = 0; j <= k; ++j) {
+        uint32_t a32 = (uint32_t)at;
+        memcpy(offs + j * os, os == 4 ? (void *)&a32 : (void *)&at, os);
+        if (j < k) want[j] = host_range(t, o, h + 5 * es, at, at + len[j], 1), at += len[j];
+    }
+    cl_mem in = upload(h, (n + 5) * es), ob = upload(offs, (k + 1) * os), res = guarded(t, k);
+    cl_event done = NULL;
+    ocr_status st =
+        ocr_reducer_reduce_segments(r, q, in, 5, n, ob, ot, k, res, GUARD, 0, NULL, &done);
+    EXPECT(st == OCR_OK && done, "%s: %s", what, ocr_reducer_last_error(r));
+    if (done) {
+        CL_OK(clWaitForEvents(1, &done));
+        clReleaseEvent(done);
+    }
+    char label[160];
+    snprintf(label, sizeof label, "%s %s, %llu segments of %llu elements, %s offsets",
+             ocr_op_name(o), what, (unsigned long long)k, (unsigned long long)n, ocr_type_name(ot));
+    compare(t, res, want, k, label);
+    clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(res);
+    free(h), free(offs), free(want);
+}
+
+/* The segment patterns for one (type, operator). */
+static void patterns(ocr_type t, ocr_op o) {
+    ocr_reducer *r = make(t, o);
+    uint64_t k = 100000, *len = malloc(k * sizeof *len);
+    for (uint64_t j = 0; j < 7; ++j)
+        len[j] = 0;
+    segments(r, t, o, len, 7, OCR_UINT, "all empty");
+    len[0] = 1000003;
+    segments(r, t, o, len, 1, OCR_ULONG, "one huge");
+    for (uint64_t j = 0; j < k; ++j)
+        len[j] = next() % 21;
+    segments(r, t, o, len, k, OCR_UINT, "100,000 random (0..20)");
+    for (uint64_t j = 0; j < 1001; ++j)
+        len[j] = (uint64_t[]){0, 1, 2, 3, 5, 7, 1023, 0, 1}[j % 9];
+    segments(r, t, o, len, 1001, OCR_ULONG, "lengths 0/1/2/odd");
+    for (uint64_t j = 0; j < 300; ++j)
+        len[j] = next() % 3 ? next() % 40 : next() % 5000;
+    segments(r, t, o, len, 300, OCR_UINT, "random, skewed");
+    free(len);
+    ocr_reducer_release(r);
+}
+
+/* A rows x cols matrix reduced along rows and along columns. */
+static void matrix(ocr_type t, ocr_op o, uint64_t rows, uint64_t cols) {
+    ocr_reducer *r = make(t, o);
+    size_t es = ocr_type_size(t);
+    uint64_t n = rows * cols;
+    char *h = malloc(n * es + 1);
+    for (uint64_t i = 0; i < n; ++i) {
+        ocr_value v = element(t, o, i);
+        memcpy(h + i * es, &v, es);
+    }
+    ocr_value *wr = malloc((rows + 1) * sizeof *wr), *wc = malloc((cols + 1) * sizeof *wc);
+    for (uint64_t i = 0; i < rows; ++i)
+        wr[i] = host_range(t, o, h, i * cols, (i + 1) * cols, 1);
+    for (uint64_t c = 0; c < cols; ++c)
+        wc[c] = host_range(t, o, h, c, n, cols);
+    cl_mem in = upload(h, n * es), rr = guarded(t, rows), rc = guarded(t, cols);
+    ocr_status st = ocr_reducer_reduce_rows(r, q, in, 0, rows, cols, rr, GUARD, 0, NULL, NULL);
+    EXPECT(st == OCR_OK, "rows: %s", ocr_reducer_last_error(r));
+    st = ocr_reducer_reduce_columns(r, q, in, 0, rows, cols, rc, GUARD, 0, NULL, NULL);
+    EXPECT(st == OCR_OK, "columns: %s", ocr_reducer_last_error(r));
+    char label[96];
+    snprintf(label, sizeof label, "%s rows of %llux%llu", ocr_op_name(o), (unsigned long long)rows,
+             (unsigned long long)cols);
+    compare(t, rr, wr, rows, label);
+    snprintf(label, sizeof label, "%s columns of %llux%llu", ocr_op_name(o),
+             (unsigned long long)rows, (unsigned long long)cols);
+    compare(t, rc, wc, cols, label);
+    clReleaseMemObject(in), clReleaseMemObject(rr), clReleaseMemObject(rc);
+    free(h), free(wr), free(wc);
+    ocr_reducer_release(r);
+}
+
+/* An out-of-order queue: the input's write is still pending (its event in the
+ * wait list), and the segments, rows and columns calls follow each other on
+ * the same reducer (scratch and the previous call's last command). */
+static void out_of_order(void) {
+    enum { ROWS = 3001, COLS = 7 };
+    ocr_reducer *r = make(OCR_INT, OCR_SUM);
+    static int h[ROWS * COLS];
+    static cl_uint offs[ROWS + 1];
+    int want_r[ROWS], want_c[COLS] = {0};
+    for (int i = 0; i < ROWS * COLS; ++i)
+        h[i] = i % 1000 - 500;
+    for (int i = 0; i < ROWS; ++i) {
+        want_r[i] = 0, offs[i] = (cl_uint)(i * COLS);
+        for (int c = 0; c < COLS; ++c)
+            want_r[i] += h[i * COLS + c], want_c[c] += h[i * COLS + c];
+    }
+    offs[ROWS] = ROWS * COLS;
+    cl_int err;
+    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof h, NULL, &err);
+    CL_OK(err);
+    cl_mem ob = upload(offs, sizeof offs), rs = guarded(OCR_INT, ROWS), rr = guarded(OCR_INT, ROWS),
+           rc = guarded(OCR_INT, COLS);
+    cl_event wrote, d[3];
+    CL_OK(clEnqueueWriteBuffer(qooo, in, CL_FALSE, 0, sizeof h, h, 0, NULL, &wrote));
+    ocr_status s1 = ocr_reducer_reduce_segments(r, qooo, in, 0, ROWS * COLS, ob, OCR_UINT, ROWS, rs,
+                                                GUARD, 1, &wrote, &d[0]);
+    ocr_status s2 =
+        ocr_reducer_reduce_columns(r, qooo, in, 0, ROWS, COLS, rc, GUARD, 1, &wrote, &d[1]);
+    ocr_status s3 =
+        ocr_reducer_reduce_rows(r, qooo, in, 0, ROWS, COLS, rr, GUARD, 1, &wrote, &d[2]);
+    EXPECT(s1 == OCR_OK && s2 == OCR_OK && s3 == OCR_OK, "out of order: %s",
+           ocr_reducer_last_error(r));
+    CL_OK(clWaitForEvents(3, d));
+    ocr_value wr[ROWS], wc[COLS];
+    for (int i = 0; i < ROWS; ++i)
+        wr[i].i = want_r[i];
+    for (int c = 0; c < COLS; ++c)
+        wc[c].i = want_c[c];
+    compare(OCR_INT, rs, wr, ROWS, "out-of-order segments after a pending write");
+    compare(OCR_INT, rr, wr, ROWS, "out-of-order rows after a pending write");
+    compare(OCR_INT, rc, wc, COLS, "out-of-order columns (two launches) after a pending write");
+    for (int i = 0; i < 3; ++i)
+        clReleaseEvent(d[i]);
+    clReleaseEvent(wrote);
+    clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(rs);
+    clReleaseMemObject(rr), clReleaseMemObject(rc);
+    ocr_reducer_release(r);
+}
+
+static void expect_usage(ocr_status st, ocr_reducer *r, const char *what, const char *label) {
+    const char *m = ocr_reducer_last_error(r);
+    EXPECT(st == OCR_USAGE && strstr(m, what), "%s: status %d, message \"%s\" (wanted \"%s\")",
+           label, (int)st, m, what);
+}
+
+static void errors(void) {
+    ocr_reducer *r = make(OCR_INT, OCR_SUM);
+    int h[100] = {0};
+    cl_uint offs[11] = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+    cl_mem in = upload(h, sizeof h), ob = upload(offs, sizeof offs), res = guarded(OCR_INT, 10);
+    cl_event done = NULL;
+    ocr_status st;
+    st = ocr_reducer_reduce_segments(r, q, in, 0, 100, ob, OCR_FLOAT, 10, res, 0, 0, NULL, NULL);
+    expect_usage(st, r, "offsets_type", "float offsets");
+    st = ocr_reducer_reduce_segments(r, q, in, 0, 100, ob, OCR_UINT, 11, res, 0, 0, NULL, NULL);
+    expect_usage(st, r, "11 segments need 12", "too few offsets");
+    st = ocr_reducer_reduce_segments(r, q, in, 0, 101, ob, OCR_UINT, 10, res, 0, 0, NULL, NULL);
+    expect_usage(st, r, "beyond the input buffer", "n beyond the buffer");
+    st = ocr_reducer_reduce_segments(r, q, in, 0, 100, ob, OCR_UINT, 10, res, 7, 0, NULL, NULL);
+    expect_usage(st, r, "do not fit", "results beyond the result buffer");
+    st = ocr_reducer_reduce_segments(r, q, in, 0, 50, ob, OCR_UINT, 10, in, 45, 0, NULL, NULL);
+    expect_usage(st, r, "overlaps", "results over the input");
+    st = ocr_reducer_reduce_segments(r, q, in, 0, 50, ob, OCR_UINT, 10, in, 50, 0, NULL, NULL);
+    EXPECT(st == OCR_OK, "results just after the input: %s", ocr_reducer_last_error(r));
+    st = ocr_reducer_reduce_columns(r, q, in, 0, UINT64_MAX / 2, 3, res, 0, 0, NULL, NULL);
+    expect_usage(st, r, "overflows", "rows x cols overflows");
+    st = ocr_reducer_reduce_rows(r, NULL, in, 0, 10, 10, res, 0, 0, NULL, NULL);
+    expect_usage(st, r, "queue", "NULL queue");
+    st = ocr_reducer_reduce_segments(r, q, in, 0, 100, NULL, OCR_UINT, 0, res, 0, 0, NULL, &done);
+    EXPECT(st == OCR_OK && done, "0 segments: no error, an event: %s", ocr_reducer_last_error(r));
+    if (done) {
+        CL_OK(clWaitForEvents(1, &done));
+        clReleaseEvent(done);
+    }
+    st = ocr_reducer_reduce_segments(NULL, q, in, 0, 100, ob, OCR_UINT, 10, res, 0, 0, NULL, NULL);
+    EXPECT(st == OCR_USAGE, "a NULL reducer");
+    clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(res);
+    ocr_reducer_release(r);
+}
+
+int main(int argc, char **argv) {
+    char errpath[] = "/tmp/test_segments_stderr_XXXXXX";
+    int efd = mkstemp(errpath);
+    if (efd < 0 || dup2(efd, 2) < 0) return 1;
+    local_size = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 0;
+    cl_platform_id platform;
+    cl_int err;
+    CL_OK(clGetPlatformIDs(1, &platform, NULL));
+    CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CL_OK(err);
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    qooo = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    CL_OK(err);
+
+    if (argc > 2 && !strcmp(argv[2], "small")) {
+        static const uint64_t lens[] = {0, 1, 2, 3, 0, 5, 17, 1, 0, 33, 2, 9};
+        ocr_reducer *r = make(OCR_INT, OCR_SUM);
+        segments(r, OCR_INT, OCR_SUM, lens, 12, OCR_UINT, "small, 0/1/2/odd");
+        segments(r, OCR_INT, OCR_SUM, lens + 6, 1, OCR_ULONG, "one of 17");
+        ocr_reducer_release(r);
+        matrix(OCR_FLOAT, OCR_MAX, 3, 5);
+        matrix(OCR_INT, OCR_SUM, 130, 3); /* columns in two launches */
+        return check_summary("test_segments small");
+    }
+    errors();
+    out_of_order();
+    for (int t = 0; t < OCR_NTYPES; ++t)
+        for (int o = 0; o < OCR_NOPS; ++o)
+            if (ocr_op_valid_for((ocr_op)o, (ocr_type)t) &&
+                (o == OCR_SUM || t == OCR_INT || t == OCR_DOUBLE ||
+                 (o == OCR_MAX && t == OCR_FLOAT)))
+                patterns((ocr_type)t, (ocr_op)o);
+    static const uint64_t shapes[][2] = {{1, 1},     {1, 1001}, {1001, 1}, {37, 1001},
+                                         {1001, 37}, {5000, 3}, {0, 4},    {4, 0}};
+    for (int t = 0; t < OCR_NTYPES; ++t)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+            matrix((ocr_type)t,
+                   t == OCR_UINT   ? OCR_XOR
+                   : t == OCR_LONG ? OCR_MIN
+                                   : OCR_SUM,
+                   shapes[s][0], shapes[s][1]);
+
+    clReleaseCommandQueue(qooo);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    fflush(stderr);
+    off_t errs = lseek(efd, 0, SEEK_END);
+    EXPECT(errs == 0, "the library printed %lld bytes on stderr (%s)", (long long)errs, errpath);
+    if (errs == 0) unlink(errpath);
+    return check_summary("test_segments");
+}
