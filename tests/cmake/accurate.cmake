@@ -32,28 +32,29 @@ cli_test(accurate.not_grade --rc 2 --err "--accurate (cannot go with --grade|is 
 # Within one ulp, checked to one ulp, on uniform data (and bit for bit on
 # exact data): both access patterns, the default M, one launch with the last
 # group's finish (-M 1 -g 7) and several launches of pairs (-g 1500 -w 1).
+# On the default device: POCL in the suite, Intel's runtime in .ci/intel-opencl.
 foreach(t float double)
   foreach(a strided blocked)
     foreach(n 1 2 3 4103 1000003 1048576)
-      cli_test(accurate.${t}.${a}.${n} --pocl --rc 0 --out "^Accurate sum: on"
+      cli_test(accurate.${t}.${a}.${n} --rc 0 --out "^Accurate sum: on"
                --out "error 0 ulps, bound 1 ulps|error 1 ulps, bound 1 ulps" --out "Test PASSED"
                -- ${OCR} -n 7 --accurate --type ${t} --data uniform -s ${n} -r 1 --access ${a})
     endforeach()
-    cli_test(accurate.${t}.${a}.finish --pocl --rc 0 --out "Test PASSED"
+    cli_test(accurate.${t}.${a}.finish --rc 0 --out "Test PASSED"
              -- ${OCR} -n 7 --accurate --type ${t} --data uniform -s 1000003 -r 1 --access ${a} -M 1 -g 7 -w 4)
-    cli_test(accurate.${t}.${a}.launches --pocl --rc 0 --out "Passes: [2-9]" --out "Test PASSED"
+    cli_test(accurate.${t}.${a}.launches --rc 0 --out "Passes: [2-9]" --out "Test PASSED"
              -- ${OCR} -n 7 --accurate --type ${t} --data uniform -s 16000 -r 1 --access ${a} -M 1 -g 1500 -w 1)
-    cli_test(accurate.${t}.${a}.exact --pocl --rc 0 --out ", exact\\)" --out "Test PASSED"
+    cli_test(accurate.${t}.${a}.exact --rc 0 --out ", exact\\)" --out "Test PASSED"
              -- ${OCR} -n 7 --accurate --type ${t} -s 1048589 -r 1 --access ${a})
   endforeach()
 endforeach()
-cli_test(accurate.json --pocl --rc 0 --out "\"accurate\": true" --out "\"tol_ulps\": 1,"
+cli_test(accurate.json --rc 0 --out "\"accurate\": true" --out "\"tol_ulps\": 1,"
          -- ${OCR} -n 7 --accurate --type float --data uniform -s 4103 -r 1 --format json)
-cli_test(accurate.json_plain --pocl --rc 0 --out "\"accurate\": false"
+cli_test(accurate.json_plain --rc 0 --out "\"accurate\": false"
          -- ${OCR} -n 7 --type float -s 4103 -r 1 --format json)
 # The plain sum of the same 2^22 floats is off by far more than an ulp: the
 # check --accurate makes would fail it (here it only reports it).
-cli_test(accurate.plain_is_worse --pocl --rc 0 --out "error [0-9.]+e\\+0[3-9] ulps|error [0-9]{2,}(\\.[0-9]*)? ulps"
+cli_test(accurate.plain_is_worse --rc 0 --out "error [0-9.]+e\\+0[3-9] ulps|error [0-9]{2,}(\\.[0-9]*)? ulps"
          -- ${OCR} -n 7 --type float --data uniform -s 4194304 -r 1)
 
 # A copy of the kernels without the compensation FAILS the check (exit 1).
