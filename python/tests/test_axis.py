@@ -88,6 +88,11 @@ def test_refusals(queue):
         ocr.sum(a[:, ::2], axis=0)
     with pytest.raises(Exception, match="out of bounds"):
         ocr.sum(a, axis=2)
+    f = cla.to_device(queue, np.ones((4, 6), np.float32))
+    with pytest.raises(ValueError, match="not along an axis"):
+        ocr.sum(f, axis=0, accurate=True)
+    with pytest.raises(ValueError, match="unknown operator 'argmax'"):
+        ocr.segment_reduce(f.ravel(), np.array([0, 3, 24]), "argmax")
 
 
 def test_waits_for_pending_writes_on_out_of_order_queue(context, ooo_queue):

@@ -42,6 +42,10 @@ cli_test(segments_refuses_kernel --rc 2 --err "--kernel cannot go with --segment
 cli_test(segments_refuses_csv --rc 2 --err "--segments reports text or json, not csv"
          -- ${OCR} --segments 5 --format csv)
 cli_test(segments_zero --rc 2 --err "invalid value for --segments" -- ${OCR} --segments 0)
+cli_test(segments_refuses_argmax --rc 2 --err "--segments finds no argmin or argmax per segment"
+         -- ${OCR} --segments 5 --op argmax)
+cli_test(segments_refuses_accurate --rc 2 --err "--accurate cannot go with --segments"
+         -- ${OCR} --segments 5 --type float --accurate)
 cli_test(segments_all_devices --rc 2 --err "--segments runs on one device"
          -- ${OCR} --segments 5 -d all)
 # The verdict fails a kernel that drops an element (a broken copy of

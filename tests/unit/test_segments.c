@@ -315,6 +315,19 @@ static void errors(void) {
     EXPECT(st == OCR_USAGE, "a NULL reducer");
     clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(res);
     ocr_reducer_release(r);
+    /* argmin/argmax reducers write (value, index) pairs: none of these calls. */
+    for (ocr_op o = OCR_ARGMIN; o <= OCR_ARGMAX; ++o) {
+        r = make(OCR_INT, o);
+        in = upload(h, sizeof h), ob = upload(offs, sizeof offs), res = guarded(OCR_INT, 80);
+        st = ocr_reducer_reduce_segments(r, q, in, 0, 100, ob, OCR_UINT, 10, res, 0, 0, NULL, NULL);
+        expect_usage(st, r, "find no", "argmin/argmax segments");
+        st = ocr_reducer_reduce_rows(r, q, in, 0, 10, 10, res, 0, 0, NULL, NULL);
+        expect_usage(st, r, "find no", "argmin/argmax rows");
+        st = ocr_reducer_reduce_columns(r, q, in, 0, 10, 10, res, 0, 0, NULL, NULL);
+        expect_usage(st, r, "find no", "argmin/argmax columns");
+        clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(res);
+        ocr_reducer_release(r);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -347,7 +360,7 @@ int main(int argc, char **argv) {
     out_of_order();
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (int o = 0; o < OCR_NOPS; ++o)
-            if (ocr_op_valid_for((ocr_op)o, (ocr_type)t) &&
+            if (ocr_op_valid_for((ocr_op)o, (ocr_type)t) && !ocr_op_is_arg((ocr_op)o) &&
                 (o == OCR_SUM || t == OCR_INT || t == OCR_DOUBLE ||
                  (o == OCR_MAX && t == OCR_FLOAT)))
                 patterns((ocr_type)t, (ocr_op)o);

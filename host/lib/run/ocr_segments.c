@@ -78,11 +78,6 @@ static ocr_status check_call(ocr_reducer *r, const seg_call *c) {
         ocr_errorf("the queue must not be NULL");
         return OCR_USAGE;
     }
-    if (ocr_op_is_arg(r->op)) {
-        ocr_errorf("segments, rows and columns find no %s yet: reduce each one whole",
-                   ocr_op_name(r->op));
-        return OCR_USAGE;
-    }
     if ((c->num_wait == 0) != (c->wait == NULL)) {
         ocr_errorf("the wait list and its length disagree (%u events, list %s)", c->num_wait,
                    c->wait ? "given" : "NULL");
@@ -140,6 +135,15 @@ static ocr_status run_call(ocr_reducer *r, const seg_call *c, seg_enqueue fn, co
 fail:
     clFinish(c->q); /* nothing of this call may still write scratch when the next runs */
     return st;
+}
+
+/* argmin/argmax reducers write (value, index) pairs, which none of these
+ * calls does yet: refused before anything is built. */
+static ocr_status no_arg(const ocr_reducer *r) {
+    if (!ocr_op_is_arg(r->op)) return OCR_OK;
+    ocr_errorf("segments, rows and columns find no %s yet: reduce each one whole",
+               ocr_op_name(r->op));
+    return OCR_USAGE;
 }
 
 /* The opening and closing of every public call: the message capture. */
@@ -214,7 +218,9 @@ ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_me
     seg_call c = {q, buf, offset, n, result_buf, result_offset, num_segments, num_wait, wait};
     seg_how h = {NULL, NULL, num_segments, 0};
     if (done) *done = NULL;
-    if (offsets_type != OCR_UINT && offsets_type != OCR_ULONG) {
+    if ((st = no_arg(r)) != OCR_OK) {
+        /* no_arg said why */
+    } else if (offsets_type != OCR_UINT && offsets_type != OCR_ULONG) {
         ocr_errorf("offsets_type must be OCR_UINT or OCR_ULONG, not %d", (int)offsets_type);
         st = OCR_USAGE;
     } else if (num_segments == UINT64_MAX) {
@@ -260,7 +266,8 @@ ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue q, cl_mem bu
     seg_call c = {q, buf, offset, 0, result_buf, result_offset, rows, num_wait, wait};
     seg_how h = {NULL, NULL, rows, cols};
     if (done) *done = NULL;
-    ocr_status st = matrix_size(rows, cols, &n);
+    ocr_status st = no_arg(r);
+    if (st == OCR_OK) st = matrix_size(rows, cols, &n);
     c.n = n;
     if (st == OCR_OK && rows) st = build_segments(r);
     if (st == OCR_OK) st = run_call(r, &c, enqueue_segments, &h, done);
@@ -334,7 +341,8 @@ ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q, cl_mem
     seg_call c = {q, buf, offset, 0, result_buf, result_offset, cols, num_wait, wait};
     col_how h = {rows, cols};
     if (done) *done = NULL;
-    ocr_status st = matrix_size(rows, cols, &n);
+    ocr_status st = no_arg(r);
+    if (st == OCR_OK) st = matrix_size(rows, cols, &n);
     c.n = n;
     if (st == OCR_OK && cols) st = build_columns(r);
     if (st == OCR_OK) st = run_call(r, &c, enqueue_columns, &h, done);
