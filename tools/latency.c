@@ -7,7 +7,7 @@
  *
  *   ocr_latency [-p P] [-d D] [--kernel-dir DIR] [--sizes "10 16 20"] [--types "int float"]
  *               [-r REPS] [-w WARMUP] [--sides a,b,...] [--round R] [--reverse]
- *               [--rotate MIB] [--batch B] [--no-header] [--list-sides]
+ *               [--rotate MIB] [--batch B] [--contexts K] [--no-header] [--list-sides]
  *
  * -p takes a platform index or part of its name (any case), -d a device index
  * within it (default 0 and 0; $OCR_PLATFORM and $OCR_DEVICE when the options
@@ -20,9 +20,11 @@
  * (blocking sides), or on the device with the completion event waited for
  * (async_wait), or per call of --batch calls back to back (async_tput, whose
  * REPS calls make REPS / B samples). Per size, each side runs WARMUP untimed
- * calls and then REPS timed ones in a row; the sides take turns in an order that rotates with
- * --round, and
- * --reverse runs the sizes downwards, so that drift falls on all alike. The
+ * calls and then REPS timed ones in a row; the sides take turns in an order
+ * that rotates with --round, and --reverse runs the sizes downwards, so that
+ * drift falls on all alike. --contexts K repeats it all in K contexts of one
+ * process (kept until the end; context k's rows have round R * K + k), to
+ * tell a mode of the process from one of the context. The
  * row keeps the median, the spread (min, p10, p90, max) and the plan of the
  * reducer's call (passes, groups and work-group size of the first, whether it
  * finishes in one launch). Every value is checked against an exact reference:
@@ -345,7 +347,7 @@ static int run_side(ctx *c, side *s, unsigned reps, unsigned warm, int round, do
 typedef struct {
     const char *platform, *kernel_dir;
     int device;
-    unsigned nsizes, sizes[MAX_SIZES], reps, warm, batch, rotate_mib;
+    unsigned nsizes, sizes[MAX_SIZES], reps, warm, batch, rotate_mib, contexts;
     ocr_type types[2];
     unsigned ntypes;
     int round, reverse, header;
@@ -538,7 +540,7 @@ static int usage(void) {
             "usage: ocr_latency [-p P] [-d D] [--kernel-dir DIR] [--sizes \"10 16 20\"]\n"
             "                   [--types \"int float\"] [-r REPS] [-w WARMUP] [--sides a,b,...]\n"
             "                   [--round R] [--reverse] [--rotate MIB] [--batch B] [--no-header]\n"
-            "                   [--list-sides]\n");
+            "                   [--contexts K] [--list-sides]\n");
     return 2;
 }
 
@@ -582,6 +584,7 @@ static int parse(int argc, char **argv, options *o) {
                    .warm = 30,
                    .batch = 16,
                    .rotate_mib = 256,
+                   .contexts = 1,
                    .header = 1};
     if (env_d && *env_d && parse_uint(env_d, 0, 64, &dev)) return usage();
     o->device = (int)dev;
@@ -606,6 +609,8 @@ static int parse(int argc, char **argv, options *o) {
             bad = parse_uint(v, 0, MAX_REPS, &o->warm);
         else if (!strcmp(a, "--batch") && v)
             bad = parse_uint(v, 1, MAX_BATCH, &o->batch);
+        else if (!strcmp(a, "--contexts") && v)
+            bad = parse_uint(v, 1, 64, &o->contexts);
         else if (!strcmp(a, "--rotate") && v)
             bad = parse_uint(v, 1, 1 << 16, &o->rotate_mib);
         else if (!strcmp(a, "--round") && v) {
@@ -636,20 +641,29 @@ static int parse(int argc, char **argv, options *o) {
 
 int main(int argc, char **argv) {
     options o;
-    ctx c;
     int rc = parse(argc, argv, &o), wrong = 0;
     if (rc) return rc;
-    memset(&c, 0, sizeof c);
-    c.batch = o.batch;
     double *t = malloc((o.reps + 1) * sizeof *t);
-    if (!t || open_device(&c, &o) || floor_buffers(&c)) return 3;
+    ctx *cs = calloc(o.contexts, sizeof *cs);
+    if (!t || !cs) return 3;
     if (o.header) printf("%s\n", columns);
-    for (unsigned i = 0; i < o.ntypes && wrong >= 0; ++i) {
-        c.type = o.types[i];
-        int w = run_type(&c, &o, t);
-        wrong = w < 0 ? -1 : wrong | w;
+    /* --contexts K: K contexts one after another, each kept (with its
+     * buffers) until the end, so that they coexist; context k's rows carry
+     * round R * K + k. */
+    int round = o.round;
+    for (unsigned k = 0; k < o.contexts && wrong >= 0; ++k) {
+        ctx *c = &cs[k];
+        c->batch = o.batch;
+        o.round = round * (int)o.contexts + (int)k;
+        if (open_device(c, &o) || floor_buffers(c)) return 3;
+        for (unsigned i = 0; i < o.ntypes && wrong >= 0; ++i) {
+            c->type = o.types[i];
+            int w = run_type(c, &o, t);
+            wrong = w < 0 ? -1 : wrong | w;
+        }
+        free(c->want);
     }
     free(t);
-    free(c.want);
+    free(cs);
     return wrong < 0 ? 3 : wrong;
 }

@@ -22,6 +22,10 @@
 #               interrupts; with numactl and several nodes, the CPU of the
 #               GPU's node with the other node's memory and the reverse.
 #   SAMPLE_MS   nvidia-smi's sampling period during the run (default 500; 0: off)
+#   LATENCY_ARGS  more ocr_latency options, e.g. "--contexts 4" (then
+#               tools/latency_modes_summary.py OUTDIR/raw.csv 4 splits the
+#               processes' contexts); a placement may also be a wrapper such
+#               as "setarch x86_64 -R" (no address randomization)
 #
 # Writes under OUTDIR: raw.csv (ocr_latency's rows, each prefixed with the
 # placement and the process number), clocks.csv (nvidia-smi before and after
@@ -122,7 +126,7 @@ clocks() { # one line: label, then the GPU's clocks and state
   echo "  LATENCY=$LATENCY PLATFORM=$PLATFORM DEVICE=$DEVICE SIZES=\"$SIZES\" TYPES=\"$TYPES\""
   echo "  SIDES=$SIDES REPS=$REPS WARMUP=$WARMUP ROUNDS=$ROUNDS DURATION=$DURATION SAMPLE_MS=$SAMPLE_MS"
   echo "  OCLREDUCTION_KERNEL_DIR=${OCLREDUCTION_KERNEL_DIR:-} XDG_CACHE_HOME=${XDG_CACHE_HOME:-}"
-  echo "  PLACEMENTS=$PLACEMENTS"
+  echo "  PLACEMENTS=$PLACEMENTS LATENCY_ARGS=${LATENCY_ARGS:-}"
 } > "$out/env.txt"
 [ -n "$smi" ] && nvidia-smi -q -d CLOCK,PERFORMANCE,POWER > "$out/smi-before.txt" 2>&1 || true
 
@@ -160,6 +164,8 @@ for r in $(seq "$ROUNDS"); do
     read -r -a pre <<< "$prefix"
     cmd=("${pre[@]}" "$LATENCY" -p "$PLATFORM" -d "$DEVICE" --sides "$SIDES" --sizes "$SIZES"
       --types "$TYPES" -r "$REPS" -w "$WARMUP" --round "$r" "${rev[@]}" --no-header)
+    read -r -a extra <<< "${LATENCY_ARGS:-}"
+    cmd+=("${extra[@]}")
     clocks "$label $proc before,$((SECONDS - start))" >> "$out/clocks.csv"
     rc=0
     timeout 120 "${cmd[@]}" > "$out/rows.tmp" 2>> "$out/log.txt" || rc=$?
