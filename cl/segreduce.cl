@@ -25,10 +25,23 @@
  * level, no lock-step is assumed.
  *
  * What it costs: one group reads one segment at a time, so a few very long
- * segments (fewer than the grid has teams) leave most of the device idle; a
- * second launch that splits long segments over several groups would fix that
- * (not done). The mean length is the host's guess for all segments: skewed
- * lengths waste some lanes.
+ * segments (fewer than the grid has teams) would leave most of the device
+ * idle: when the mean segment is at least a chunk long the host takes
+ * segchunks and segfix instead (below). The mean length is the host's guess
+ * for all segments: skewed lengths waste some lanes.
+ *
+ * segchunks + segfix, for long segments: the work follows the elements, not
+ * the segments. Group g reads chunk g, elements [g * C, (g + 1) * C) (C = 2^
+ * chunk_log2), finds by binary search the segments that meet it, and reduces
+ * each of them in turn with the whole group (coalesced loads, a tree). A
+ * segment lying wholly in the chunk goes straight to out; the part of the one
+ * that began before the chunk goes to part_first[g], the part of the one that
+ * goes on after it to part_last[g] (a segment covering the whole chunk is the
+ * first). segfix then gives each segment that crosses a chunk boundary its
+ * value, a group per segment: part_last of its first chunk combined with
+ * part_first of every later chunk it reaches; and each empty segment the
+ * identity. Every element is read once, by a full group, whatever the
+ * lengths; the cost is a second launch and two partials per chunk.
  *
  * colreduce: a row-major rows x cols matrix reduced along its rows (axis 0),
  * each work-item owning a column: the work-items of a group read consecutive
@@ -39,7 +52,12 @@
  */
 #include "reduce_common.h"
 
-#define TAKE(a, x) a = OCR_COMBINE(a, OCR_CVT(x))
+/* One load, then the operator (OCR_COMBINE may name its operand twice). */
+#define TAKE(a, x)                                                                                 \
+    do {                                                                                           \
+        const T v_ = OCR_CVT(x);                                                                   \
+        a = OCR_COMBINE(a, v_);                                                                    \
+    } while (0)
 
 /* Where segment j begins: from the offsets given (one of the two pointers),
  * else j * len. */
@@ -84,6 +102,91 @@ segreduce(__global const IN_T *restrict in, __global const uint *restrict o32,
             barrier(CLK_LOCAL_MEM_FENCE); /* also before the next round's store */
         }
         if (rank == 0 && j < k) out[out_off + j] = x;
+    }
+}
+
+/* How many of segments 0..k-1 begin at or before element x (offsets clamped
+ * to n; for monotone offsets the segment holding x is that count - 1). */
+static ulong seg_count_to(__global const uint *o32, __global const ulong *o64, ulong len, ulong k,
+                          ulong n, ulong x) {
+    ulong lo = 0, hi = k;
+    while (lo < hi) {
+        const ulong mid = lo + ((hi - lo) >> 1);
+        if (min(seg_at(o32, o64, len, mid), n) <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* x reduced over the group (the same value comes back to every work-item). */
+static T group_reduce(__local T *lcl, T x) {
+    const uint lid = get_local_id(0);
+    lcl[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
+        if (lid < s) lcl[lid] = x = OCR_COMBINE(x, lcl[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    x = lcl[0];
+    barrier(CLK_LOCAL_MEM_FENCE); /* before the next store to lcl */
+    return x;
+}
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
+segchunks(__global const IN_T *restrict in, __global const uint *restrict o32,
+          __global const ulong *restrict o64, __global T *restrict out,
+          __global T *restrict part_first, __global T *restrict part_last, const ulong k,
+          const ulong n, const ulong in_off, const ulong out_off, const ulong len,
+          const uint chunk_log2) {
+    __local T lcl[LOCAL_SIZE];
+    const uint lid = get_local_id(0);
+    const ulong g = get_group_id(0), b = g << chunk_log2, e = min(b + (1ul << chunk_log2), n);
+    /* The segments from the one holding b to the one holding e - 1: the
+     * bounds, and so every branch below, are the group's own. */
+    const ulong lo = seg_count_to(o32, o64, len, k, n, b);
+    const ulong hi = seg_count_to(o32, o64, len, k, n, e - 1);
+    in += in_off;
+    for (ulong j = lo ? lo - 1 : 0; j < hi; ++j) {
+        const ulong s0 = min(seg_at(o32, o64, len, j), n), s1 = min(seg_at(o32, o64, len, j + 1), n);
+        const ulong sb = max(s0, b), se = min(s1, e);
+        if (se <= sb) continue; /* empty here (segfix writes empty segments) */
+        T x = (T)(OCR_IDENTITY);
+        for (ulong i = sb + lid; i < se; i += LOCAL_SIZE)
+            TAKE(x, in[i]);
+        x = group_reduce(lcl, x);
+        if (lid == 0) {
+            if (s0 < b)
+                part_first[g] = x;
+            else if (s1 > e)
+                part_last[g] = x;
+            else
+                out[out_off + j] = x;
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
+segfix(__global const uint *restrict o32, __global const ulong *restrict o64,
+       __global T *restrict out, __global const T *restrict part_first,
+       __global const T *restrict part_last, const ulong k, const ulong n, const ulong out_off,
+       const ulong len, const uint chunk_log2) {
+    __local T lcl[LOCAL_SIZE];
+    const uint lid = get_local_id(0);
+    for (ulong j = get_group_id(0); j < k; j += get_num_groups(0)) {
+        const ulong s0 = min(seg_at(o32, o64, len, j), n), s1 = min(seg_at(o32, o64, len, j + 1), n);
+        if (s1 <= s0) {
+            if (lid == 0) out[out_off + j] = (T)(OCR_IDENTITY);
+            continue;
+        }
+        const ulong ga = s0 >> chunk_log2, gb = (s1 - 1) >> chunk_log2;
+        if (ga == gb) continue; /* in one chunk: segchunks wrote it */
+        T x = (T)(OCR_IDENTITY);
+        for (ulong c = ga + 1 + lid; c <= gb; c += LOCAL_SIZE)
+            x = OCR_COMBINE(x, part_first[c]);
+        x = group_reduce(lcl, x);
+        if (lid == 0) out[out_off + j] = OCR_COMBINE(part_last[ga], x);
     }
 }
 

@@ -13,6 +13,8 @@ ocr_test(segments.library.w64 LABELS segments COMMAND test_segments 64)
 if(OCLGRIND)
   ocr_test(segments.oclgrind.library LABELS oclgrind segments
            COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 small)
+  ocr_test(segments.oclgrind.two_launch_columns LABELS oclgrind segments
+           COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 two-launch)
   ocr_test(segments.oclgrind.cli LABELS oclgrind segments
            COMMAND ${OG} 0 ${OCR} --segments 37 -s 1001 -r 1 -w 16 --type double --op min)
 endif()

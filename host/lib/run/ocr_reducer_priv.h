@@ -28,6 +28,7 @@ struct ocr_reducer {
     char *err; /* the last call's message, NULL after a success */
     /* segments, rows and columns (ocr_segments.c): built on first use */
     ocr_kernel *k_seg, *k_col, *k_col_acc; /* k_col_acc: widening only, reads type */
+    ocr_kernel *k_chunks, *k_fix;          /* long segments: segchunks, then segfix */
     char *kernel_dir, *build_options;      /* the options they are built with */
     size_t local_size;
 };

@@ -46,7 +46,10 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
 }
 
 static ocr_status build_segments(ocr_reducer *r) {
-    return build_one(r, "segreduce", r->in_type, &r->k_seg);
+    ocr_status st = build_one(r, "segreduce", r->in_type, &r->k_seg);
+    if (st == OCR_OK) st = build_one(r, "segchunks", r->in_type, &r->k_chunks);
+    if (st == OCR_OK) st = build_one(r, "segfix", r->in_type, &r->k_fix);
+    return st;
 }
 
 static ocr_status build_columns(ocr_reducer *r) {
@@ -184,25 +187,89 @@ static size_t seg_groups(const ocr_reducer *r, size_t local, uint64_t k, cl_uint
     return (size_t)(g ? g : 1);
 }
 
+/* Elements per chunk of segchunks (log2): 16 per work-item of a group; 2^16
+ * for one-item groups (a CPU's: a core walks them in order). */
+static cl_uint chunk_log2_for(size_t local) {
+    cl_uint l = 0;
+    while (((size_t)1 << l) < local * 16)
+        ++l;
+    return local > 1 ? l : 16;
+}
+
+/* The offsets (one of the two, or none: rows) and the scalars every segment
+ * kernel takes after its buffers, from argument `at` on. */
+static ocr_status seg_args(cl_kernel kern, cl_uint at, const seg_how *h, const seg_call *c,
+                           int with_in_off, cl_uint log2) {
+    ocr_status st = OCR_OK;
+    cl_ulong a[5] = {h->k, c->n, c->offset, c->result_offset, h->len};
+    for (cl_uint i = 0; i < 5; ++i)
+        if (with_in_off || i != 2) OCR_CL(clSetKernelArg(kern, at++, sizeof a[i], &a[i]));
+    OCR_CL(clSetKernelArg(kern, at, sizeof log2, &log2));
+fail:
+    return st;
+}
+
+/* Long segments: segchunks over the elements, then segfix over the segments. */
+static ocr_status enqueue_chunks(ocr_reducer *r, const seg_call *c, const seg_how *h,
+                                 cl_uint log2, cl_uint nw, const cl_event *wl, cl_event *ev) {
+    ocr_status st;
+    size_t local = r->k_chunks->geom.local_size;
+    uint64_t chunks = (c->n + ((uint64_t)1 << log2) - 1) >> log2;
+    cl_event first = NULL;
+    const cl_mem *o32 = h->o32 ? &h->o32 : NULL, *o64 = h->o64 ? &h->o64 : NULL;
+    if ((st = ocr_reducer_grow(r, 0, chunks ? chunks : 1)) != OCR_OK ||
+        (st = ocr_reducer_grow(r, 1, chunks ? chunks : 1)) != OCR_OK)
+        return st;
+    if (chunks) {
+        cl_kernel k = r->k_chunks->kernel;
+        size_t global = (size_t)chunks * local;
+        OCR_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &c->buf));
+        OCR_CL(clSetKernelArg(k, 1, sizeof(cl_mem), o32));
+        OCR_CL(clSetKernelArg(k, 2, sizeof(cl_mem), o64));
+        OCR_CL(clSetKernelArg(k, 3, sizeof(cl_mem), &c->result));
+        OCR_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &r->scratch[0]));
+        OCR_CL(clSetKernelArg(k, 5, sizeof(cl_mem), &r->scratch[1]));
+        if ((st = seg_args(k, 6, h, c, 1, log2)) != OCR_OK) return st;
+        OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, nw, wl,
+                                      r->q_ooo ? &first : NULL));
+        if (r->q_ooo) nw = 1, wl = &first;
+        else nw = 0, wl = NULL;
+    }
+    cl_kernel k = r->k_fix->kernel;
+    size_t fix_local = r->k_fix->geom.local_size;
+    size_t global = seg_groups(r, fix_local, h->k, (cl_uint)fix_local) * fix_local;
+    OCR_CL(clSetKernelArg(k, 0, sizeof(cl_mem), o32));
+    OCR_CL(clSetKernelArg(k, 1, sizeof(cl_mem), o64));
+    OCR_CL(clSetKernelArg(k, 2, sizeof(cl_mem), &c->result));
+    OCR_CL(clSetKernelArg(k, 3, sizeof(cl_mem), &r->scratch[0]));
+    OCR_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &r->scratch[1]));
+    if ((st = seg_args(k, 5, h, c, 0, log2)) != OCR_OK) goto fail;
+    OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &fix_local, nw, wl, ev));
+fail:
+    if (first) clReleaseEvent(first);
+    return st;
+}
+
 static ocr_status enqueue_segments(ocr_reducer *r, const seg_call *c, const void *how_, cl_uint nw,
                                    const cl_event *wl, cl_event *ev) {
     ocr_status st = OCR_OK;
     const seg_how *h = how_;
     cl_kernel kern = r->k_seg->kernel;
     size_t local = r->k_seg->geom.local_size;
+    cl_uint log2 = chunk_log2_for(local);
+    if (c->n / h->k >= ((uint64_t)1 << log2)) /* the mean segment fills a chunk */
+        return enqueue_chunks(r, c, h, log2, nw, wl, ev);
     cl_uint team = team_for(local, c->n, h->k), team_log2 = 0;
     size_t global = seg_groups(r, local, h->k, team) * local;
     while ((1u << team_log2) < team)
         ++team_log2;
-    cl_ulong a[5] = {h->k, c->n, c->offset, c->result_offset, h->len};
     OCR_CL(clSetKernelArg(kern, 0, sizeof(cl_mem), &c->buf));
     OCR_CL(clSetKernelArg(kern, 1, sizeof(cl_mem), h->o32 ? &h->o32 : NULL));
     OCR_CL(clSetKernelArg(kern, 2, sizeof(cl_mem), h->o64 ? &h->o64 : NULL));
     OCR_CL(clSetKernelArg(kern, 3, sizeof(cl_mem), &c->result));
-    for (cl_uint i = 0; i < 5; ++i)
-        OCR_CL(clSetKernelArg(kern, 4 + i, sizeof a[i], &a[i]));
-    OCR_CL(clSetKernelArg(kern, 9, sizeof team_log2, &team_log2));
-    OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, nw, wl, ev));
+    st = seg_args(kern, 4, h, c, 1, team_log2);
+    if (st == OCR_OK)
+        OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, nw, wl, ev));
 fail:
     return st;
 }
