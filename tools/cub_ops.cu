@@ -26,6 +26,8 @@
 #include <cub/version.cuh>
 #include <cuda_runtime.h>
 
+#include "cub_common.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -38,16 +40,6 @@
 #if CUB_VERSION < 300000 && !defined(CUB_OPS_KVP)
 #define CUB_OPS_KVP 1
 #endif
-
-#define CK(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s failed: %s at %s:%d\n", #call, cudaGetErrorString(e_),        \
-                         __FILE__, __LINE__);                                                      \
-            std::exit(3);                                                                          \
-        }                                                                                          \
-    } while (0)
 
 // Segment sums' data: small values as cub_reduce.cu's (and oclReduction's
 // exact data), never all zeros; the host recomputes them to check.
@@ -74,29 +66,6 @@ template <typename T> __global__ void fill_wide(T *p, size_t n, size_t at, int p
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
         p[i] = i == at ? (T)plant : wide_value<T>(i);
-}
-
-// Times op() with CUDA events: `warm` untimed runs, then `reps` timed ones;
-// returns the median and the minimum in milliseconds.
-template <typename Op> static void timed(int warm, int reps, Op op, float *med, float *mn) {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = -warm; r < reps; ++r) {
-        CK(cudaEventRecord(a));
-        op();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r >= 0) t.push_back(ms);
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    *med = t[(t.size() - 1) / 2];
-    *mn = t[0];
 }
 
 // ArgMax (is_max) or ArgMin over n values with one planted extremum; the

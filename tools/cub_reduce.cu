@@ -8,51 +8,19 @@
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 
+#include "cub_common.cuh"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
-#define CK(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s failed: %s at %s:%d\n", #call, cudaGetErrorString(e_),         \
-                         __FILE__, __LINE__);                                                      \
-            std::exit(3);                                                                          \
-        }                                                                                          \
-    } while (0)
-
 // Small values, as oclReduction's int data; never zeros (they can time faster).
 template <typename T> __global__ void fill(T *p, size_t n) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
         p[i] = (T)((int)((i * 2654435761u) % 2048u) - 1024);
-}
-
-// Times op() with CUDA events: `warm` untimed runs, then `reps` timed ones;
-// returns the median and the minimum in milliseconds.
-template <typename Op> static void timed(int warm, int reps, Op op, float *med, float *mn) {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = -warm; r < reps; ++r) {
-        CK(cudaEventRecord(a));
-        op();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r >= 0)
-            t.push_back(ms);
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    *med = t[(t.size() - 1) / 2];
-    *mn = t[0];
 }
 
 template <typename T> static void sum(const char *tname, int reps, size_t n) {

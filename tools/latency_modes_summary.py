@@ -17,13 +17,7 @@ import csv
 import sys
 from collections import defaultdict
 
-COLS = ('placement,proc,round,side,type,log2n,reps,median_us,min_us,p10_us,p90_us,max_us,'
-        'passes,groups,local,finish,correct').split(',')
-
-
-def quantile(xs, q):
-    xs = sorted(xs)
-    return xs[int(q * (len(xs) - 1) + 0.5)]
+from latency_placement_summary import COLS, quantile  # the same rows
 
 
 def main():

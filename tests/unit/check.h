@@ -1,5 +1,6 @@
 /* check.h - the smallest test harness: CHECK and EXPECT (with a message) count
- * failures and say where; CL_OK stops the test at a failed OpenCL call. */
+ * failures and say where; CL_OK stops the test at a failed OpenCL call;
+ * CL_OPEN_FIRST opens the usual device, context and queue. */
 #ifndef OCR_TEST_CHECK_H
 #define OCR_TEST_CHECK_H
 #include <stdio.h>
@@ -34,6 +35,20 @@ static int check_failures, check_count;
             printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)e_);            \
             exit(1);                                                                               \
         }                                                                                          \
+    } while (0)
+
+/* The first device of the first platform, a context and an in-order queue
+ * on it (the tests' usual set-up; CL_OK stops the test if one fails). */
+#define CL_OPEN_FIRST(dev, ctx, q)                                                                 \
+    do {                                                                                           \
+        cl_platform_id p_;                                                                         \
+        cl_int o_;                                                                                 \
+        CL_OK(clGetPlatformIDs(1, &p_, NULL));                                                     \
+        CL_OK(clGetDeviceIDs(p_, CL_DEVICE_TYPE_ALL, 1, &(dev), NULL));                            \
+        (ctx) = clCreateContext(NULL, 1, &(dev), NULL, NULL, &o_);                                 \
+        CL_OK(o_);                                                                                 \
+        (q) = clCreateCommandQueue((ctx), (dev), 0, &o_);                                          \
+        CL_OK(o_);                                                                                 \
     } while (0)
 
 static inline int check_summary(const char *name) {

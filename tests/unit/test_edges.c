@@ -196,15 +196,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: test_edges KERNEL_DIR\n");
         return 2;
     }
-    cl_platform_id platform;
-    cl_int err;
     split_shares(); /* no device needed */
-    CL_OK(clGetPlatformIDs(1, &platform, NULL));
-    CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    CL_OK(err);
-    q = clCreateCommandQueue(ctx, dev, 0, &err);
-    CL_OK(err);
+    CL_OPEN_FIRST(dev, ctx, q);
     build_options(argv[1]);
     overlap();
     clReleaseCommandQueue(q);

@@ -395,14 +395,7 @@ int main(int argc, char **argv) {
         return 1;
     }
 
-    cl_platform_id platform;
-    cl_int err;
-    CL_OK(clGetPlatformIDs(1, &platform, NULL));
-    CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    CL_OK(err);
-    q = clCreateCommandQueue(ctx, dev, 0, &err);
-    CL_OK(err);
+    CL_OPEN_FIRST(dev, ctx, q);
     EXPECT(!strcmp(ocr_version(), OCR_VERSION), "ocr_version() %s, header %s", ocr_version(),
            OCR_VERSION);
 

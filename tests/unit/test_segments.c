@@ -364,14 +364,8 @@ int main(int argc, char **argv) {
     int real_err = dup(2), efd = mkstemp(errpath);
     if (real_err < 0 || efd < 0 || dup2(efd, 2) < 0) return 1;
     local_size = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 0;
-    cl_platform_id platform;
     cl_int err;
-    CL_OK(clGetPlatformIDs(1, &platform, NULL));
-    CL_OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    CL_OK(err);
-    q = clCreateCommandQueue(ctx, dev, 0, &err);
-    CL_OK(err);
+    CL_OPEN_FIRST(dev, ctx, q);
     qooo = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     CL_OK(err);
 

@@ -307,11 +307,21 @@ ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t of
 /* The queue: checked when it changes, then remembered (retained, so that the
  * check cannot go stale). Commands of the previous call on another queue are
  * waited for by the next call's first command. */
-ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q) {
+ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q, cl_uint num_wait,
+                                 const cl_event *wait) {
     ocr_status st = OCR_OK;
     cl_context qc = NULL;
     cl_device_id qd = NULL;
     cl_command_queue_properties props = 0;
+    if (!q) {
+        ocr_errorf("the queue must not be NULL");
+        return OCR_USAGE;
+    }
+    if ((num_wait == 0) != (wait == NULL)) {
+        ocr_errorf("the wait list and its length disagree (%u events, list %s)", num_wait,
+                   wait ? "given" : "NULL");
+        return OCR_USAGE;
+    }
     if (q == r->q) return OCR_OK;
     OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
     OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
@@ -377,16 +387,7 @@ static ocr_status check_args(ocr_reducer *r, const call *c) {
         ocr_errorf("nothing to reduce: n must be at least 1");
         return OCR_USAGE;
     }
-    if (!c->q) {
-        ocr_errorf("the queue must not be NULL");
-        return OCR_USAGE;
-    }
-    if ((c->num_wait == 0) != (c->wait == NULL)) {
-        ocr_errorf("the wait list and its length disagree (%u events, list %s)", c->num_wait,
-                   c->wait ? "given" : "NULL");
-        return OCR_USAGE;
-    }
-    if ((st = ocr_reducer_use_queue(r, c->q)) != OCR_OK) return st;
+    if ((st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK) return st;
     return check_buffers(r, c);
 }
 

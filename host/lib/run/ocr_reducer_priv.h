@@ -41,8 +41,10 @@ ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *w
  * elements [offset, offset + n) of buf (same buffer, sub-buffer or parent). */
 ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
                                      cl_mem result_buf, size_t result_offset, uint64_t count);
-/* The queue checked (when it changed) and remembered. */
-ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q);
+/* A call's queue (not NULL; its context and device checked when it changed,
+ * then remembered) and its wait list (the length agrees with the list). */
+ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q, cl_uint num_wait,
+                                 const cl_event *wait);
 /* Scratch buffer i holds at least `need` elements of r's type. */
 ocr_status ocr_reducer_grow(ocr_reducer *r, int i, uint64_t need);
 /* The first command's wait list: the caller's, plus the previous call's last

@@ -77,16 +77,7 @@ typedef struct {
 static ocr_status check_call(ocr_reducer *r, const seg_call *c) {
     ocr_status st;
     size_t size = 0, rsize = 0;
-    if (!c->q) {
-        ocr_errorf("the queue must not be NULL");
-        return OCR_USAGE;
-    }
-    if ((c->num_wait == 0) != (c->wait == NULL)) {
-        ocr_errorf("the wait list and its length disagree (%u events, list %s)", c->num_wait,
-                   c->wait ? "given" : "NULL");
-        return OCR_USAGE;
-    }
-    if ((st = ocr_reducer_use_queue(r, c->q)) != OCR_OK ||
+    if ((st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK ||
         (st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
         (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
         return st;
