@@ -25,7 +25,7 @@ static const char *const one_report[] = {"grade", "tune",         "explain",  "p
 static const char *const one_stream[] = {
     "grade",    "tune",   "explain",   "passes", "resources",    "peak",     "split", "mpi",
     "host-mem", "repeat", "threshold", "access", "cpu-baseline", "accurate", NULL};
-/* The library's segmented reduction: its own kernel, one launch per call. */
+/* The library's segmented reduction: its own kernels, one call per run. */
 static const char *const one_segmented[] = {
     "grade",  "tune",        "explain", "passes",    "resources",    "peak",
     "split",  "mpi",         "stream",  "threshold", "groups",       "access",

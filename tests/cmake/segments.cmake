@@ -15,6 +15,11 @@ if(OCLGRIND)
            COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 small)
   ocr_test(segments.oclgrind.two_launch_columns LABELS oclgrind segments
            COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 two-launch)
+  # the long-segment path (mean >= 16 per work-item): chunks of 128 and 256
+  ocr_test(segments.oclgrind.cli_chunks LABELS oclgrind segments
+           COMMAND ${OG} 0 ${OCR} --segments 3 -s 1001 -r 1 -w 8)
+  ocr_test(segments.oclgrind.cli_chunks_double LABELS oclgrind segments
+           COMMAND ${OG} 0 ${OCR} --segments 7 -s 4099 -r 1 -w 16 --type double --op min)
   ocr_test(segments.oclgrind.cli LABELS oclgrind segments
            COMMAND ${OG} 0 ${OCR} --segments 37 -s 1001 -r 1 -w 16 --type double --op min)
 endif()
@@ -54,3 +59,8 @@ cli_test(segments_all_devices --rc 2 --err "--segments runs on one device"
 # cl/segreduce.cl through --kernel-dir), for a sum and a max: exit 1, FAILED.
 ocr_test(segments.verdict_broken LABELS quick segments
          COMMAND ${SCRIPTS}/segments_broken_test.sh ${OCR} ${PROJECT_SOURCE_DIR}/cl)
+# Every type and operator (float prod too), three seeds, both paths: a kernel
+# dropping an element FAILS (the one-sided second data set per segment
+# catches min, max, and, or); so does one that reads nothing.
+ocr_test(segments.verdict_drop_all LABELS segments verdict
+         COMMAND ${SCRIPTS}/segments_drop_all_test.sh ${OCR} ${PROJECT_SOURCE_DIR}/cl)
