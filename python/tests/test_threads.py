@@ -83,3 +83,34 @@ def test_one_reducer_object_shared_by_threads(context):
 
     run_threads(work, 4)
     assert not wrong
+
+
+def test_four_threads_argmax_axis_and_segments_at_once(context):
+    """4 threads x 60 calls on one shared cached reducer each of argmax,
+    argmin, sum(axis=) and segment_reduce (long segments too), all right."""
+    rng = np.random.default_rng(27)
+    host = rng.integers(-1000, 1000, 60003).astype(np.float32)
+    mat = host[:60000].reshape(300, 200)
+    offsets = np.array([0, 7, 7, 30000, 60003])
+    want_seg = np.array([host[a:b].sum() for a, b in zip(offsets[:-1], offsets[1:])])
+    wrong = []
+
+    def work(i):
+        q = cl.CommandQueue(context)
+        a, m = cla.to_device(q, host), cla.to_device(q, mat)
+        for call in range(60):
+            kind = (call + i) % 4
+            if kind == 0:
+                ok = oclreduction.argmax(a).get()[()] == np.argmax(host)
+            elif kind == 1:
+                ok = oclreduction.argmin(a).get()[()] == np.argmin(host)
+            elif kind == 2:
+                ok = np.array_equal(oclreduction.sum(m, axis=call % 2).get(),
+                                    mat.sum(axis=call % 2))
+            else:
+                ok = np.array_equal(oclreduction.segment_reduce(a, offsets).get(), want_seg)
+            if not ok:
+                wrong.append((i, call, kind))
+
+    run_threads(work, 4)
+    assert not wrong, wrong[:5]

@@ -260,7 +260,11 @@ static void out_of_order(void) {
     CL_OK(err);
     cl_mem ob = upload(offs, sizeof offs), rs = guarded(OCR_INT, ROWS), rr = guarded(OCR_INT, ROWS),
            rc = guarded(OCR_INT, COLS);
-    cl_event wrote, d[3];
+    /* three long segments (one empty): segchunks + segfix where the mean fills a
+     * chunk (groups of 64 or more work-items) */
+    static const cl_uint loffs[4] = {0, 5000, 5000, ROWS * COLS};
+    cl_mem lob = upload(loffs, sizeof loffs), rl = guarded(OCR_INT, 3);
+    cl_event wrote, d[4];
     CL_OK(clEnqueueWriteBuffer(qooo, in, CL_FALSE, 0, sizeof h, h, 0, NULL, &wrote));
     ocr_status s1 = ocr_reducer_reduce_segments(r, qooo, in, 0, ROWS * COLS, ob, OCR_UINT, ROWS, rs,
                                                 GUARD, 1, &wrote, &d[0]);
@@ -268,9 +272,14 @@ static void out_of_order(void) {
         ocr_reducer_reduce_columns(r, qooo, in, 0, ROWS, COLS, rc, GUARD, 1, &wrote, &d[1]);
     ocr_status s3 =
         ocr_reducer_reduce_rows(r, qooo, in, 0, ROWS, COLS, rr, GUARD, 1, &wrote, &d[2]);
-    EXPECT(s1 == OCR_OK && s2 == OCR_OK && s3 == OCR_OK, "out of order: %s",
+    ocr_status s4 = ocr_reducer_reduce_segments(r, qooo, in, 0, ROWS * COLS, lob, OCR_UINT, 3, rl,
+                                                GUARD, 1, &wrote, &d[3]);
+    EXPECT(s1 == OCR_OK && s2 == OCR_OK && s3 == OCR_OK && s4 == OCR_OK, "out of order: %s",
            ocr_reducer_last_error(r));
-    CL_OK(clWaitForEvents(3, d));
+    CL_OK(clWaitForEvents(4, d));
+    ocr_value wl[3] = {{.i = 0}, {.i = 0}, {.i = 0}};
+    for (int i = 0; i < ROWS * COLS; ++i)
+        wl[i < 5000 ? 0 : 2].i += h[i];
     ocr_value wr[ROWS], wc[COLS];
     for (int i = 0; i < ROWS; ++i)
         wr[i].i = want_r[i];
@@ -279,8 +288,10 @@ static void out_of_order(void) {
     compare(OCR_INT, rs, wr, ROWS, "out-of-order segments after a pending write");
     compare(OCR_INT, rr, wr, ROWS, "out-of-order rows after a pending write");
     compare(OCR_INT, rc, wc, COLS, "out-of-order columns (two launches) after a pending write");
-    for (int i = 0; i < 3; ++i)
+    compare(OCR_INT, rl, wl, 3, "out-of-order long segments after a pending write");
+    for (int i = 0; i < 4; ++i)
         clReleaseEvent(d[i]);
+    clReleaseMemObject(lob), clReleaseMemObject(rl);
     clReleaseEvent(wrote);
     clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(rs);
     clReleaseMemObject(rr), clReleaseMemObject(rc);
