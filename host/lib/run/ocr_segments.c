@@ -200,42 +200,39 @@ fail:
     return st;
 }
 
-/* Long segments: segchunks over the elements, then segfix over the segments. */
+/* Long segments (n >= k chunks, so at least one chunk): segchunks over the
+ * elements, then segfix over the segments. */
 static ocr_status enqueue_chunks(ocr_reducer *r, const seg_call *c, const seg_how *h,
                                  cl_uint log2, cl_uint nw, const cl_event *wl, cl_event *ev) {
     ocr_status st;
-    size_t local = r->k_chunks->geom.local_size;
     uint64_t chunks = (c->n + ((uint64_t)1 << log2) - 1) >> log2;
+    size_t local = r->k_chunks->geom.local_size, global = (size_t)chunks * local;
+    size_t fix_local = r->k_fix->geom.local_size;
+    size_t fix_global = seg_groups(r, fix_local, h->k, (cl_uint)fix_local) * fix_local;
     cl_event first = NULL;
     const cl_mem *o32 = h->o32 ? &h->o32 : NULL, *o64 = h->o64 ? &h->o64 : NULL;
-    if ((st = ocr_reducer_grow(r, 0, chunks ? chunks : 1)) != OCR_OK ||
-        (st = ocr_reducer_grow(r, 1, chunks ? chunks : 1)) != OCR_OK)
+    cl_kernel k = r->k_chunks->kernel, fix = r->k_fix->kernel;
+    if ((st = ocr_reducer_grow(r, 0, chunks)) != OCR_OK ||
+        (st = ocr_reducer_grow(r, 1, chunks)) != OCR_OK)
         return st;
-    if (chunks) {
-        cl_kernel k = r->k_chunks->kernel;
-        size_t global = (size_t)chunks * local;
-        OCR_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &c->buf));
-        OCR_CL(clSetKernelArg(k, 1, sizeof(cl_mem), o32));
-        OCR_CL(clSetKernelArg(k, 2, sizeof(cl_mem), o64));
-        OCR_CL(clSetKernelArg(k, 3, sizeof(cl_mem), &c->result));
-        OCR_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &r->scratch[0]));
-        OCR_CL(clSetKernelArg(k, 5, sizeof(cl_mem), &r->scratch[1]));
-        if ((st = seg_args(k, 6, h, c, 1, log2)) != OCR_OK) return st;
-        OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, nw, wl,
-                                      r->q_ooo ? &first : NULL));
-        if (r->q_ooo) nw = 1, wl = &first;
-        else nw = 0, wl = NULL;
-    }
-    cl_kernel k = r->k_fix->kernel;
-    size_t fix_local = r->k_fix->geom.local_size;
-    size_t global = seg_groups(r, fix_local, h->k, (cl_uint)fix_local) * fix_local;
-    OCR_CL(clSetKernelArg(k, 0, sizeof(cl_mem), o32));
-    OCR_CL(clSetKernelArg(k, 1, sizeof(cl_mem), o64));
-    OCR_CL(clSetKernelArg(k, 2, sizeof(cl_mem), &c->result));
-    OCR_CL(clSetKernelArg(k, 3, sizeof(cl_mem), &r->scratch[0]));
-    OCR_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &r->scratch[1]));
-    if ((st = seg_args(k, 5, h, c, 0, log2)) != OCR_OK) goto fail;
-    OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &fix_local, nw, wl, ev));
+    OCR_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &c->buf));
+    OCR_CL(clSetKernelArg(k, 1, sizeof(cl_mem), o32));
+    OCR_CL(clSetKernelArg(k, 2, sizeof(cl_mem), o64));
+    OCR_CL(clSetKernelArg(k, 3, sizeof(cl_mem), &c->result));
+    OCR_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &r->scratch[0]));
+    OCR_CL(clSetKernelArg(k, 5, sizeof(cl_mem), &r->scratch[1]));
+    if ((st = seg_args(k, 6, h, c, 1, log2)) != OCR_OK) return st;
+    OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, nw, wl,
+                                  r->q_ooo ? &first : NULL));
+    OCR_CL(clSetKernelArg(fix, 0, sizeof(cl_mem), o32));
+    OCR_CL(clSetKernelArg(fix, 1, sizeof(cl_mem), o64));
+    OCR_CL(clSetKernelArg(fix, 2, sizeof(cl_mem), &c->result));
+    OCR_CL(clSetKernelArg(fix, 3, sizeof(cl_mem), &r->scratch[0]));
+    OCR_CL(clSetKernelArg(fix, 4, sizeof(cl_mem), &r->scratch[1]));
+    if ((st = seg_args(fix, 5, h, c, 0, log2)) != OCR_OK) goto fail;
+    /* an out-of-order queue orders the two launches only through the event */
+    OCR_CL(clEnqueueNDRangeKernel(c->q, fix, 1, NULL, &fix_global, &fix_local, first ? 1 : 0,
+                                  first ? &first : NULL, ev));
 fail:
     if (first) clReleaseEvent(first);
     return st;
