@@ -27,6 +27,13 @@
  * no converted copy of it is written first. Only the first pass converts;
  * the partial values it writes are already T.
  *
+ * Small types (char, uchar, short, ushort, half: cl/reduce_common.h): a
+ * 16-byte vector would be 16 or 8 of them, but FOLD takes 2 or 4 lanes, so
+ * the host sets VEC = 4 for them: 4- or 8-byte loads (char4, short4), the same
+ * head and tail rule at any offset. half is never dereferenced: its vectors
+ * come from vload_half4 (a float4), its scalars from vload_half, and the CPU
+ * walk's 16-wide loads from vload_half16.
+ *
  * Finishing in one launch (reduce7_finish, when the host defines OCR_FINISH):
  * with M = 1 the few thousand partial values used to need a second launch,
  * which costs about as much as a whole pass's worth of bandwidth at 2^25. The
@@ -158,7 +165,13 @@ typedef T ACC;
 #define OCR_SCALAR_LOADS 1
 #else
 #define OCR_SCALAR_LOADS 0
+#if OCR_IN_HALF /* half vectors need cl_khr_fp16: vload_halfN returns floats */
+typedef OCR_CAT(float, VEC) TV;
+#define LOADV(j) OCR_CAT(vload_half, VEC)((j), in + head)
+#else
 typedef OCR_CAT(OCR_IN_T, VEC) TV; /* one 16-byte load of input elements */
+#define LOADV(j) inv[j]
+#endif
 #endif
 
 /* One tree over the group's LOCAL_SIZE values; work-item 0 returns the result. */
@@ -216,14 +229,14 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     /* TwoSum lane by lane, as vector arithmetic (see acc_add). */
     TL comp = (TL)(0);
     for (; i + LANES <= end; i += LANES) {
-        TL v = OCR_CVT_N(vload16(0, in + i), 16);
+        TL v = OCR_CVT_N(OCR_VLOAD16(in + i), 16);
         TL t = acc + v, z = t - acc;
         comp += (acc - (t - z)) + (v - z);
         acc = t;
     }
 #else
     for (; i + LANES <= end; i += LANES)
-        acc = OCR_COMBINE_N(acc, OCR_CVT_N(vload16(0, in + i), 16), 16);
+        acc = OCR_COMBINE_N(acc, OCR_CVT_N(OCR_VLOAD16(in + i), 16), 16);
 #endif
     /* Fold the lanes through private memory: oclgrind's uninitialized-value
      * checker crashes on .lo/.hi halves of a vector. */
@@ -240,12 +253,12 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
 #endif
 #endif
     for (; i < end; ++i)
-        TAKE(x, in[i], i);
+        TAKE(x, OCR_READ(in, i), i);
 #elif OCR_SCALAR_LOADS
     in += off;
     ACC x = ACC_ZERO;
     for (ulong i = get_global_id(0); i < n; i += stride)
-        TAKE(x, in[i], i);
+        TAKE(x, OCR_READ(in, i), i);
 #else
     /* GPUs: neighbouring work-items read neighbouring 16-byte vectors
      * (coalesced), UNROLL loads issued before any is used: more bytes in flight.
@@ -254,7 +267,9 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     const ulong head = min((ulong)((VEC - off % VEC) % VEC), n);
     in += off;
     const ulong nv = (n - head) / VEC; /* whole vectors */
+#if !OCR_IN_HALF
     __global const TV *inv = (__global const TV *)(in + head);
+#endif
     ACC a0 = ACC_ZERO, a1 = a0;
 #if VEC == 4
     ACC a2 = a0, a3 = a0;
@@ -263,12 +278,12 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     for (; i + (UNROLL - 1) * stride < nv; i += UNROLL * stride) {
         TV v[UNROLL];
         for (uint u = 0; u < UNROLL; ++u)
-            v[u] = inv[i + u * stride];
+            v[u] = LOADV(i + u * stride);
         for (uint u = 0; u < UNROLL; ++u)
             FOLD(v[u], head + (i + u * stride) * VEC);
     }
     for (; i < nv; i += stride)
-        FOLD(inv[i], head + i * VEC);
+        FOLD(LOADV(i), head + i * VEC);
 
     /* Fold the lanes, then the head and the (n - head) % VEC values after the
      * vectors. */
@@ -280,9 +295,9 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     /* Both are shorter than VEC but the grid may be smaller still (-w 1 -g 1
      * launches a single work-item), so they too stride over the grid. */
     for (ulong t = get_global_id(0); t < head; t += stride)
-        TAKE(x, in[t], t);
+        TAKE(x, OCR_READ(in, t), t);
     for (ulong t = head + nv * VEC + get_global_id(0); t < n; t += stride)
-        TAKE(x, in[t], t);
+        TAKE(x, OCR_READ(in, t), t);
 #endif
     return x;
 }

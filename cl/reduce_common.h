@@ -16,6 +16,7 @@
  *                 combined in T, so int data summed in long cannot overflow
  *                 (reduce7, for the library's reducer), and argmin/argmax's
  *                 first pass reads values and makes keys (below). Unset: OCR_T.
+ *   OCR_IN_HALF   1 when OCR_IN_T is half (below: how small types are read).
  *   OCR_ARG_V, OCR_ARG_VU, OCR_ARG_VFLOAT, OCR_ARG_VSIGNED (argmin/argmax
  *                 only) the data's type, its unsigned twin, and whether it
  *                 is floating-point or signed.
@@ -168,10 +169,31 @@ static inline T ocr_arg_pick(T a, T b) {
 }
 #endif
 
+/* Small types (char, uchar, short, ushort, half) are storage types: the host
+ * builds them as OCR_IN_T with a wider T (char and short in long, uchar and
+ * ushort in ulong, half in float), so every element is converted as it is
+ * loaded and nothing is combined in the small type: no overflow below 2^47
+ * elements. A char is read as a char (a 1-byte load): the kernels index
+ * elements, never bytes, so any size and offset work. half without
+ * cl_khr_fp16 is storage only in OpenCL C: a half pointer may exist but not
+ * be dereferenced, so OCR_READ reads it with vload_half (core OpenCL since
+ * 1.0: every device has it), which returns the float. OCR_VLOAD16 is the
+ * 16-wide load (vload16, or vload_half16 returning a float16). */
+#ifndef OCR_IN_HALF
+#define OCR_IN_HALF 0
+#endif
+#if OCR_IN_HALF
+#define OCR_READ(p, i) vload_half((i), (p))
+#define OCR_VLOAD16(p) vload_half16(0, (p))
+#else
+#define OCR_READ(p, i) ((p)[i])
+#define OCR_VLOAD16(p) vload16(0, (p))
+#endif
+
 /* Reads past the end contribute the identity, so any n works, not only
  * multiples of the block: the last work-group simply sees padding. */
 static inline T ocr_load(__global const IN_T *in, ulong i, ulong n) {
-    return i < n ? OCR_TAKE_AT(in[i], i) : (T)(OCR_IDENTITY);
+    return i < n ? OCR_TAKE_AT(OCR_READ(in, i), i) : (T)(OCR_IDENTITY);
 }
 
 #endif

@@ -67,7 +67,7 @@ static ocr_status parse_data(const option_def *d, const char *val, cli_options *
     (void)d;
     return ocr_data_kind_from_name(val, &o->data) == 0
                ? OCR_OK
-               : bad("unknown value for --data (exact uniform one-sided)", NULL, val);
+               : bad("unknown value for --data (exact uniform one-sided max)", NULL, val);
 }
 static ocr_status parse_host_mem(const option_def *d, const char *val, cli_options *o) {
     (void)d; /* "auto" is the default, not a choice */
@@ -177,7 +177,8 @@ static const option_def options[] = {
         "timed runs after one warm-up (median reported); default 10"),
     NUM(0, "seed", "S", T_U64, seed, 0, UINT64_MAX, "seed of the input data; default 1"),
     CUSTOM(0, "type", "T", parse_type,
-           "element type: int uint long ulong float double; default int"),
+           "element type: int uint long ulong float double char uchar short ushort half; "
+           "default int (the last five are read as such and combined in long, ulong or float)"),
     CUSTOM(0, "op", "O", parse_op, "operator: sum prod min max and or xor argmin argmax; default sum"),
     NUM('w', "local-size", "L", T_SIZE, local_size, 1, 1 << 16,
         "work-group size, where the kernel allows one"),
@@ -209,7 +210,8 @@ static const option_def options[] = {
          "compensated float/double sum within 1 ulp of the exact sum, checked to 1 ulp (-n 7)"),
     CUSTOM(0, "data", "D", parse_data,
            "exact (default: float sums exact in any order, checked bit for bit), uniform, or "
-           "one-sided (losses cannot cancel: a --kernel-file run's second data set)"),
+           "one-sided (losses cannot cancel: a --kernel-file run's second data set), or max "
+           "(every element the integer type's largest: --type char -s 16M sums to 2130706432)"),
     FLAG('l', "list", list, "list platforms and devices, then exit"),
     FLAG(0, "list-kernels", list_kernels, "list the built-in kernels, then exit"),
     FLAG(0, "explain", explain, "print the pass plan and exit without running"),
@@ -417,6 +419,11 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
     char msg[160];
     if (!ocr_op_valid_for(o->op, o->type)) {
         snprintf(msg, sizeof msg, "--op %s needs an integer type, not %s", ocr_op_name(o->op),
+                 ocr_type_name(o->type));
+        return bad(msg, NULL, NULL);
+    }
+    if (o->data == OCR_DATA_MAX && ocr_type_is_float(o->type)) {
+        snprintf(msg, sizeof msg, "--data max is for integer types, not %s",
                  ocr_type_name(o->type));
         return bad(msg, NULL, NULL);
     }

@@ -71,6 +71,7 @@ static const cli_mode modes[] = {
      .devices = CLI_REFUSES_ALL,
      .devices_msg = "%s tunes one device, not -d all",
      .formats = ANY_FORMAT,
+     .no_small = 1,
      .run = cli_run_tune},
     {.name = "-d all",
      ON(all_devices),
@@ -90,6 +91,7 @@ static const cli_mode modes[] = {
      .formats = TEXT | JSON,
      .formats_msg = "%s reports text or json, not csv",
      .no_arg = ARG_ONE_DEVICE,
+     .no_small = 1,
      .run = cli_run_split},
     {.name = "--mpi",
      ON(mpi),
@@ -100,6 +102,7 @@ static const cli_mode modes[] = {
      .formats = TEXT | JSON,
      .formats_msg = "%s reports text or json, not csv",
      .no_arg = ARG_ONE_DEVICE,
+     .no_small = 1,
      .run = cli_run_mpi},
     {.name = "--stream",
      ON(stream),
@@ -113,6 +116,7 @@ static const cli_mode modes[] = {
      .formats = TEXT | JSON,
      .formats_msg = "%s reports text or json, not csv",
      .no_arg = ARG_ONE_DEVICE,
+     .no_small = 1,
      .run = cli_run_stream},
     {.name = "--segments",
      ON(segments),
@@ -123,6 +127,7 @@ static const cli_mode modes[] = {
      .formats = TEXT | JSON,
      .formats_msg = "%s reports text or json, not csv",
      .no_arg = "%s finds no argmin or argmax per segment yet",
+     .no_small = 1,
      .run = cli_run_segments},
     /* Modifiers of the single and -d all runs (run_on does them). */
     {.name = "--explain",
@@ -189,6 +194,9 @@ static ocr_status refuse_row(const cli_mode *m, const cli_options *o) {
         return refuse("choose one of %s and %s", m->name, m->excludes);
     if (lacks(o, m->needs)) return cli_usage_error(m->needs_msg);
     if (m->no_arg && ocr_op_is_arg(o->op)) return refuse(m->no_arg, m->name, NULL);
+    if (m->no_small && ocr_type_is_storage(o->type))
+        return refuse("%s reads no %s data yet (small types run as a single reduction)", m->name,
+                      ocr_type_name(o->type));
     const char *f = cli_mode_forbidden(m, o);
     if (f) {
         char fmt[96];
@@ -216,6 +224,24 @@ static ocr_status refuse_without_ability(const cli_options *o) {
     char msg[160];
     const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
     if (!o->kernel_file && !s) return OCR_OK; /* an unknown kernel: the run says so */
+    if (ocr_type_is_storage(o->type)) { /* small types: what cannot be done with them */
+        const char *ty = ocr_type_name(o->type);
+        if (!s || !(s->caps & OCR_KERNEL_SMALL))
+            snprintf(msg, sizeof msg,
+                     "--type %s needs a kernel that converts it as it loads (reduce0..reduce7), "
+                     "not %s",
+                     ty, s ? s->name : "a --kernel-file kernel");
+        else if (ocr_op_is_arg(o->op) || !ocr_op_valid_for(o->op, o->type))
+            snprintf(msg, sizeof msg, "--op %s is not supported on %s data (%s)", ocr_op_name(o->op),
+                     ty,
+                     ocr_type_is_float(o->type) ? "half: sum prod min max"
+                                                : "small integers: sum prod min max and or xor");
+        else if (cli_given(o, "accurate"))
+            snprintf(msg, sizeof msg, "--accurate is a float or double sum, not of %s data", ty);
+        else
+            msg[0] = '\0';
+        if (msg[0]) return cli_usage_error(msg);
+    }
     if (ocr_op_is_arg(o->op) && (!s || !(s->caps & OCR_KERNEL_ARG))) {
         snprintf(msg, sizeof msg,
                  "--op %s needs a kernel that keeps indices (reduce0..reduce7), not %s",

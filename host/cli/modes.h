@@ -28,6 +28,7 @@ typedef struct cli_mode {
     unsigned needs;               /* CLI_NEEDS_KERNEL_FILE or OCR_KERNEL_* abilities */
     const char *needs_msg;
     const char *no_arg;         /* printf format (NAME): it finds no argmin/argmax; NULL: it does */
+    int no_small;               /* 1: it reads no small types (char .. half): refused */
     const char *const *forbids; /* options it cannot apply (NULL-terminated) */
     const char *forbids_why;    /* appended to "--X cannot go with NAME" */
     unsigned devices;           /* CLI_REFUSES_* */

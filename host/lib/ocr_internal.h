@@ -253,6 +253,9 @@ typedef struct {
     ocr_value identity[OCR_NOPS];
     const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
     unsigned widens_to; /* bit u: may be combined in type u (ocr_type_widens_to) */
+    int storage_only;   /* 1: data is read but never combined in this type (small types) */
+    ocr_type accumulator; /* storage_only: the type it is combined in by default */
+    uint64_t max_int;     /* storage_only integers: the largest value (data ranges) */
 } ocr_type_traits;
 
 /* One row per operator. */
@@ -288,6 +291,13 @@ uint64_t ocr_best_depth(uint64_t n, unsigned threads);
 int ocr_name_index(const char *s, const char *const *names, int n);
 /* ocr_reference_make's any_order for the whole input of n elements (a
  * streamed check makes references of chunks only). */
+/* Storage types on the host (ocr_small.c): exact half <-> float (round to
+ * nearest even), n small elements as accumulator values into out, and the
+ * naive loop combining them in the accumulator. */
+float ocr_half_to_float(uint16_t h);
+uint16_t ocr_float_to_half(float f);
+void ocr_small_widen(const void *data, uint64_t n, ocr_type t, void *out);
+ocr_value ocr_small_reduce(const void *data, uint64_t n, ocr_type t, ocr_op o);
 int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind);
 
 /* ocr_find_kernel_file saying nothing at all (no message, no warning): a probe. */

@@ -88,7 +88,9 @@ enum {
     OCR_KERNEL_TUNABLE = 2,       /* --tune sweeps its geometry; the tuning cache applies */
     OCR_KERNEL_STREAMABLE = 4,    /* the reducer's kernel: it streams inputs beyond one buffer */
     OCR_KERNEL_ARG = 8,           /* keeps indices: argmin and argmax (cl/reduce_common.h) */
-    OCR_KERNEL_ACCURATE = 16      /* builds as a compensated float sum (OCR_ACCURATE) */
+    OCR_KERNEL_ACCURATE = 16,     /* builds as a compensated float sum (OCR_ACCURATE) */
+    OCR_KERNEL_SMALL = 32 /* reads storage types (char .. half) through OCR_IN_T, combining in
+                             the accumulator (ocr_type_accumulator) */
 };
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
@@ -220,7 +222,11 @@ OCR_API ocr_status ocr_plan_enqueue(cl_command_queue q, const ocr_kernel *k, con
  * e != 0, whose exponent prefix sums never return to 0; the extreme of min and
  * max at element n - 1; host/lib/core/ocr_reference.c has the rules); it is
  * exact too. */
-typedef enum { OCR_DATA_EXACT, OCR_DATA_UNIFORM, OCR_DATA_ONE_SIDED } ocr_data_kind;
+/* MAX: every element the integer type's largest value (127 for char, 255
+ * for uchar, ...): the worst case of an accumulator, whose sum of n elements
+ * is n times it (integer types; the program refuses it for floats, which get
+ * 1.0 here). */
+typedef enum { OCR_DATA_EXACT, OCR_DATA_UNIFORM, OCR_DATA_ONE_SIDED, OCR_DATA_MAX } ocr_data_kind;
 
 OCR_API const char *ocr_data_kind_name(ocr_data_kind k);
 OCR_API int ocr_data_kind_from_name(const char *s, ocr_data_kind *k); /* 0 on success */

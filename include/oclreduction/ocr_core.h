@@ -69,7 +69,27 @@ OCR_API const char *ocr_status_name(ocr_status st);
 
 /* ---- types and operators ------------------------------------------------ */
 
-typedef enum { OCR_INT, OCR_UINT, OCR_LONG, OCR_ULONG, OCR_FLOAT, OCR_DOUBLE, OCR_NTYPES } ocr_type;
+/* OCR_CHAR .. OCR_HALF (OpenCL's char, uchar, short, ushort, half) are
+ * storage types: data of them is read, but reduced in the type's accumulator
+ * (ocr_type_accumulator: char and short in long, uchar and ushort in ulong,
+ * half in float), and every value (results, identities, ocr_combine) is of
+ * the accumulator. Integer sums cannot overflow below 2^47 elements (2^63 /
+ * 2^16); half values are converted exactly and summed in float (rounding as
+ * float sums do). Appended after OCR_DOUBLE: the earlier values are ABI. */
+typedef enum {
+    OCR_INT,
+    OCR_UINT,
+    OCR_LONG,
+    OCR_ULONG,
+    OCR_FLOAT,
+    OCR_DOUBLE,
+    OCR_CHAR,
+    OCR_UCHAR,
+    OCR_SHORT,
+    OCR_USHORT,
+    OCR_HALF,
+    OCR_NTYPES
+} ocr_type;
 /* OCR_ARGMIN and OCR_ARGMAX find where the extreme is: the value (as for
  * OCR_MIN and OCR_MAX) and its first index, as NumPy's argmin/argmax (a NaN is
  * the extreme, its first index wins; -0.0 and +0.0 are equal). */
@@ -94,6 +114,10 @@ OCR_API size_t ocr_type_size(ocr_type t);
 OCR_API int ocr_type_is_float(ocr_type t);
 OCR_API int ocr_op_valid_for(ocr_op o, ocr_type t); /* bitwise operators need integers */
 OCR_API int ocr_op_is_arg(ocr_op o);                /* 1 for OCR_ARGMIN and OCR_ARGMAX */
+/* The type a reduction of t-data is combined in and returned as: t itself,
+ * or for a storage type (OCR_CHAR .. OCR_HALF) its wider accumulator. */
+OCR_API ocr_type ocr_type_accumulator(ocr_type t);
+OCR_API int ocr_type_is_storage(ocr_type t); /* 1 for OCR_CHAR .. OCR_HALF */
 
 /* argmin/argmax's part of a value (below). */
 typedef struct {

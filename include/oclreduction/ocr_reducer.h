@@ -71,7 +71,14 @@ typedef struct {
     { sizeof(ocr_reducer_options), NULL, 0, 0, NULL, 0, 0 }
 
 /* Builds the kernel for (type, op) on `device`, which must belong to
- * `context`. OCR_USAGE for a bitwise operator on a floating-point type, or
+ * `context`. A small type (OCR_CHAR, OCR_UCHAR, OCR_SHORT, OCR_USHORT,
+ * OCR_HALF) is combined in its accumulator, as ocr_reducer_create_widening(
+ * context, device, type, ocr_type_accumulator(type), op, ...): char and short
+ * in long, uchar and ushort in ulong (no overflow below 2^47 elements), half
+ * in float; results are of the accumulator. Small types take sum, prod, min,
+ * max (and, or, xor for integers), not argmin/argmax, opt->accurate or the
+ * segment, row and column calls (OCR_USAGE).
+ * OCR_USAGE for a bitwise operator on a floating-point type, or
  * for opt->accurate with another operator than OCR_SUM or an integer type;
  * another failure status when the device cannot run it (OCR_RUNTIME for double
  * without cl_khr_fp64, OCR_BUILD for a failed build, OCR_IO for a kernel_dir
@@ -194,8 +201,11 @@ OCR_API ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q
 
 /* 1 if a reducer can read elements of `input` and combine them in `type`:
  * when they are the same, and where `type` holds every value of `input`
- * (int and uint into long, ulong or double; float into double). Integers
- * converted to ulong keep their bits modulo 2^64, as C converts them. */
+ * (int and uint into long, ulong or double; float into double; char and short
+ * into long, uchar and ushort into ulong or long, half into float or double).
+ * Never when `type` is a small (storage) type: nothing is combined in one.
+ * Integers converted to ulong keep their bits modulo 2^64, as C converts
+ * them. */
 OCR_API int ocr_type_widens_to(ocr_type input, ocr_type type);
 
 /* ocr_reducer_create for a buffer of `input` elements whose reduction is

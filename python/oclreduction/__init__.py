@@ -16,6 +16,11 @@ sum, prod, min, max, bitwise_and, bitwise_or, bitwise_xor take
 the reduction waits for a.events and wait_for; `dtype` is the type the values
 are combined in and returned as (default: a.dtype, as PyOpenCL; a wider one,
 int32 into int64 or float32 into float64, is read and widened on the device).
+The small dtypes int8, uint8, int16, uint16 and float16 are read as such and
+combined in int64, uint64 or float32 (never overflowing below 2^47 elements):
+sum and prod return that (NumPy's sum of int8 is int64 too; of float16 NumPy
+returns float16, this returns float32), min, max and the bitwise ones a.dtype
+(converted on the device after the reduction).
 Reducer builds once for a (context, dtype, operator) and reuses; the module
 functions keep one per (context, device, dtypes, operator): see docs/python.md.
 """
@@ -30,7 +35,7 @@ import numpy as np
 from . import _declarations as _D
 from ._build_info import __version__
 from ._native import OPS as _OPS, TYPES as _TYPES, OcrError, Reducer, lib as _lib, type_of
-from ._native import widens_to
+from ._native import accumulator as _accumulator, is_small as _is_small, widens_to
 
 # The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
 OK: int = _D.OCR_OK
@@ -77,11 +82,12 @@ def dtypes() -> Tuple[np.dtype, ...]:
 # retains its context). The cache itself never keeps a context alive.
 
 class _Slot:
-    __slots__ = ("lock", "reducer")
+    __slots__ = ("lock", "reducer", "program")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.reducer: Optional[Reducer] = None
+        self.program: Any = None  # _narrow's conversion kernel, for its slot's key
 
 
 class _Entry:
@@ -131,6 +137,53 @@ def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str,
         return slot.reducer
 
 
+# A small type's result (min, max, bitwise, or dtype= a small type) comes
+# back from its accumulator: one work-item converts the value on the device
+# after the reduction. Integers are written through the unsigned twin (a
+# conversion modulo 2^8 or 2^16, well defined: the wrapped sum of NumPy's
+# int8 arithmetic), half with vstore_half (core OpenCL: no cl_khr_fp16).
+_NARROW = """
+__kernel void narrow(__global const ACC *in, const ulong i, __global OUT *out, const ulong o) {
+#if HALF
+    vstore_half(in[i], o, out);
+#else
+    out[o] = (OUT)in[i];
+#endif
+}
+"""
+_CL_NAMES = {np.dtype(np.int8): "uchar", np.dtype(np.uint8): "uchar", np.dtype(np.int16): "ushort",
+             np.dtype(np.uint16): "ushort", np.dtype(np.float16): "half",
+             np.dtype(np.int64): "long", np.dtype(np.uint64): "ulong",
+             np.dtype(np.float32): "float"}
+
+
+def _narrow(queue: Any, a: Any, result: Any, back: np.dtype) -> Any:
+    """result (a 0-d Array of the accumulator) as a 0-d Array of back, its
+    events completing once the value is there."""
+    import pyopencl as cl
+    import pyopencl.array as cla
+    ctx = queue.context
+    key = ("narrow", queue.device.int_ptr, result.dtype, back)
+    with _cache_lock:
+        entry = _cache.setdefault(ctx.int_ptr, _Entry())
+        _watch(entry, ctx.int_ptr, ctx)
+        slot = entry.slots.setdefault(key, _Slot())
+    with slot.lock:
+        if slot.program is None:
+            own = cl.Context.from_int_ptr(ctx.int_ptr, retain=True)
+            opts = [f"-DACC={_CL_NAMES[result.dtype]}", f"-DOUT={_CL_NAMES[back]}",
+                    f"-DHALF={int(back.kind == 'f')}"]
+            slot.program = cl.Program(own, _NARROW).build(options=opts, devices=[queue.device])
+        program = slot.program
+    out = cla.empty(queue, (), back, allocator=a.allocator)
+    knl = cl.Kernel(program, "narrow")
+    knl.set_args(result.base_data, np.uint64(result.offset // result.dtype.itemsize),
+                 out.base_data, np.uint64(out.offset // back.itemsize))
+    ev = cl.enqueue_nd_range_kernel(queue, knl, (1,), (1,), wait_for=result.events)
+    out.add_event(ev)
+    return out
+
+
 def clear_cache() -> None:
     """Drops every cached reducer (each is released once no call uses it)."""
     with _cache_lock:
@@ -161,11 +214,23 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
     if hasattr(dtype, "int_ptr"):  # pyopencl.array.min(a, queue)'s second argument is the queue
         raise TypeError(f"oclreduction.{op}'s second argument is dtype: pass the queue as queue=")
     acc = np.dtype(dtype) if dtype is not None else a.dtype
-    tin, tacc = type_of(a.dtype), type_of(acc)
-    if not _lib.ocr_op_valid_for(_OPS[op], tacc):
+    tin = type_of(a.dtype)
+    if not _lib.ocr_op_valid_for(_OPS[op], type_of(acc)):
         raise TypeError(f"{op} needs integers, not {acc}")
     if accurate and acc.kind != "f":
         raise TypeError(f"accurate=True is for float sums, not {acc}")
+    # Small dtypes: sums and products default to the accumulator (as NumPy's
+    # int8 sum is int64); min, max and the bitwise ones (or dtype= a small
+    # type) are computed there and converted back.
+    back = None
+    if dtype is None and _is_small(a.dtype) and op in ("sum", "prod"):
+        acc = _accumulator(a.dtype)
+    elif _is_small(acc):
+        back, acc = acc, _accumulator(acc)
+    if _is_small(a.dtype) and (accurate or axis is not None and not (a.ndim == 1 and axis in (0, -1))):
+        raise TypeError(f"{'accurate=True' if accurate else 'axis='} is not supported for "
+                        f"{a.dtype} data (small types: whole arrays, plain sums)")
+    tacc = type_of(acc)
     if not _lib.ocr_type_widens_to(tin, tacc):
         raise TypeError(f"{a.dtype} data cannot be combined in {acc}: dtype may be "
                         + ", ".join(str(t) for t in _TYPES if widens_to(a.dtype, t)))
@@ -181,11 +246,11 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
         ident = _UFUNCS[op].identity
         if ident is None:
             raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
-        return cla.to_device(queue, np.array(ident).astype(acc), allocator=a.allocator)
+        return cla.to_device(queue, np.array(ident).astype(back or acc), allocator=a.allocator)
     result = cla.empty(queue, (), acc, allocator=a.allocator)
     _cached(queue, a, a.dtype, acc, op, accurate).reduce_async(queue, a, result,
                                                                wait_for=wait_for)
-    return result
+    return result if back is None else _narrow(queue, a, result, back)
 
 
 def _axis_of(a: Any, axis: Any) -> Tuple[int, int, int]:
@@ -254,6 +319,9 @@ def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, que
     acc = np.dtype(dtype) if dtype is not None else a.dtype
     if not _lib.ocr_op_valid_for(_OPS[op], type_of(acc)):
         raise TypeError(f"{op} needs integers, not {acc}")
+    if _is_small(a.dtype):
+        raise TypeError(f"segment_reduce does not take {a.dtype} data yet (small types: whole "
+                        "arrays)")
     queue = _queue_of(a, queue)
     if not isinstance(offsets, cla.Array) or offsets.dtype not in (np.uint32, np.uint64) \
             or offsets.offset:
@@ -323,7 +391,9 @@ def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None,
 def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
     import pyopencl.array as cla
     _check_array(op, a)
-    type_of(a.dtype)  # a TypeError for dtypes the library does not reduce
+    if _is_small(a.dtype):  # (also a TypeError for dtypes the library does not reduce)
+        raise TypeError(f"oclreduction.{op} does not take {a.dtype} data yet (small types: sum, "
+                        "prod, min, max and the bitwise reductions)")
     queue = _queue_of(a, queue)
     if not a.flags.c_contiguous:
         raise ValueError(f"oclreduction.{op} needs a C-contiguous array (NumPy's index counts "

@@ -50,6 +50,19 @@ def type_of(dtype: Any) -> int:
     return TYPES[dt]
 
 
+def accumulator(dtype: Any) -> np.dtype:
+    """The dtype a reduction of dtype data is combined in by default
+    (ocr_type_accumulator): dtype itself, or for the small types int8 and
+    int16 int64, uint8 and uint16 uint64, float16 float32."""
+    return np.dtype(_CL_TO_NUMPY[lib.ocr_type_name(lib.ocr_type_accumulator(type_of(dtype))).decode()])
+
+
+def is_small(dtype: Any) -> bool:
+    """Whether dtype is a storage type of the library (int8 .. float16):
+    read as such, never combined in."""
+    return bool(lib.ocr_type_is_storage(type_of(dtype)))
+
+
 def widens_to(data: Any, acc: Any) -> bool:
     """Whether data of one dtype can be combined in another (ocr_type_widens_to)."""
     return bool(lib.ocr_type_widens_to(type_of(data), type_of(acc)))
@@ -100,8 +113,10 @@ class Reducer:
     from any thread (each call takes the reducer's lock while it enqueues).
 
     dtype: the elements' type; acc_dtype: the type they are combined in and
-    the result's (default dtype; a wider one where ocr_type_widens_to allows:
-    int32 into int64, float32 into float64, ...). device: a Device of the
+    the result's (default dtype, or for the small types int8, uint8, int16,
+    uint16 and float16 their accumulator int64, uint64 or float32; a wider one
+    where ocr_type_widens_to allows: int32 into int64, float32 into float64,
+    ...). device: a Device of the
     context (default: its first). kernel_dir: read the kernels from there
     instead of the copies compiled into the library. local_size, groups,
     build_options, ignore_tuning: as in ocr_reducer_options (0 / None / False:
@@ -117,7 +132,7 @@ class Reducer:
         self._r = ctypes.c_void_p()
         self._lock = threading.Lock()
         self.dtype = np.dtype(dtype)
-        self.acc_dtype = np.dtype(acc_dtype) if acc_dtype is not None else self.dtype
+        self.acc_dtype = np.dtype(acc_dtype) if acc_dtype is not None else accumulator(self.dtype)
         tin, tacc = type_of(self.dtype), type_of(self.acc_dtype)
         if op not in OPS:
             raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(OPS))

@@ -8,7 +8,7 @@ cli_test(bad_size --rc 2 --golden-err ${G}/bad_size.txt --no-out . -- ${OCR} -s 
 cli_test(size_overflow --rc 2 --err "invalid value for --size" -- ${OCR} -s 99999999999999999999)
 cli_test(size_zero --rc 2 --err "invalid value for --size" -- ${OCR} -s 0)
 cli_test(missing_value --rc 2 --err "missing value for -s" -- ${OCR} -s)
-cli_test(bad_type --rc 2 --err "unknown type" -- ${OCR} --type half)
+cli_test(bad_type --rc 2 --err "unknown type" -- ${OCR} --type int8)
 cli_test(bad_op --rc 2 --err "unknown operator" -- ${OCR} --op mean)
 cli_test(bitwise_float --rc 2 --err "needs an integer type" -- ${OCR} --type float --op xor)
 cli_test(unknown_kernel --rc 2 --err "unknown kernel '9'" -- ${OCR} -n 9)

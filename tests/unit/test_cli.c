@@ -56,7 +56,7 @@ int main(void) {
     CHECK(PARSE(&o, "-r", "0") == OCR_USAGE);
     CHECK(PARSE(&o, "--help=yes") == OCR_USAGE); /* flags take no value */
     CHECK(PARSE(&o, "stray") == OCR_USAGE);
-    CHECK(PARSE(&o, "--type", "half") == OCR_USAGE);
+    CHECK(PARSE(&o, "--type", "int8") == OCR_USAGE); /* OpenCL names only (char) */
     CHECK(PARSE(&o, "--op", "avg") == OCR_USAGE);
     CHECK(PARSE(&o, "--type", "float", "--op", "xor") == OCR_USAGE);
     CHECK(PARSE(&o, "-t", "fpga") == OCR_USAGE);

@@ -48,8 +48,16 @@ static void replay(FILE *f, const job *j) {
     fprintf(f, "\n");
 }
 
-/* Runs one size with an already built kernel; counts the outcome. */
+/* Runs one size with an already built kernel on one data kind; counts the outcome. */
+static void run_kind(ocr_device *dev, ocr_kernel *k, const job *j, ocr_data_kind kind);
 static void run_one(ocr_device *dev, ocr_kernel *k, const job *j) {
+    run_kind(dev, k, j, OCR_DATA_EXACT);
+    /* Small integer types (char .. ushort): also every element the type's
+     * largest, which overflows any accumulator narrower than the table's. */
+    if (ocr_type_is_storage(j->type) && !ocr_type_is_float(j->type))
+        run_kind(dev, k, j, OCR_DATA_MAX);
+}
+static void run_kind(ocr_device *dev, ocr_kernel *k, const job *j, ocr_data_kind kind) {
     size_t es = ocr_type_size(j->type);
     void *data = malloc(j->n * es);
     ocr_result res;
@@ -58,7 +66,7 @@ static void run_one(ocr_device *dev, ocr_kernel *k, const job *j) {
         ++failed;
         return;
     }
-    ocr_data_fill(data, j->n, j->type, j->op, j->seed, OCR_DATA_EXACT);
+    ocr_data_fill(data, j->n, j->type, j->op, j->seed, kind);
     ocr_run_options ro = {.repeats = 1, .m = j->m, .host_mem = j->host_mem, .cpu = OCR_CPU_NAIVE};
     ocr_status st = ocr_run(dev, k, data, j->n, j->type, j->op, &ro, &res);
     free(data);
@@ -68,9 +76,9 @@ static void run_one(ocr_device *dev, ocr_kernel *k, const job *j) {
         return;
     }
     char got[64], want[64];
-    printf("FAIL %s %s %s n=%llu: status %d, got %s, expected %s\n", j->kernel,
-           ocr_type_name(j->type), ocr_op_name(j->op), (unsigned long long)j->n, (int)st,
-           ocr_value_str(j->type, res.result, got, sizeof got),
+    printf("FAIL %s %s %s n=%llu (%s data): status %d, got %s, expected %s\n", j->kernel,
+           ocr_type_name(j->type), ocr_op_name(j->op), (unsigned long long)j->n,
+           ocr_data_kind_name(kind), (int)st, ocr_value_str(j->type, res.result, got, sizeof got),
            ocr_value_str(j->type, res.expected, want, sizeof want));
     replay(stdout, j);
     ++failed;
@@ -128,6 +136,17 @@ static int matrix(ocr_device *dev, char **argv) {
                 printf("skip %s double: the device has no fp64\n", kernel);
                 continue;
             }
+            if (ocr_type_is_storage(j.type) && ocr_op_is_arg(j.op)) { /* must be refused */
+                ocr_kernel *no = build(dev, &j);
+                if (no) {
+                    printf("FAIL %s %s %s: built, but small types refuse it\n", kernel,
+                           ocr_type_name(j.type), ocr_op_name(j.op));
+                    ocr_kernel_release(no);
+                    ++failed;
+                } else
+                    ++passed;
+                continue;
+            }
             ocr_kernel *k = build(dev, &j);
             if (!k) {
                 printf("FAIL %s %s %s: build failed\n", kernel, ocr_type_name(j.type),
@@ -177,7 +196,9 @@ static int random_checks(ocr_device *dev, uint64_t seed, unsigned count, const c
         do {
             j.type = (ocr_type)(next(&s) % OCR_NTYPES);
             j.op = (ocr_op)(next(&s) % OCR_NOPS);
-        } while (!ocr_op_valid_for(j.op, j.type) || (j.type == OCR_DOUBLE && !fp64));
+        } while (
+            !ocr_op_valid_for(j.op, j.type) || (j.type == OCR_DOUBLE && !fp64) ||
+            (ocr_type_is_storage(j.type) && ocr_op_is_arg(j.op))); /* refused (matrix checks it) */
         j.n = 1 + next(&s) % ((uint64_t)1 << (1 + next(&s) % 22)); /* log-spread up to 2^22 */
         j.seed = next(&s) % 1000000;
         switch (next(&s) % 3) { /* M: the default, 1 (all on the device), or anything */

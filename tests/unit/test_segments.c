@@ -402,8 +402,8 @@ int main(int argc, char **argv) {
     }
     errors();
     out_of_order();
-    for (int t = 0; t < OCR_NTYPES; ++t)
-        for (int o = 0; o < OCR_NOPS; ++o)
+    for (int t = 0; t < OCR_NTYPES; ++t) /* small types are refused: test_small */
+        for (int o = 0; o < OCR_NOPS && !ocr_type_is_storage((ocr_type)t); ++o)
             if (ocr_op_valid_for((ocr_op)o, (ocr_type)t) && !ocr_op_is_arg((ocr_op)o) &&
                 (o == OCR_SUM || t == OCR_INT || t == OCR_DOUBLE ||
                  (o == OCR_MAX && t == OCR_FLOAT)))
@@ -411,7 +411,8 @@ int main(int argc, char **argv) {
     static const uint64_t shapes[][2] = {{1, 1},     {1, 1001}, {1001, 1}, {37, 1001},
                                          {1001, 37}, {5000, 3}, {0, 4},    {4, 0}, {3, 70001}, {5, 2048}};
     for (int t = 0; t < OCR_NTYPES; ++t)
-        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && !ocr_type_is_storage((ocr_type)t);
+             ++s)
             matrix((ocr_type)t,
                    t == OCR_UINT   ? OCR_XOR
                    : t == OCR_LONG ? OCR_MIN

@@ -88,6 +88,8 @@ int main(void) {
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (int o = 0; o < OCR_NOPS; ++o) {
             if (!ocr_op_valid_for((ocr_op)o, (ocr_type)t)) continue;
+            /* small types: no argmin/argmax; their values are the accumulator's */
+            if (ocr_type_is_storage((ocr_type)t) && ocr_op_is_arg((ocr_op)o)) continue;
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
                 uint64_t n = sizes[s], counts[MAXDEV], off = 0;
                 size_t es = ocr_type_size((ocr_type)t);
@@ -115,7 +117,7 @@ int main(void) {
                 ocr_value want = ocr_reduce_naive(data, n, (ocr_type)t, (ocr_op)o);
                 char g[64], w[64];
                 ++cases;
-                if (memcmp(&v, &want, es) != 0) {
+                if (memcmp(&v, &want, ocr_type_size(ocr_type_accumulator((ocr_type)t))) != 0) {
                     printf("FAIL: %s %s n=%llu over %u devices: %s, the CPU loop %s\n",
                            ocr_type_name((ocr_type)t), ocr_op_name((ocr_op)o),
                            (unsigned long long)n, nd, ocr_value_str((ocr_type)t, v, g, sizeof g),

@@ -91,6 +91,7 @@ int main(void) {
     for (int t = 0; t < OCR_NTYPES; ++t)
         for (int o = 0; o < OCR_NOPS; ++o) {
             if (!ocr_op_valid_for((ocr_op)o, (ocr_type)t)) continue;
+            if (ocr_type_is_storage((ocr_type)t)) continue; /* values are the accumulator's */
             unsigned char buf[8 * 64];
             ocr_data_fill(buf, 64, (ocr_type)t, (ocr_op)o, 42, (ocr_data_kind)(t % 2));
             for (int i = 0; i < 64; ++i) {

@@ -12,7 +12,7 @@ int ocr_op_is_arg(ocr_op o) {
 }
 
 size_t ocr_acc_size(ocr_type t, ocr_op o) {
-    return ocr_op_is_arg(o) ? sizeof(ocr_arg_key) : ocr_type_size(t);
+    return ocr_op_is_arg(o) ? sizeof(ocr_arg_key) : ocr_type_size(ocr_type_accumulator(t));
 }
 
 /* The width's all-ones, and its sign bit. */
@@ -132,7 +132,7 @@ ocr_value ocr_result_value(ocr_type t, ocr_op o, const void *element) {
     memset(&v, 0, sizeof v);
     if (!element || (unsigned)t >= OCR_NTYPES || (unsigned)o >= OCR_NOPS) return v;
     if (!ocr_op_is_arg(o)) {
-        memcpy(&v, element, ocr_type_size(t));
+        memcpy(&v, element, ocr_acc_size(t, o)); /* a small type's value: the accumulator's */
         return v;
     }
     ocr_arg_key k;

@@ -5,6 +5,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Counter-based generator (splitmix64 of seed and index): element i depends on
@@ -23,13 +24,13 @@ static double unit(uint64_t r) {
     return (double)(r >> 11) * 0x1.0p-52 - 1.0;
 }
 
-static const char *const data_names[] = {"exact", "uniform", "one-sided"};
+static const char *const data_names[] = {"exact", "uniform", "one-sided", "max"};
 
 const char *ocr_data_kind_name(ocr_data_kind k) {
     return data_names[k];
 }
 int ocr_data_kind_from_name(const char *s, ocr_data_kind *k) {
-    int i = ocr_name_index(s, data_names, 3);
+    int i = ocr_name_index(s, data_names, 4);
     if (i >= 0) *k = (ocr_data_kind)i;
     return i < 0 ? -1 : 0;
 }
@@ -70,12 +71,22 @@ typedef struct {
 
 enum { SIGN_BLOCK = 32 };
 
-/* Float properties from the type table; integers take double's, unused. */
+/* Float properties from the type table; integers take double's, unused.
+ * Half data is summed in float: the accumulator's bits decide exactness. */
 static unsigned mantissa_bits(ocr_type t) {
+    t = ocr_type_accumulator(t);
     return ocr_type_traits_of(ocr_type_is_float(t) ? t : OCR_DOUBLE)->mantissa_bits;
 }
 static uint64_t prod_span(ocr_type t) {
+    t = ocr_type_accumulator(t);
     return ocr_type_traits_of(ocr_type_is_float(t) ? t : OCR_DOUBLE)->prod_factor_span;
+}
+
+/* Small types (storage only): the largest magnitude an element may take in
+ * sums, 0 for others. Half: k 2^-8 with k <= 2048 is exact in 11 bits. */
+static uint64_t small_max(ocr_type t) {
+    if (!ocr_type_is_storage(t)) return 0;
+    return ocr_type_is_float(t) ? 2048 : ocr_type_traits_of(t)->max_int;
 }
 
 /* Sum scale: the K above (float types), or the integer range. */
@@ -83,7 +94,8 @@ static uint64_t sum_range(ocr_type t, uint64_t n) {
     uint64_t p = SIGN_BLOCK / 2 * (n / SIGN_BLOCK + (n % SIGN_BLOCK != 0));
     unsigned bits = mantissa_bits(t);
     uint64_t k = ((uint64_t)1 << bits) / p;
-    return k < 4 ? 4 : k > 4096 ? 4096 : k;
+    k = k < 4 ? 4 : k > 4096 ? 4096 : k;
+    return small_max(t) && k > small_max(t) ? small_max(t) : k;
 }
 
 /* Whether exact sum data of n elements is exact in every order (P K <= 2^p). */
@@ -108,9 +120,15 @@ static uint32_t block_mask(uint64_t seed, uint64_t block, unsigned q) {
     return m;
 }
 
-/* Stores an element: iv for integer types, dv for floats. */
+/* Stores an element: iv for integer types, dv for floats (half rounded to
+ * nearest; the generators choose values it holds exactly where it matters). */
 static void store(void *dst, ocr_type t, uint64_t iv, double dv) {
-    if (ocr_type_is_float(t)) {
+    if (ocr_type_size(t) < 4) {
+        uint8_t v8 = (uint8_t)iv;
+        uint16_t v16 = t == OCR_HALF ? ocr_float_to_half((float)dv) : (uint16_t)iv;
+        memcpy(dst, ocr_type_size(t) == 1 ? (const void *)&v8 : (const void *)&v16,
+               ocr_type_size(t));
+    } else if (ocr_type_is_float(t)) {
         float f = (float)dv;
         memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&f : (const void *)&dv, ocr_type_size(t));
     } else {
@@ -140,10 +158,20 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
     unsigned bits = (unsigned)ocr_type_size(t) * 8;
     uint64_t iv = 0;
     double dv = 0;
+    if (g->kind == OCR_DATA_MAX) { /* the type's largest value (integers), 1.0 (floats) */
+        const ocr_type_traits *tr = ocr_type_traits_of(t);
+        iv = tr->max_int ? tr->max_int : UINT64_MAX >> (64 - bits + is_signed);
+        store(dst, t, iv, 1.0);
+        return;
+    }
     switch (g->o) {
     case OCR_SUM:
         iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % 1024) : (int64_t)(1 + r % 1024))
                        : 1 + r % 2048;
+        if (small_max(t) && !ocr_type_is_float(t)) /* the type's whole range, never 0 */
+            iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % small_max(t))
+                                            : (int64_t)(1 + r % small_max(t)))
+                           : 1 + r % small_max(t);
         dv = g->kind == OCR_DATA_UNIFORM ? unit(r)
                                          : (neg ? -1.0 : 1.0) * (double)(1 + r % g->k_max) / 256;
         break;
@@ -173,7 +201,7 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
         break;
     default: /* min, max, xor */
         iv = r;
-        dv = unit(r) * 1.0e6;
+        dv = unit(r) * (t == OCR_HALF ? 1.0e4 : 1.0e6); /* half's range ends at 65504 */
         break;
     }
     store(dst, t, iv, dv);
@@ -214,7 +242,7 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
 
 /* The largest whole sum one-sided data may reach, in units. */
 static uint64_t one_sided_budget(ocr_type t) {
-    const ocr_type_traits *tr = ocr_type_traits_of(t);
+    const ocr_type_traits *tr = ocr_type_traits_of(ocr_type_accumulator(t));
     if (tr->is_float) return (uint64_t)1 << tr->mantissa_bits;
     uint64_t max = tr->size == 4 ? UINT32_MAX : UINT64_MAX;
     return tr->is_signed ? max >> 1 : max;
@@ -228,6 +256,7 @@ static int one_sided_sum_shape(ocr_type t, uint64_t n, unsigned *q, uint64_t *k)
     *q = per >= SIGN_BLOCK ? SIGN_BLOCK : per ? (unsigned)per : 1;
     *k = per >= SIGN_BLOCK ? per / SIGN_BLOCK : 1;
     if (*k > 1024) *k = 1024;
+    if (small_max(t) && *k > small_max(t)) *k = small_max(t);
     return per > 0;
 }
 
@@ -268,6 +297,7 @@ static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
             iv = is_max ? (tr->is_signed ? s : 4 * s) + r % s
                         : (tr->is_signed ? (uint64_t)(-2 * (int64_t)s) : 0) + r % s;
         dv = last ? (is_max ? 1.0 : -1.0) * (2.0e6 + fabs(unit(r)) * 1.0e6) : unit(r) * 1.0e6;
+        if (g->t == OCR_HALF) dv /= 100; /* within half's range (65504) */
         break;
     case OCR_AND: /* bit b0 cleared by element 0 alone, b1 by element n - 1 alone */
     case OCR_OR:
@@ -361,6 +391,7 @@ void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n
     } while (0)
 
 ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
+    if (ocr_type_is_storage(t)) return ocr_small_reduce(data, n, t, o);
     if (ocr_op_is_arg(o)) return ocr_arg_reduce(data, n, t, o);
     ocr_value r, id = ocr_identity(t, o);
     memset(&r, 0, sizeof r);
@@ -444,6 +475,29 @@ ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t) {
 
 void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
                         ocr_data_kind kind, ocr_reference *ref) {
+    if (ocr_type_is_storage(t) && ocr_type_is_float(t)) {
+        /* half: the values converted exactly to float, whose sum the device
+         * computes; the float reference (exact, or compensated with its
+         * bound) from them. Exact data stays exact: elements k 2^-8. */
+        ocr_type acc = ocr_type_accumulator(t);
+        void *w = malloc(n * ocr_type_size(acc));
+        memset(ref, 0, sizeof *ref);
+        if (!w) { /* no worse than any failed allocation of the caller's */
+            ref->expected = ocr_small_reduce(data, n, t, o);
+            return;
+        }
+        ocr_small_widen(data, n, t, w);
+        ocr_reference_make(w, n, acc, o, depth, kind, ref);
+        if (kind != OCR_DATA_UNIFORM) ref->any_order = ocr_reference_any_order(t, o, n, kind);
+        free(w);
+        return;
+    }
+    if (ocr_type_is_storage(t)) { /* integers: exact in the accumulator */
+        memset(ref, 0, sizeof *ref);
+        ref->any_order = 1;
+        ref->expected = ocr_small_reduce(data, n, t, o);
+        return;
+    }
     memset(ref, 0, sizeof *ref);
     ref->any_order = 1;
     ref->arg = ocr_op_is_arg(o);
@@ -483,6 +537,9 @@ void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref) {
 
 int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind) {
     if (!ocr_type_is_float(t) || kind == OCR_DATA_UNIFORM) return 1;
+    if (kind == OCR_DATA_EXACT && o == OCR_SUM && ocr_type_is_storage(t))
+        return sum_any_order(t, n); /* its own K (small_max) */
+    t = ocr_type_accumulator(t);
     if (kind == OCR_DATA_ONE_SIDED) { /* see element_one_sided */
         unsigned q;
         uint64_t k;
@@ -494,6 +551,7 @@ int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind
 }
 
 int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got) {
+    t = ocr_type_accumulator(t); /* small types' values are the accumulator's */
     if (ref->arg && got.arg.index != ref->expected.arg.index) return 0;
     if (!ocr_type_is_float(t) || ref->tolerance == 0) {
         if (t == OCR_FLOAT)
@@ -519,12 +577,14 @@ static double ulp_of(ocr_type t, ocr_value e) {
 }
 
 double ocr_ulps_of(ocr_type t, ocr_value expected, double abs_error) {
+    t = ocr_type_accumulator(t);
     if (!ocr_type_is_float(t)) return 0;
     double u = ulp_of(t, expected);
     return u > 0 && isfinite(u) ? abs_error / u : 0;
 }
 
 double ocr_error_ulps(ocr_type t, ocr_value expected, ocr_value got) {
+    t = ocr_type_accumulator(t);
     if (!ocr_type_is_float(t)) return 0;
     double g = t == OCR_FLOAT ? (double)got.f : got.d;
     double e = t == OCR_FLOAT ? (double)expected.f : expected.d;

@@ -115,6 +115,91 @@ static const ocr_type_traits type_traits[OCR_NTYPES] = {
                      {.ul = 0}},
                     {"0.0", "1.0", "INFINITY", "(-INFINITY)", "0", "0", "0"},
                     0},
+    /* Storage types: read, converted as loaded, combined in the accumulator
+     * (the last columns: storage only, accumulator, largest value). Values
+     * are never of these types, so identities come from the accumulator's
+     * row (ocr_identity); size, signedness and widens_to are what matter. */
+    [OCR_CHAR] = {"char",
+                  1,
+                  0,
+                  1,
+                  "uchar",
+                  0,
+                  0,
+                  0,
+                  0,
+                  "%lld",
+                  {{.l = 0}},
+                  {"0"},
+                  W(OCR_LONG),
+                  1,
+                  OCR_LONG,
+                  INT8_MAX},
+    [OCR_UCHAR] = {"uchar",
+                   1,
+                   0,
+                   0,
+                   "uchar",
+                   0,
+                   0,
+                   0,
+                   0,
+                   "%llu",
+                   {{.l = 0}},
+                   {"0"},
+                   W(OCR_ULONG) | W(OCR_LONG),
+                   1,
+                   OCR_ULONG,
+                   UINT8_MAX},
+    [OCR_SHORT] = {"short",
+                   2,
+                   0,
+                   1,
+                   "ushort",
+                   0,
+                   0,
+                   0,
+                   0,
+                   "%lld",
+                   {{.l = 0}},
+                   {"0"},
+                   W(OCR_LONG),
+                   1,
+                   OCR_LONG,
+                   INT16_MAX},
+    [OCR_USHORT] = {"ushort",
+                    2,
+                    0,
+                    0,
+                    "ushort",
+                    0,
+                    0,
+                    0,
+                    0,
+                    "%llu",
+                    {{.l = 0}},
+                    {"0"},
+                    W(OCR_ULONG) | W(OCR_LONG),
+                    1,
+                    OCR_ULONG,
+                    UINT16_MAX},
+    /* half: 11 significant bits; loaded with vload_half (no cl_khr_fp16) */
+    [OCR_HALF] = {"half",
+                  2,
+                  1,
+                  1,
+                  NULL,
+                  0,
+                  11,
+                  0,
+                  5,
+                  "%.*g",
+                  {{.l = 0}},
+                  {"0"},
+                  W(OCR_FLOAT) | W(OCR_DOUBLE),
+                  1,
+                  OCR_FLOAT,
+                  0},
 };
 
 /* One row per operator. */
@@ -141,8 +226,16 @@ size_t ocr_type_size(ocr_type t) {
 int ocr_type_is_float(ocr_type t) {
     return type_traits[t].is_float;
 }
+int ocr_type_is_storage(ocr_type t) {
+    return (unsigned)t < OCR_NTYPES && type_traits[t].storage_only;
+}
+ocr_type ocr_type_accumulator(ocr_type t) {
+    return ocr_type_is_storage(t) ? type_traits[t].accumulator : t;
+}
+/* A storage type is never combined in: nothing widens to it. */
 int ocr_type_widens_to(ocr_type input, ocr_type t) {
-    if ((unsigned)input >= OCR_NTYPES || (unsigned)t >= OCR_NTYPES) return 0;
+    if ((unsigned)input >= OCR_NTYPES || (unsigned)t >= OCR_NTYPES || type_traits[t].storage_only)
+        return 0;
     return input == t || (type_traits[input].widens_to & W(t)) != 0;
 }
 int ocr_op_valid_for(ocr_op o, ocr_type t) {
@@ -174,6 +267,7 @@ int ocr_op_from_name(const char *s, ocr_op *o) {
 }
 
 const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len) {
+    t = ocr_type_accumulator(t); /* values of small types are the accumulator's */
     const ocr_type_traits *tr = &type_traits[t];
     if (tr->is_float)
         snprintf(buf, len, tr->format, tr->digits, tr->size == 4 ? (double)v.f : v.d);
@@ -185,6 +279,7 @@ const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len) {
 }
 
 ocr_value ocr_identity(ocr_type t, ocr_op o) {
+    t = ocr_type_accumulator(t);
     ocr_value v;
     memset(&v, 0, sizeof v);
     if (ocr_op_is_arg(o)) { /* the worst value, at no index */
@@ -198,6 +293,7 @@ ocr_value ocr_identity(ocr_type t, ocr_op o) {
 
 /* The identity as OpenCL C source, for -D OCR_IDENTITY=... */
 const char *ocr_identity_source(ocr_type t, ocr_op o) {
+    t = ocr_type_accumulator(t);
     if (ocr_op_is_arg(o)) return "(ulong2)(0,ULONG_MAX)"; /* loses to every key */
     return (unsigned)o < OCR_NOPS ? type_traits[t].identity_source[o] : "0";
 }
@@ -216,6 +312,7 @@ const char *ocr_unsigned_twin(ocr_type t) {
 ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value x, ocr_value y) {
     ocr_value r;
     if (ocr_op_is_arg(o)) return ocr_arg_combine(t, o, x, y);
+    t = ocr_type_accumulator(t);
     memset(&r, 0, sizeof r);
     OCR_DISPATCH(t, o, ONE)
     return r;

@@ -27,6 +27,7 @@ ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *r
     p->local = p->user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
     p->vec = 16 / ocr_type_size(input); /* the loads are of input elements */
+    if (p->vec > 4) p->vec = 4; /* small types: 4 per load (reduce7's FOLD takes 2 or 4) */
     /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
      * device that says it is both, like oclgrind, counts as a GPU); on a CPU,
      * the registry row's work-group size. */

@@ -8,19 +8,19 @@
 
 static const ocr_kernel_spec specs[] = {
     {"reduce0", "reduce0.cl", OCR_PER_ITEM, 0, 0, 1, 64,
-     "interleaved pairs in global memory, one launch per level", {0}, OCR_KERNEL_ARG},
+     "interleaved pairs in global memory, one launch per level", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     {"reduce1", "reduce1.cl", OCR_PER_ITEM, 0, 0, 1, 64,
-     "sequential addressing (i with i + n/2), one launch per level", {0}, OCR_KERNEL_ARG},
+     "sequential addressing (i with i + n/2), one launch per level", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     {"reduce2", "reduce2.cl", OCR_PER_GROUP, 64, 1024, 1, 1024,
-     "a 1024-value block per work-group in local memory, 64 work-items", {0}, OCR_KERNEL_ARG},
+     "a 1024-value block per work-group in local memory, 64 work-items", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     {"reduce3", "reduce3.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
-     "two loads per slot, no test while all are busy, short tail", {0}, OCR_KERNEL_ARG},
+     "two loads per slot, no test while all are busy, short tail", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     {"reduce4", "reduce4.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
-     "reduce3 with every tree level written out", {0}, OCR_KERNEL_ARG},
+     "reduce3 with every tree level written out", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     {"reduce5", "reduce5.cl", OCR_PER_GROUP, 128, 1024, 2, 2048,
-     "reduce4 with 128 work-items per group", {0}, OCR_KERNEL_ARG},
+     "reduce4 with 128 work-items per group", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     {"reduce6", "reduce6.cl", OCR_PER_GROUP, 128, 512, 2, 1024,
-     "reduce5 with 512-value blocks (1024 elements per group)", {0}, OCR_KERNEL_ARG},
+     "reduce5 with 512-value blocks (1024 elements per group)", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     /* About 1024 resident work-items per GPU compute unit measured best on an
      * H100, and on a CPU one work-item per group (POCL then runs no work-item
      * loop) and a few groups per core (docs/benchmarks.md). */
@@ -28,7 +28,7 @@ static const ocr_kernel_spec specs[] = {
      "grid-stride accumulation in registers with 16-byte loads, one tree per group",
      {8, 1024, 4, 1},
      OCR_KERNEL_FREE_GEOMETRY | OCR_KERNEL_TUNABLE | OCR_KERNEL_STREAMABLE | OCR_KERNEL_ARG |
-         OCR_KERNEL_ACCURATE},
+         OCR_KERNEL_ACCURATE | OCR_KERNEL_SMALL},
     {"race_tail", "lab/race_tail.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
      "LAB: reduce3 with the tutorial's barrier-free tail (wrong on purpose)", {0}, 0},
     {"reduce3_no_prefetch_barrier", "lab/reduce3_no_prefetch_barrier.cl", OCR_PER_GROUP, 64, 1024,

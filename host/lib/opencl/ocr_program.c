@@ -128,8 +128,9 @@ static int type_options(const ocr_build_request *rq, const ocr_kernel *k, char *
                      tr->name, tr->is_float, (int)rq->op, ocr_identity_source(t, rq->op));
         if (tr->unsigned_twin)
             n += snprintf(opts + n, len - (size_t)n, " -D OCR_UT=%s", tr->unsigned_twin);
-        if (k->in_type != t) /* reduce7 reads another type (cl/reduce_common.h) */
-            n += snprintf(opts + n, len - (size_t)n, " -D OCR_IN_T=%s", ocr_type_name(k->in_type));
+        if (k->in_type != t) /* reads another type (cl/reduce_common.h) */
+            n += snprintf(opts + n, len - (size_t)n, " -D OCR_IN_T=%s%s", ocr_type_name(k->in_type),
+                          k->in_type == OCR_HALF ? " -D OCR_IN_HALF=1" : "");
     }
     if (fp64) n += snprintf(opts + n, len - (size_t)n, " -D OCR_FP64=1");
     return n;
@@ -463,9 +464,59 @@ static ocr_status check_accurate(const ocr_build_request *rq) {
     return ocr_build_options_check_accurate(rq->extra_options);
 }
 
+/* A request for a storage type (char .. half): what it cannot do, refused
+ * before any build. */
+static ocr_status refuse_small(const ocr_build_request *rq, int user) {
+    const char *ty = ocr_type_name(rq->type);
+    if (user || !(rq->spec.caps & OCR_KERNEL_SMALL)) {
+        ocr_errorf("%s cannot read %s data: small types need a built-in kernel that converts "
+                   "them as it loads them (OCR_KERNEL_SMALL: reduce0..reduce7)",
+                   user ? rq->kernel_file : rq->spec.name, ty);
+        return OCR_USAGE;
+    }
+    if (ocr_op_is_arg(rq->op)) {
+        ocr_errorf("%s is not supported on %s data (small types: sum, prod, min, max%s)",
+                   ocr_op_name(rq->op), ty, ocr_type_is_float(rq->type) ? "" : ", and, or, xor");
+        return OCR_USAGE;
+    }
+    if (!ocr_op_valid_for(rq->op, rq->type)) {
+        ocr_errorf("%s needs integers, not %s", ocr_op_name(rq->op), ty);
+        return OCR_USAGE;
+    }
+    if (rq->accurate) {
+        ocr_errorf("an accurate sum is a float or double sum, not of %s data", ty);
+        return OCR_USAGE;
+    }
+    return OCR_OK;
+}
+
+/* Storage types: the first pass reads them (OCR_IN_T) and combines in the
+ * accumulator, `rest` (the same kernel in the same geometry, reading the
+ * accumulator) runs every later pass, as for argmin/argmax's keys. */
+static ocr_status build_small(ocr_device *dev, const ocr_build_request *rq, int flags,
+                              ocr_kernel **out) {
+    ocr_status st;
+    ocr_kernel *k = NULL;
+    ocr_build_request w = *rq;
+    *out = NULL;
+    if ((st = refuse_small(rq, !(flags & OCR_BUILD_EMBEDDED) && rq->kernel_file)) != OCR_OK)
+        return st;
+    w.type = ocr_type_accumulator(rq->type);
+    if ((st = ocr_kernel_build_ex(dev, &w, flags, rq->type, &k)) != OCR_OK) return st;
+    w.local_size = k->geom.local_size;
+    w.groups = k->geom.max_groups;
+    if ((st = ocr_kernel_build_ex(dev, &w, flags, w.type, &k->rest)) != OCR_OK) {
+        ocr_kernel_release(k);
+        return st;
+    }
+    *out = k;
+    return OCR_OK;
+}
+
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int flags,
                                ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
+    if (ocr_type_is_storage(rq->type)) return build_small(dev, rq, flags, out);
     ocr_strbuf src = {NULL, 0, 0};
     ocr_launch_policy pol;
     const char *std;

@@ -94,7 +94,8 @@ static void run_verdict(char *buf, size_t len, const ocr_result *r, ocr_type t) 
     const ocr_run_sample *s = &r->runs[i];
     ocr_value_str(t, s->result, got, sizeof got);
     ocr_value_str(t, r->runs[0].result, first, sizeof first);
-    if (i > 0 && memcmp(&s->result, &r->runs[0].result, ocr_type_size(t)) != 0)
+    if (i > 0 &&
+        memcmp(&s->result, &r->runs[0].result, ocr_type_size(ocr_type_accumulator(t))) != 0)
         snprintf(buf, len, "run %u of %u (0 is the warm-up) gave %s, run 0 gave %s", i, total, got,
                  first);
     else
@@ -158,8 +159,12 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     const ocr_plan *p = &r->plan;
     char runs[256];
     fprintf(f, "Using kernel '%s' (%s)\n", ri->kernel_name, k->path);
-    fprintf(f, "Number of elements: %" PRIu64 " (%s %s, seed %" PRIu64 ", %s data)\n", p->n,
-            ocr_type_name(ri->type), ocr_op_name(ri->op), ri->seed, ocr_data_kind_name(ri->data));
+    /* a small type's values are its accumulator's: "char sum in long" */
+    fprintf(f, "Number of elements: %" PRIu64 " (%s %s%s%s, seed %" PRIu64 ", %s data)\n", p->n,
+            ocr_type_name(ri->type), ocr_op_name(ri->op),
+            ocr_type_is_storage(ri->type) ? " in " : "",
+            ocr_type_is_storage(ri->type) ? ocr_type_name(ocr_type_accumulator(ri->type)) : "",
+            ri->seed, ocr_data_kind_name(ri->data));
     fprintf(f, "Platform: %s (%s)\n", in->platform, in->platform_version);
     fprintf(f, "Will use this device: %s (driver %s, %s)\n", in->name, in->driver, in->version);
     fprintf(f,

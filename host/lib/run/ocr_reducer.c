@@ -147,6 +147,11 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, oc
         ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
         return OCR_USAGE;
     }
+    if (opt.accurate && ocr_type_is_storage(input)) {
+        ocr_errorf("an accurate sum is a float or double sum, not of %s data",
+                   ocr_type_name(input));
+        return OCR_USAGE;
+    }
     if ((st = check_kind(input, type, op)) != OCR_OK ||
         (st = check_device(ctx, device)) != OCR_OK ||
         (st = ocr_device_wrap(ctx, device, &r->dev)) != OCR_OK)
@@ -209,7 +214,8 @@ ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_
 
 ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
                               const ocr_reducer_options *opt, ocr_reducer **out) {
-    return ocr_reducer_create_widening(ctx, device, type, type, op, opt, out);
+    /* a storage type (char .. half) is combined in its accumulator */
+    return ocr_reducer_create_widening(ctx, device, type, ocr_type_accumulator(type), op, opt, out);
 }
 
 void ocr_reducer_release(ocr_reducer *r) {

@@ -120,7 +120,7 @@ static int second_due(const ocr_kernel *k, const ocr_run_options *opt) {
 static ocr_status check_fits(const ocr_device *dev, const ocr_kernel *k, const ocr_plan *plan,
                              const ocr_run_options *opt) {
     const ocr_device_info *in = &dev->info;
-    uint64_t es = ocr_type_size(k->type);
+    uint64_t es = ocr_type_size(k->in_type);
     layout l;
     layout_of(k, plan, es, &l);
     uint64_t a = plan->n * es; /* n <= 2^40 and es <= 8: no overflow */
@@ -225,13 +225,16 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     if ((st = ocr_passes_enqueue(q, k, plan, &io, ev_k, &nk)) != OCR_OK) goto fail;
     /* The leftovers: values, or keys (argmin/argmax) unless no pass ran. */
     const int keys = ocr_op_is_arg(k->op) && plan->npasses;
-    const size_t les = keys ? sizeof(ocr_arg_key) : es;
+    /* After a pass: values of k->type (a small type's accumulator); with none,
+     * the input itself. */
+    const ocr_type lt = plan->npasses ? k->type : k->in_type;
+    const size_t les = keys ? sizeof(ocr_arg_key) : ocr_type_size(lt);
     OCR_CL(clEnqueueReadBuffer(q, last, CL_TRUE, 0, plan->leftover * les, left, 0, NULL, &ev_r));
 
     uint64_t t0 = ocr_now_ns();
     rs->result = keys                ? ocr_arg_finish(left, plan->leftover, k->type, k->op)
                  : k->geom.accurate ? ocr_sum_compensated(left, plan->leftover, k->type)
-                                    : ocr_reduce_naive(left, plan->leftover, k->type, k->op);
+                                    : ocr_reduce_naive(left, plan->leftover, lt, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
     t->wall_ns = ocr_now_ns() - wall0;
 
@@ -457,7 +460,7 @@ static ocr_status checked_runs(ocr_device *dev, ocr_kernel *k, const ocr_plan *p
                                const ocr_run_options *opt, unsigned count, ocr_run_sample *runs,
                                unsigned *bad, ocr_result *res) {
     ocr_status st = OCR_OK;
-    size_t es = ocr_type_size(k->type);
+    size_t es = ocr_type_size(k->in_type);
     for (unsigned r = 0; r < count; ++r) {
         ocr_run_sample *rs = &runs[r];
         if (opt && opt->sync) opt->sync(opt->sync_ctx);
@@ -476,7 +479,7 @@ static ocr_status checked_runs(ocr_device *dev, ocr_kernel *k, const ocr_plan *p
 static ocr_status second_data(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan, buffers *bf,
                               void *left, const ocr_run_options *opt, ocr_result *res) {
     ocr_status st = OCR_OK;
-    size_t es = ocr_type_size(k->type);
+    size_t es = ocr_type_size(k->in_type);
     uint64_t n = plan->n;
     ocr_run_sample runs[2];
     ocr_reference ref;
@@ -488,8 +491,8 @@ static ocr_status second_data(ocr_device *dev, ocr_kernel *k, const ocr_plan *pl
         return OCR_NO_MEMORY;
     }
     res->second.data = opt->data == OCR_DATA_ONE_SIDED ? OCR_DATA_EXACT : OCR_DATA_ONE_SIDED;
-    ocr_data_fill(data, n, k->type, k->op, opt->seed, res->second.data);
-    ocr_reference_make(data, n, k->type, k->op, plan->depth, res->second.data, &ref);
+    ocr_data_fill(data, n, k->in_type, k->op, opt->seed, res->second.data);
+    ocr_reference_make(data, n, k->in_type, k->op, plan->depth, res->second.data, &ref);
     if (k->geom.accurate) ocr_reference_accurate(k->type, k->op, &ref);
     if ((st = buffers_set_input(dev->queue, bf, data, n * es)) != OCR_OK) goto fail;
     memset(runs, 0, sizeof runs);
@@ -516,8 +519,8 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     ocr_reference ref;
 
     memset(res, 0, sizeof *res);
-    if (t != k->type || o != k->op) {
-        ocr_errorf("the kernel was built for %s %s, not %s %s", ocr_type_name(k->type),
+    if (t != k->in_type || o != k->op) { /* t: the data's type (a small type's input) */
+        ocr_errorf("the kernel was built for %s %s, not %s %s", ocr_type_name(k->in_type),
                    ocr_op_name(k->op), ocr_type_name(t), ocr_op_name(o));
         return OCR_USAGE;
     }

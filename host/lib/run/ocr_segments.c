@@ -132,8 +132,14 @@ fail:
 }
 
 /* argmin/argmax reducers write (value, index) pairs, which none of these
- * calls does yet: refused before anything is built. */
+ * calls does yet, and segreduce.cl reads no small types (half needs
+ * vload_half there): both refused before anything is built. */
 static ocr_status no_arg(const ocr_reducer *r) {
+    if (ocr_type_is_storage(r->in_type)) {
+        ocr_errorf("segments, rows and columns read no %s data yet: reduce each one whole",
+                   ocr_type_name(r->in_type));
+        return OCR_USAGE;
+    }
     if (!ocr_op_is_arg(r->op)) return OCR_OK;
     ocr_errorf("segments, rows and columns find no %s yet: reduce each one whole",
                ocr_op_name(r->op));

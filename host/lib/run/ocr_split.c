@@ -321,6 +321,11 @@ ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
     memset(res, 0, sizeof *res);
     res->nparts = nparts, res->shares = shares, res->n = n, res->repeats = reps;
     res->type = rq->type, res->op = rq->op;
+    if (ocr_type_is_storage(rq->type)) {
+        ocr_errorf("a split reads no %s data yet (small types: single reductions)",
+                   ocr_type_name(rq->type));
+        return OCR_USAGE;
+    }
     if (nparts == 0 || nparts > OCR_SPLIT_MAX || n == 0) {
         ocr_errorf("cannot split %llu elements over %u devices (1 to %d)", (unsigned long long)n,
                    nparts, OCR_SPLIT_MAX);

@@ -41,6 +41,11 @@ ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind) {
         ocr_errorf("%s needs an integer type, not %s", ocr_op_name(o), ocr_type_name(t));
         return OCR_USAGE;
     }
+    if (ocr_type_is_storage(t)) {
+        ocr_errorf("streaming reads no %s data yet (small types: single reductions)",
+                   ocr_type_name(t));
+        return OCR_USAGE;
+    }
     return OCR_OK;
 }
 

@@ -341,6 +341,11 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
     ocr_last_error_clear();
     const ocr_device_info *in = &dev->info;
     int gpu = (in->type & CL_DEVICE_TYPE_GPU) != 0;
+    if (ocr_type_is_storage(t)) {
+        ocr_errorf("--tune tunes no %s data yet (small types: single reductions)",
+                   ocr_type_name(t));
+        return OCR_USAGE;
+    }
     size_t es = ocr_type_size(t);
     void *data = malloc(n * es);
     if (!data) {

@@ -1,0 +1,88 @@
+# issue 27: small types (char uchar short ushort half), read as such and
+# combined in the table's accumulator (long, ulong, float). The kernel matrix
+# (kernels.cmake, "all all") runs every ladder kernel on them, also on data
+# where every element is the type's largest; here: the library's reducer
+# (2^24 chars of 127 sum to 2130706432), the program's exact verdicts, the
+# refusals, and oclgrind.
+add_executable(test_small ${UNIT}/test_small.c)
+target_link_libraries(test_small PRIVATE oclreduction)
+ocr_test(small.library LABELS quick small COMMAND test_small)
+
+# The issue's literal case through the program: every element 127 (--data max).
+foreach(k 0 3 6 7)
+  cli_test(small_char_127_reduce${k} --rc 0
+           --out "^Number of elements: 16777216 \\(char sum in long, seed 1, max data\\)$"
+           --out "^Result: 2130706432 \\(reference 2130706432, exact\\)$" --out "^Test PASSED!$"
+           -- ${OCR} -n ${k} --type char -s 16M --data max -r 1 --cpu-baseline none)
+endforeach()
+cli_test(small_uchar_255 --rc 0 --out "^Result: 4278190080 \\(reference 4278190080, exact\\)$"
+         --out "^Test PASSED!$" -- ${OCR} --type uchar -s 16M --data max -r 1 --cpu-baseline none)
+cli_test(small_ushort_max --rc 0 --out "^Result: 65535196605 \\(reference 65535196605" --out "^Test PASSED!$"
+         -- ${OCR} -n 7 --type ushort -s 1000003 --data max -r 1 --cpu-baseline none)
+foreach(t char uchar short ushort half)
+  foreach(d exact uniform one-sided)
+    cli_test(small_${t}_${d} --rc 0 --out "^Test PASSED!$"
+             -- ${OCR} -n 7 --type ${t} -s 1000003 --data ${d} -r 1 --cpu-baseline best)
+  endforeach()
+endforeach()
+cli_test(small_half_prod --rc 0 --out "^Test PASSED!$" -- ${OCR} --type half --op prod -s 4103 -r 1 --data uniform)
+
+# Refused with exit 2, before any build.
+cli_test(small_argmin --rc 2 --err "--op argmin is not supported on char data" --no-out .
+         -- ${OCR} --type char --op argmin -s 100)
+cli_test(small_half_xor --rc 2 --err "needs an integer type, not half" --no-out .
+         -- ${OCR} --type half --op xor -s 100)
+cli_test(small_half_max_data --rc 2 --err "--data max is for integer types, not half" --no-out .
+         -- ${OCR} --type half --data max -s 100)
+cli_test(small_accurate --rc 2 --err "--accurate" --no-out . -- ${OCR} --type half --accurate -s 100)
+cli_test(small_lab_kernel --rc 2 --err "--type char needs a kernel that converts it" --no-out .
+         -- ${OCR} --type char -n race_tail -s 100)
+cli_test(small_kernel_file --rc 2 --err "--type short needs a kernel that converts it" --no-out .
+         -- ${OCR} --type short --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce2.cl
+         --kernel-name reduce2 --elems-per-group 1024)
+foreach(m "--stream" "--segments;4" "--split;all" "--tune")
+  string(REGEX REPLACE "[^a-z]" "" name "${m}")
+  cli_test(small_refuses_${name} --rc 2 --err "reads no uchar data yet" --no-out .
+           -- ${OCR} --type uchar -s 1000 ${m})
+endforeach()
+
+# oclgrind: the small loads (1- and 2-byte elements, vload_half) in bounds and
+# initialized, at odd sizes, all passes on the device.
+if(OCLGRIND)
+  foreach(k reduce6 reduce7)
+    foreach(t char half ushort)
+      foreach(n 37 4103)
+        ocr_test(oclgrind.small.${k}.${t}.${n} LABELS oclgrind small
+                 COMMAND ${OG} 0 ${OCR} -n ${k} --type ${t} -s ${n} -M 1 -r 1)
+      endforeach()
+    endforeach()
+  endforeach()
+  ocr_test(oclgrind.small.reduce7.blocked.char LABELS oclgrind small
+           COMMAND ${OG} 0 ${OCR} -n 7 --type char -s 4103 -M 1 -r 1 --access blocked)
+  ocr_test(oclgrind.small.reduce7.blocked.half LABELS oclgrind small
+           COMMAND ${OG} 0 ${OCR} -n 7 --type half -s 4103 -M 1 -r 1 --access blocked)
+endif()
+
+# Kernels that mishandle small types must FAIL: copies of cl/ with one mistake
+# in reduce_common.h each, run through --kernel-dir.
+function(small_mutant name from to)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/small_mutants/${name})
+  file(COPY ${PROJECT_SOURCE_DIR}/cl/ DESTINATION ${dir})
+  file(READ ${dir}/reduce_common.h text)
+  string(FIND "${text}" "${from}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "small_mutant ${name}: '${from}' not in cl/reduce_common.h")
+  endif()
+  string(REPLACE "${from}" "${to}" text "${text}")
+  file(WRITE ${dir}/reduce_common.h "${text}")
+  foreach(k 2 6 7)
+    cli_test(small_mutant_${name}_reduce${k} --rc 1 --out "^Test FAILED!$"
+             -- ${OCR} --kernel-dir ${dir} -n ${k} ${ARGN} -s 100003 -r 1 --cpu-baseline none)
+  endforeach()
+endfunction()
+# integer sums wrapped in the input type (char) instead of the accumulator
+small_mutant(narrow "#define OCR_COMBINE(a, b) OCR_WRAP_(a, b, +)"
+             "#define OCR_COMBINE(a, b) ((T)(IN_T)OCR_WRAP_(a, b, +))" --type char --data max)
+# half's bits read as an integer instead of through vload_half
+small_mutant(half_bits "#define OCR_READ(p, i) vload_half((i), (p))"
+             "#define OCR_READ(p, i) ((float)((__global const ushort *)(p))[i])" --type half)
