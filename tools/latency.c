@@ -35,8 +35,16 @@
  * its event waited for or polled; a map of host-visible memory the kernel
  * wrote; the same memory kept mapped); the blocking reducer, its value brought
  * home the same ways ($OCLREDUCTION_READBACK: read, pinned, spin, map,
- * direct, wait: the kernel's event waited for before the read), in two launches, with one group per
+ * mapspin, direct, wait: the kernel's event waited for before the read), in two launches, with one group per
  * compute unit, or over --rotate MiB of windows (not resident in the cache); and the async reducer.
+ * To tell apart what makes a blocking read slow after the reducer's kernel:
+ * the floor's write and read after a kernel as wide as the reducer's first
+ * pass (cl_floor_wide) and with the reducer's per-group ticket
+ * (cl_floor_ticket), after one work-item busy for microseconds
+ * (cl_floor_busy), after a wide kernel reading the input (cl_floor_load); the
+ * reducer's value copied by a one-work-item kernel before the read
+ * (reduce_hop); and the blocking call's parts, the async call and a blocking
+ * read, with a clFlush between them (async_flush_read) or not (async_read).
  */
 /* The OpenCL 1.2 calls without deprecation warnings; ocr.h: the reducer, and
  * ocr_plan_make for the rows' plans. */
@@ -59,14 +67,43 @@ static const char columns[] =
 
 /* The floor kernel writes `v` to p[0]: each call's value is new, so a stale
  * read is caught. */
-static const char floor_src[] = "__kernel void one(__global uint *p, uint v) { p[0] = v; }\n";
+static const char floor_src[] =
+    "__kernel void one(__global uint *p, uint v) { p[0] = v; }\n"
+    /* the floor over as many groups as the reducer's first pass at n (the
+     * data are not read): does a wide kernel before the read cost more? */
+    "__kernel void wide(__global uint *p, uint v) { if (get_global_id(0) == 0) p[0] = v; }\n"
+    /* ... and with the reducer's ending: a ticket per group, the last group
+     * writes the value and resets the counter */
+    "__kernel void ticket(__global uint *p, uint v, volatile __global uint *t) {\n"
+    "  __local uint last;\n"
+    "  if (get_local_id(0) == 0) last = atomic_inc(t) == get_num_groups(0) - 1;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (last && get_local_id(0) == 0) { p[0] = v; atomic_xchg(t, 0u); }\n"
+    "}\n"
+    /* one work-item busy for `iters` steps before the write: a kernel as long
+     * as the reducer's that touches no memory (the test is never true) */
+    "__kernel void busy(__global uint *p, uint v, uint iters) {\n"
+    "  uint x = v;\n"
+    "  for (uint i = 0; i < iters; ++i) x = x * 1664525u + 1013904223u;\n"
+    "  p[0] = x == 0u && iters == 0xffffffffu ? 1u : v;\n"
+    "}\n"
+    /* the wide floor reading the input as the reducer's first pass does (the
+     * sum is used only by a test that is never true) */
+    "__kernel void load(__global uint *p, uint v, __global const uint *x, ulong n) {\n"
+    "  uint a = 0;\n"
+    "  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) a += x[i];\n"
+    "  if (get_global_id(0) == 0 || (a == 0x7fffffffu && v == 0xffffffffu)) p[0] = v;\n"
+    "}\n"
+    /* one value copied by a one-work-item kernel (reduce_hop) */
+    "__kernel void hop(__global uint *d, __global const uint *s) { d[0] = s[0]; }\n";
 
 typedef struct {
     cl_context cx;
     cl_device_id dev;
     cl_command_queue q;
     cl_program prog;
-    cl_kernel one;
+    cl_kernel one, wide, ticket, hop, busy, load;
+    cl_mem tk; /* ticket's counter */
     cl_mem fl, stage, ahp, ahp_direct, res; /* floor output, pinned stage, host-visible, results */
     void *pinned, *direct;                  /* stage and ahp_direct, mapped once */
     ocr_type type;
@@ -215,6 +252,58 @@ static int floor_direct(ctx *c, const side *s, long call, double *value) {
     return 0;
 }
 
+/* Work-items and groups of the wide floors at n: 128-wide groups, a
+ * work-item per 32 elements, at most 1056 groups (the reducer's first pass
+ * at 2^14..2^22 on an H100). */
+static void wide_geometry(const ctx *c, size_t *global, size_t *local) {
+    uint64_t items = c->n / 32;
+    *local = 128;
+    items = items < *local ? *local : items > 1056 * 128 ? 1056 * 128 : items;
+    *global = (size_t)(items / *local * *local);
+}
+
+/* The floor's blocking read after a wide kernel (wide, or ticket). */
+static int floor_wide_run(ctx *c, cl_kernel k, long call, double *value) {
+    size_t global, local;
+    cl_uint v = (cl_uint)call, got = 0;
+    wide_geometry(c, &global, &local);
+    TRY(clSetKernelArg(k, 0, sizeof c->fl, &c->fl));
+    TRY(clSetKernelArg(k, 1, sizeof v, &v));
+    if (k == c->ticket) TRY(clSetKernelArg(k, 2, sizeof c->tk, &c->tk));
+    if (k == c->load) {
+        cl_ulong n = c->n;
+        TRY(clSetKernelArg(k, 2, sizeof c->x, &c->x));
+        TRY(clSetKernelArg(k, 3, sizeof n, &n));
+    }
+    if (k == c->busy) {
+        cl_uint iters = 1024; /* a few microseconds */
+        TRY(clSetKernelArg(k, 2, sizeof iters, &iters));
+        global = local = 1;
+    }
+    TRY(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    TRY(clEnqueueReadBuffer(c->q, c->fl, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+    c->t_stop = now_us();
+    *value = got;
+    return 0;
+}
+static int floor_wide(ctx *c, const side *s, long call, double *value) {
+    (void)s;
+    return floor_wide_run(c, c->wide, call, value);
+}
+static int floor_ticket(ctx *c, const side *s, long call, double *value) {
+    (void)s;
+    return floor_wide_run(c, c->ticket, call, value);
+}
+
+static int floor_busy(ctx *c, const side *s, long call, double *value) {
+    (void)s;
+    return floor_wide_run(c, c->busy, call, value);
+}
+static int floor_load(ctx *c, const side *s, long call, double *value) {
+    (void)s;
+    return floor_wide_run(c, c->load, call, value);
+}
+
 static ocr_reducer *reducer_of(const ctx *c, const side *s) {
     return s->r[c->type == OCR_FLOAT];
 }
@@ -257,6 +346,51 @@ static int async_wait(ctx *c, const side *s, long call, double *value) {
     return 0;
 }
 
+/* The async call, then a one-work-item kernel copying its value to the
+ * floor's buffer, and the floor's blocking read: is the read after the
+ * reducer's kernel what is slow, or the reducer? */
+static int reduce_hop(ctx *c, const side *s, long call, double *value) {
+    ocr_reducer *r = reducer_of(c, s);
+    size_t one = 1;
+    ocr_value v;
+    memset(&v, 0, sizeof v);
+    (void)call;
+    if (!ok(ocr_reducer_reduce_async(r, c->q, c->x, window(c, s, call), c->n, c->res, 0, NULL,
+                                     NULL),
+            r))
+        return -1;
+    TRY(clSetKernelArg(c->hop, 0, sizeof c->fl, &c->fl));
+    TRY(clSetKernelArg(c->hop, 1, sizeof c->res, &c->res));
+    TRY(clEnqueueNDRangeKernel(c->q, c->hop, 1, NULL, &one, &one, 0, NULL, NULL));
+    TRY(clEnqueueReadBuffer(c->q, c->fl, CL_TRUE, 0, 4, &v, 0, NULL, NULL));
+    c->t_stop = now_us();
+    *value = as_double(c->type, &v);
+    return 0;
+}
+
+/* The async call (no event), then a blocking read of its value, with a
+ * clFlush between them or not: does the blocking call differ from its parts? */
+static int async_read_run(ctx *c, const side *s, long call, double *value, int flush) {
+    ocr_reducer *r = reducer_of(c, s);
+    ocr_value v;
+    memset(&v, 0, sizeof v);
+    if (!ok(ocr_reducer_reduce_async(r, c->q, c->x, window(c, s, call), c->n, c->res, 0, NULL,
+                                     NULL),
+            r))
+        return -1;
+    if (flush) TRY(clFlush(c->q));
+    TRY(clEnqueueReadBuffer(c->q, c->res, CL_TRUE, 0, c->es, &v, 0, NULL, NULL));
+    c->t_stop = now_us();
+    *value = as_double(c->type, &v);
+    return 0;
+}
+static int async_read(ctx *c, const side *s, long call, double *value) {
+    return async_read_run(c, s, call, value, 0);
+}
+static int async_flush_read(ctx *c, const side *s, long call, double *value) {
+    return async_read_run(c, s, call, value, 1);
+}
+
 /* --batch async calls back to back, each into its own element of one buffer
  * (ocr_reducer_reduce_into), the last one's event waited for. */
 static int async_tput(ctx *c, const side *s, long call, double *value) {
@@ -283,15 +417,23 @@ static side sides[] = {
     {"cl_floor_spin", floor_spin, 0, NULL, 0, 0, 0, 0, {0}},
     {"cl_floor_map", floor_map, 0, NULL, 0, 0, 0, 0, {0}},
     {"cl_floor_direct", floor_direct, 0, NULL, 0, 0, 0, 1, {0}},
+    {"cl_floor_wide", floor_wide, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_ticket", floor_ticket, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_busy", floor_busy, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_load", floor_load, 0, NULL, 0, 0, 0, 0, {0}},
     {"reduce", reduce_blocking, 1, "read", 0, 0, 0, 0, {0}},
     {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, 0, {0}},
     {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, 0, {0}},
+    {"reduce_mapspin", reduce_blocking, 1, "mapspin", 0, 0, 0, 0, {0}},
     {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, 1, {0}},
     {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, 0, {0}},
     {"reduce_wait", reduce_blocking, 1, "wait", 0, 0, 0, 0, {0}},
     {"reduce_two_launches", reduce_blocking, 1, "read", 0, 1, 0, 0, {0}},
     {"reduce_cu_groups", reduce_blocking, 1, "read", 1, 0, 0, 0, {0}},
     {"reduce_cold", reduce_blocking, 1, "read", 0, 0, 1, 0, {0}},
+    {"reduce_hop", reduce_hop, 1, "read", 0, 0, 0, 0, {0}},
+    {"async_read", async_read, 1, "read", 0, 0, 0, 0, {0}},
+    {"async_flush_read", async_flush_read, 1, "read", 0, 0, 0, 0, {0}},
     {"async_wait", async_wait, 1, "read", 0, 0, 0, 0, {0}},
     {"async_tput", async_tput, 1, "read", 0, 0, 0, 0, {0}},
 };
@@ -406,6 +548,16 @@ static int open_device(ctx *c, const options *o) {
     TRY(clBuildProgram(c->prog, 1, &c->dev, "", NULL, NULL));
     c->one = clCreateKernel(c->prog, "one", &err);
     TRY(err);
+    c->wide = clCreateKernel(c->prog, "wide", &err);
+    TRY(err);
+    c->ticket = clCreateKernel(c->prog, "ticket", &err);
+    TRY(err);
+    c->hop = clCreateKernel(c->prog, "hop", &err);
+    TRY(err);
+    c->busy = clCreateKernel(c->prog, "busy", &err);
+    TRY(err);
+    c->load = clCreateKernel(c->prog, "load", &err);
+    TRY(err);
     return 0;
 }
 
@@ -414,6 +566,9 @@ static int floor_buffers(ctx *c) {
     cl_int err;
     const cl_mem_flags ah = CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR;
     c->fl = clCreateBuffer(c->cx, CL_MEM_READ_WRITE, 4, NULL, &err);
+    TRY(err);
+    cl_uint zero = 0;
+    c->tk = clCreateBuffer(c->cx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &zero, &err);
     TRY(err);
     c->stage = clCreateBuffer(c->cx, ah, 8, NULL, &err);
     TRY(err);

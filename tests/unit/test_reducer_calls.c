@@ -15,6 +15,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h" /* the program cache's counters */
+#include "run/ocr_readback.h" /* the OCLREDUCTION_READBACK rows */
 #include "check.h"
 
 #include <pthread.h>
@@ -514,27 +515,26 @@ static void out_of_order(void) {
 /* ---- readback ---------------------------------------------------------------------------- */
 
 static void readback(void) {
-    static const char *const modes[] = {"read", "pinned", "spin", "map", "direct", "wait"};
     static const uint64_t few_offs[] = {0, 3, 16};
     static const uint64_t few_lens[] = {1, 2, 77, 4099, 250000};
     cl_mem b = input(OCR_INT, 300000);
     cl_bool unified = CL_FALSE;
     CL_OK(clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL));
-    for (int m = 0; m < (int)(sizeof modes / sizeof modes[0]); ++m) {
+    const char *mode;
+    for (size_t m = 0; (mode = ocr_readback_row_name(m)) != NULL; ++m) {
         /* direct: a kernel writing a mapped buffer, which OpenCL does not promise
          * to show through the mapping; sure only where device memory is the host's */
-        if (!strcmp(modes[m], "direct") && !unified) {
+        if (!strcmp(mode, "direct") && !unified) {
             printf(
                 "ok   OCLREDUCTION_READBACK=direct: skipped (memory not shared with the host)\n");
             continue;
         }
-        setenv("OCLREDUCTION_READBACK", modes[m], 1);
+        setenv("OCLREDUCTION_READBACK", mode, 1);
         ocr_reducer *r = make(OCR_INT, NULL), *r2 = make(OCR_INT, &many);
         unsetenv("OCLREDUCTION_READBACK");
         unsigned bad = sums(r, OCR_INT, b, 300000, few_offs, 3, few_lens, 5);
         bad += sums(r2, OCR_INT, b, 300000, few_offs, 3, few_lens, 5);
-        printf("%s OCLREDUCTION_READBACK=%s: %u sums wrong\n", bad ? "FAIL" : "ok  ", modes[m],
-               bad);
+        printf("%s OCLREDUCTION_READBACK=%s: %u sums wrong\n", bad ? "FAIL" : "ok  ", mode, bad);
         ocr_reducer_release(r);
         ocr_reducer_release(r2);
     }

@@ -16,11 +16,13 @@ typedef struct {
     cl_command_queue own;        /* ... on a queue of the reducer's own, for the unmap */
 } ocr_readback;
 
-/* The row of $OCLREDUCTION_READBACK (read, pinned, spin, map, direct, wait:
+/* The row of $OCLREDUCTION_READBACK (read, pinned, spin, map, mapspin, direct, wait:
  * docs/library.md; unset: spin on a GPU, read elsewhere), its result element
  * and mapped memory. */
 ocr_status ocr_readback_open(cl_context ctx, cl_device_id dev, size_t es, ocr_readback *rb);
 void ocr_readback_close(ocr_readback *rb);
+/* The i-th row's name, NULL past the last (the tests iterate the table). */
+const char *ocr_readback_row_name(size_t i);
 /* Whether the fetch needs the last kernel's event (else, on an in-order
  * queue, the call enqueues none). */
 int ocr_readback_wants_event(const ocr_readback *rb);
