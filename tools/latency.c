@@ -35,12 +35,11 @@
  * its event waited for or polled; a map of host-visible memory the kernel
  * wrote; the same memory kept mapped); the blocking reducer, its value brought
  * home the same ways ($OCLREDUCTION_READBACK: read, pinned, spin, map,
- * mapspin, direct, wait: the kernel's event waited for before the read), in two launches, with one group per
- * compute unit, or over --rotate MiB of windows (not resident in the cache); and the async reducer.
- * To tell apart what makes a blocking read slow after the reducer's kernel:
- * the floor's write and read after a kernel as wide as the reducer's first
- * pass (cl_floor_wide) and with the reducer's per-group ticket
- * (cl_floor_ticket), after one work-item busy for microseconds
+ * mapspin, direct, wait: the kernel's event waited for before the read), in two launches, with one
+ * group per compute unit, or over --rotate MiB of windows (not resident in the cache); and the
+ * async reducer. To tell apart what makes a blocking read slow after the reducer's kernel: the
+ * floor's write and read after a kernel as wide as the reducer's first pass (cl_floor_wide) and
+ * with the reducer's per-group ticket (cl_floor_ticket), after one work-item busy for microseconds
  * (cl_floor_busy), after a wide kernel reading the input (cl_floor_load); the
  * reducer's value copied by a one-work-item kernel before the read
  * (reduce_hop); and the blocking call's parts, the async call and a blocking
@@ -103,7 +102,7 @@ typedef struct {
     cl_command_queue q;
     cl_program prog;
     cl_kernel one, wide, ticket, hop, busy, load;
-    cl_mem tk; /* ticket's counter */
+    cl_mem tk;                              /* ticket's counter */
     cl_mem fl, stage, ahp, ahp_direct, res; /* floor output, pinned stage, host-visible, results */
     void *pinned, *direct;                  /* stage and ahp_direct, mapped once */
     ocr_type type;

@@ -14,7 +14,7 @@
  * read or written.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h" /* the program cache's counters */
+#include "ocr_internal.h"     /* the program cache's counters */
 #include "run/ocr_readback.h" /* the OCLREDUCTION_READBACK rows */
 #include "check.h"
 
