@@ -24,3 +24,7 @@ if(TARGET ocr_peers)
   ocr_test(tools.peers LABELS tools PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/peers_test.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:ocr_peers> ${peers_boost} ${peers_clblast})
 endif()
+
+# The plot of issue 27's CUB comparison (tools/plot_issue27.py).
+ocr_test(tools.plot_issue27 LABELS tools quick
+         COMMAND ${SCRIPTS}/plot_issue27_test.sh ${PROJECT_SOURCE_DIR})
