@@ -63,26 +63,11 @@ if(OCLGRIND)
            COMMAND ${OG} 0 ${OCR} -n 7 --type half -s 4103 -M 1 -r 1 --access blocked)
 endif()
 
-# Kernels that mishandle small types must FAIL: copies of cl/ with one mistake
-# in reduce_common.h each, run through --kernel-dir.
-function(small_mutant name from to)
-  set(dir ${CMAKE_CURRENT_BINARY_DIR}/small_mutants/${name})
-  file(COPY ${PROJECT_SOURCE_DIR}/cl/ DESTINATION ${dir})
-  file(READ ${dir}/reduce_common.h text)
-  string(FIND "${text}" "${from}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "small_mutant ${name}: '${from}' not in cl/reduce_common.h")
-  endif()
-  string(REPLACE "${from}" "${to}" text "${text}")
-  file(WRITE ${dir}/reduce_common.h "${text}")
-  foreach(k 2 6 7)
-    cli_test(small_mutant_${name}_reduce${k} --rc 1 --out "^Test FAILED!$"
-             -- ${OCR} --kernel-dir ${dir} -n ${k} ${ARGN} -s 100003 -r 1 --cpu-baseline none)
-  endforeach()
-endfunction()
+# Kernels that mishandle small types must FAIL (kernel_mutant: copies of cl/
+# with one mistake in reduce_common.h each).
 # integer sums wrapped in the input type (char) instead of the accumulator
-small_mutant(narrow "#define OCR_COMBINE(a, b) OCR_WRAP_(a, b, +)"
-             "#define OCR_COMBINE(a, b) ((T)(IN_T)OCR_WRAP_(a, b, +))" --type char --data max)
+kernel_mutant(small narrow "#define OCR_COMBINE(a, b) OCR_WRAP_(a, b, +)"
+              "#define OCR_COMBINE(a, b) ((T)(IN_T)OCR_WRAP_(a, b, +))" --type char --data max)
 # half's bits read as an integer instead of through vload_half
-small_mutant(half_bits "#define OCR_READ(p, i) vload_half((i), (p))"
-             "#define OCR_READ(p, i) ((float)((__global const ushort *)(p))[i])" --type half)
+kernel_mutant(small half_bits "#define OCR_READ(p, i) vload_half((i), (p))"
+              "#define OCR_READ(p, i) ((float)((__global const ushort *)(p))[i])" --type half)
