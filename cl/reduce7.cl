@@ -278,11 +278,17 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     ACC x = ACC_MERGE(a0, a1);
 #endif
     /* Both are shorter than VEC but the grid may be smaller still (-w 1 -g 1
-     * launches a single work-item), so they too stride over the grid. */
-    for (ulong t = get_global_id(0); t < head; t += stride)
-        TAKE(x, in[t], t);
-    for (ulong t = head + nv * VEC + get_global_id(0); t < n; t += stride)
-        TAKE(x, in[t], t);
+     * launches a single work-item), so they too stride over the grid: VEC - 1
+     * steps cover them. (Two loops to head and to n instead were miscompiled
+     * by POCL 3.1 for argmin/argmax of 8-byte types at odd offsets: crashes
+     * or wrong indices, clean under oclgrind.) */
+    for (uint u = 0; u < VEC - 1; ++u) {
+        const ulong t = get_global_id(0) + u * stride, e = head + nv * VEC + t;
+        if (t < head)
+            TAKE(x, in[t], t);
+        if (e < n)
+            TAKE(x, in[e], e);
+    }
 #endif
     return x;
 }
