@@ -16,20 +16,32 @@ cli_test(arg_text --rc 0 --out "^Result: 30 at index [0-9]+ \\(reference 30 at i
 
 # Kernels that get the ties or the ends wrong must FAIL: copies of cl/ with one
 # mistake each, run through --kernel-dir (the built-in kernels, miswritten).
-function(arg_mutant name from to)
-  set(dir ${CMAKE_CURRENT_BINARY_DIR}/arg_mutants/${name})
+# arg_mutant_dir(<dir> <file> <from> <to>): cl/ copied to <dir>, <from>
+# replaced by <to> in <file>.
+function(arg_mutant_dir dir file from to)
   file(COPY ${PROJECT_SOURCE_DIR}/cl/ DESTINATION ${dir})
-  file(READ ${dir}/reduce_common.h text)
+  file(READ ${dir}/${file} text)
   string(FIND "${text}" "${from}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "arg_mutant ${name}: '${from}' not in cl/reduce_common.h")
+    message(FATAL_ERROR "arg mutant ${dir}: '${from}' not in cl/${file}")
   endif()
   string(REPLACE "${from}" "${to}" text "${text}")
-  file(WRITE ${dir}/reduce_common.h "${text}")
-  foreach(k 2 6 7)
+  file(WRITE ${dir}/${file} "${text}")
+endfunction()
+function(arg_mutant name from to)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/arg_mutants/${name})
+  arg_mutant_dir(${dir} reduce_common.h "${from}" "${to}")
+  foreach(k 2 6)
     cli_test(arg_mutant_${name}_reduce${k} --rc 1 --out "^Test FAILED!$"
              -- ${OCR} --kernel-dir ${dir} -n ${k} --op ${ARGN} -s 100003 -r 1)
   endforeach()
+  # reduce7's first pass compares values within a lane: keys meet where
+  # lanes and work-items do, on the device (-M 1; a CPU's blocked walk leaves
+  # one key per work-item to the host) and in the strided lanes.
+  cli_test(arg_mutant_${name}_reduce7 --rc 1 --out "^Test FAILED!$"
+           -- ${OCR} --kernel-dir ${dir} -n 7 -M 1 --op ${ARGN} -s 100003 -r 1)
+  cli_test(arg_mutant_${name}_reduce7_strided --rc 1 --out "^Test FAILED!$"
+           -- ${OCR} --kernel-dir ${dir} -n 7 --access strided --op ${ARGN} -s 100003 -r 1)
 endfunction()
 # the last of equal values instead of the first
 arg_mutant(last_tie "b.y < a.y" "b.y > a.y" argmax --type int)
