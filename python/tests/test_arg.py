@@ -59,6 +59,40 @@ def test_extreme_at_every_end(queue, name, dtype):
 
 
 @pytest.mark.parametrize("name", FUNCS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_the_worst_value_everywhere(queue, name, dtype):
+    """The first pass's lanes start from the type's worst value (-inf or the
+    minimum for argmax, +inf or the maximum for argmin) at their first
+    element: data made of it, alone or with one better element, and NaN
+    first or last among them."""
+    _skip_fp64(queue, dtype)
+    floating = np.dtype(dtype).kind == "f"
+    info = np.finfo(dtype) if floating else np.iinfo(dtype)
+    if name == "argmax":
+        worst = -np.inf if floating else info.min
+    else:
+        worst = np.inf if floating else info.max
+    x = np.full(1, worst, dtype)
+    # the next better value: a lane starting from a wrong "worst" misses it
+    if floating:
+        better = np.nextafter(x, np.zeros_like(x))[0]
+    else:
+        better = x[0] + dtype(1) if name == "argmax" else x[0] - dtype(1)
+    for n in (1, 5, 4103, 65537):
+        x = np.full(n, worst, dtype)
+        assert _check(queue, name, x) == 0
+        for at in (n - 1, n // 2, 1 % n):
+            y = x.copy()
+            y[at] = better
+            assert _check(queue, name, y) == at
+            if floating:
+                y[n - 1] = np.nan
+                assert _check(queue, name, y) == n - 1
+                y[0] = np.nan
+                assert _check(queue, name, y) == 0
+
+
+@pytest.mark.parametrize("name", FUNCS)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_nan_inf_and_signed_zero(queue, name, dtype):
     _skip_fp64(queue, dtype)
