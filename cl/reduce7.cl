@@ -80,10 +80,19 @@
  * OpenCL C forbids unless -cl-fast-relaxed-math or
  * -cl-unsafe-math-optimizations is given: the host refuses both here.
  *
- * Where the extreme is (argmin, argmax: cl/reduce_common.h): the first pass
- * turns each value into a 16-byte key (the value as an ordered number, its
- * index) as it loads it, so the 16-byte vector loads of values stay; later
- * passes read the few thousand keys one per load. The tree is the same tree.
+ * Where the extreme is (argmin, argmax: cl/reduce_common.h): the passes
+ * combine 16-byte keys (the value as an ordered number, its index), a total
+ * order, so the tree is the same tree; later passes read the few thousand
+ * keys one per load. The first pass reads values with the 16-byte vector
+ * loads, but keys none of them one by one: a key and two 64-bit compares per
+ * element made it ALU-bound (1.5x slower than CUB's ArgMax on an H200). A
+ * lane visits its elements in increasing index order, so it keeps the best
+ * value in the data's type and the vector it came from, and a strict compare
+ * keeps the first of equal values (a NaN beats all, the first NaN stays). It
+ * starts from the worst value at its first vector, so no element needs a
+ * test of whether the lane is empty, and makes its key once at the end (the
+ * identity if it saw no vector). The few elements before the first vector
+ * and after the last are keyed one by one.
  *
  * What it still costs: the number of groups is a guess from the device's
  * compute-unit count (OpenCL does not report resident work-items per unit),
@@ -143,16 +152,41 @@ typedef T ACC;
 /* a combined with input element x at index i (i matters to argmin/argmax
  * alone; elsewhere the compiler drops it) */
 #define TAKE(a, x, i) a = ACC_ADD(a, OCR_TAKE_AT(x, i))
+
+/* argmin/argmax's first pass (it reads values): its accumulators hold values
+ * and where they are, not keys (OCR_ARG_TAKE in reduce_common.h). */
+#if OCR_ARG && !defined(OCR_KEYS_IN)
+#define ARG_LANES 1
+#else
+#define ARG_LANES 0
+#endif
+
 /* Lanes are combined into VEC scalar accumulators rather than with vector
  * arithmetic: the same instructions on a GPU (which scalarises vectors), and
  * oclgrind's uninitialized-value checker mishandles vector operators. v is
- * vector j of the input, elements j * VEC + b.. on from `head`. */
+ * vector j of the input (from `head` on); LANE(k, x, j) takes its element k.
+ * argmin/argmax's lane k keeps the best value bvk and the vector bjk it came
+ * from: that element's index, head + bjk * VEC + k, is made once at the end. */
+#if ARG_LANES
+#define LANE(k, x, j) OCR_ARG_TAKE(bv##k, bj##k, x, j)
+#define LANE_KEY(k)   ocr_arg_key(bv##k, head + bj##k * VEC + (k))
+#else
+#define LANE(k, x, j) TAKE(a##k, x, 0)
+#endif
 #if VEC == 4
-#define FOLD(v, b)                                                                                 \
-    TAKE(a0, (v).s0, (b)), TAKE(a1, (v).s1, (b) + 1), TAKE(a2, (v).s2, (b) + 2),                   \
-        TAKE(a3, (v).s3, (b) + 3)
+#define FOLD(v, j)                                                                                 \
+    do {                                                                                           \
+        LANE(0, (v).s0, j);                                                                        \
+        LANE(1, (v).s1, j);                                                                        \
+        LANE(2, (v).s2, j);                                                                        \
+        LANE(3, (v).s3, j);                                                                        \
+    } while (0)
 #elif VEC == 2
-#define FOLD(v, b) TAKE(a0, (v).s0, (b)), TAKE(a1, (v).s1, (b) + 1)
+#define FOLD(v, j)                                                                                 \
+    do {                                                                                           \
+        LANE(0, (v).s0, j);                                                                        \
+        LANE(1, (v).s1, j);                                                                        \
+    } while (0)
 #elif !(OCR_ARG && defined(OCR_KEYS_IN))
 #error "VEC must be 2 or 4 (16-byte loads)"
 #endif
@@ -160,7 +194,7 @@ typedef T ACC;
 /* argmin/argmax's later passes read 16-byte keys (ulong2), one per load
  * already: they take the plain grid-stride loop (OCR_SCALAR_LOADS). On a CPU,
  * argmin/argmax keep the blocked walk without the vector accumulator, which
- * has no 16-wide form of a key. */
+ * has no 16-wide form of a key: one scalar lane, of values in the first pass. */
 #if OCR_ARG && defined(OCR_KEYS_IN)
 #define OCR_SCALAR_LOADS 1
 #else
@@ -251,8 +285,16 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     for (uint u = 0; u < LANES; ++u)
         x = OCR_COMBINE(x, lane[u]);
 #endif
-#endif
+#elif ARG_LANES
+    /* One lane over the chunk, from its first element (OCR_ARG_TAKE). */
+    V bv = OCR_ARG_WORST;
+    ulong bi = begin;
     for (; i < end; ++i)
+        OCR_ARG_TAKE(bv, bi, OCR_READ(in, i), i);
+    if (begin < end)
+        x = ocr_arg_key(bv, bi);
+#endif
+    for (; i < end; ++i) /* what the vectors left; argmin/argmax's keys */
         TAKE(x, OCR_READ(in, i), i);
 #elif OCR_SCALAR_LOADS
     in += off;
@@ -270,34 +312,62 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
 #if !OCR_IN_HALF
     __global const TV *inv = (__global const TV *)(in + head);
 #endif
+    ulong i = get_global_id(0);
+#if ARG_LANES
+    /* Every lane starts at vector i, its first (OCR_ARG_TAKE). */
+    V bv0 = OCR_ARG_WORST, bv1 = bv0;
+    ulong bj0 = i, bj1 = i;
+#if VEC == 4
+    V bv2 = bv0, bv3 = bv0;
+    ulong bj2 = i, bj3 = i;
+#endif
+#else
     ACC a0 = ACC_ZERO, a1 = a0;
 #if VEC == 4
     ACC a2 = a0, a3 = a0;
 #endif
-    ulong i = get_global_id(0);
+#endif
     for (; i + (UNROLL - 1) * stride < nv; i += UNROLL * stride) {
         TV v[UNROLL];
         for (uint u = 0; u < UNROLL; ++u)
             v[u] = LOADV(i + u * stride);
         for (uint u = 0; u < UNROLL; ++u)
-            FOLD(v[u], head + (i + u * stride) * VEC);
+            FOLD(v[u], i + u * stride);
     }
     for (; i < nv; i += stride)
-        FOLD(LOADV(i), head + i * VEC);
+        FOLD(LOADV(i), i);
 
     /* Fold the lanes, then the head and the (n - head) % VEC values after the
      * vectors. */
+#if ARG_LANES
+    /* The lanes' keys, made once; a work-item past the last vector saw none
+     * and gives the identity. */
+    ACC x = ACC_ZERO;
+    if (get_global_id(0) < nv) {
 #if VEC == 4
+        x = ACC_MERGE(ACC_MERGE(LANE_KEY(0), LANE_KEY(1)), ACC_MERGE(LANE_KEY(2), LANE_KEY(3)));
+#else
+        x = ACC_MERGE(LANE_KEY(0), LANE_KEY(1));
+#endif
+    }
+#elif VEC == 4
     ACC x = ACC_MERGE(ACC_MERGE(a0, a1), ACC_MERGE(a2, a3));
 #else
     ACC x = ACC_MERGE(a0, a1);
 #endif
     /* Both are shorter than VEC but the grid may be smaller still (-w 1 -g 1
-     * launches a single work-item), so they too stride over the grid. */
-    for (ulong t = get_global_id(0); t < head; t += stride)
-        TAKE(x, OCR_READ(in, t), t);
-    for (ulong t = head + nv * VEC + get_global_id(0); t < n; t += stride)
-        TAKE(x, OCR_READ(in, t), t);
+     * launches a single work-item), so they too stride over the grid: VEC - 1
+     * steps cover them. (Two loops to head and to n instead were miscompiled
+     * by POCL 3.1 for argmin/argmax of 8-byte types at odd offsets: crashes
+     * or wrong indices, clean under oclgrind.) At most 2 (VEC - 1) elements
+     * in all: argmin/argmax key them one by one. */
+    for (uint u = 0; u < VEC - 1; ++u) {
+        const ulong t = get_global_id(0) + u * stride, e = head + nv * VEC + t;
+        if (t < head)
+            TAKE(x, OCR_READ(in, t), t);
+        if (e < n)
+            TAKE(x, OCR_READ(in, e), e);
+    }
 #endif
     return x;
 }

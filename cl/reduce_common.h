@@ -167,6 +167,44 @@ static inline T ocr_arg_key(V v, ulong i) {
 static inline T ocr_arg_pick(T a, T b) {
     return (b.x > a.x || (b.x == a.x && b.y < a.y)) ? b : a;
 }
+
+#ifndef OCR_KEYS_IN
+/* A first pass need not key every element (reduce7's lanes): a lane that sees
+ * its elements in increasing index order keeps the best value as a V and its
+ * index, and makes one key at its end. The strict OCR_ARG_BETTER keeps the
+ * first of equal values, as the key's index does; -0.0 == +0.0 (equal keys
+ * too). OCR_ARG_WORST is no better than any value: a lane starts from it with
+ * the index of its first element, which is right whether that element is
+ * better (it replaces the start) or the worst too (it is the start). A lane
+ * that sees no element must give the identity instead: the caller's test. */
+#if OCR_ARG_VFLOAT
+/* NaN beats every number and the first NaN stays: v > b || (isnan(v) &&
+ * !isnan(b)) for argmax, written as one unordered compare (true for a NaN v)
+ * and one test of b, the same truth table in fewer instructions. */
+#if OCR_OP == OCR_OP_ARGMAX
+#define OCR_ARG_WORST        ((V)(-INFINITY))
+#define OCR_ARG_BETTER(v, b) (!((v) <= (b)) && !isnan(b))
+#else
+#define OCR_ARG_WORST        ((V)INFINITY)
+#define OCR_ARG_BETTER(v, b) (!((v) >= (b)) && !isnan(b))
+#endif
+#elif OCR_OP == OCR_OP_ARGMAX /* the type's minimum, or 0 */
+#define OCR_ARG_WORST        OCR_CAT(as_, OCR_ARG_V)((VU)(OCR_ARG_VSIGNED ? VSIGN : 0))
+#define OCR_ARG_BETTER(v, b) ((v) > (b))
+#else /* the type's maximum */
+#define OCR_ARG_WORST        OCR_CAT(as_, OCR_ARG_V)((VU)(OCR_ARG_VSIGNED ? ~VSIGN : ~(VU)0))
+#define OCR_ARG_BETTER(v, b) ((v) < (b))
+#endif
+/* The lane (best value b, its position at) takes value v at position j
+ * (selects, not branches). */
+#define OCR_ARG_TAKE(b, at, v, j)                                                                  \
+    do {                                                                                           \
+        const V v_ = (v);                                                                          \
+        const int better_ = OCR_ARG_BETTER(v_, b);                                                 \
+        b = better_ ? v_ : b;                                                                      \
+        at = better_ ? (j) : at;                                                                   \
+    } while (0)
+#endif
 #endif
 
 /* Small types (char, uchar, short, ushort, half) are storage types: the host

@@ -59,6 +59,40 @@ def test_extreme_at_every_end(queue, name, dtype):
 
 
 @pytest.mark.parametrize("name", FUNCS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_the_worst_value_everywhere(queue, name, dtype):
+    """The first pass's lanes start from the type's worst value (-inf or the
+    minimum for argmax, +inf or the maximum for argmin) at their first
+    element: data made of it, alone or with one better element, and NaN
+    first or last among them."""
+    _skip_fp64(queue, dtype)
+    floating = np.dtype(dtype).kind == "f"
+    info = np.finfo(dtype) if floating else np.iinfo(dtype)
+    if name == "argmax":
+        worst = -np.inf if floating else info.min
+    else:
+        worst = np.inf if floating else info.max
+    x = np.full(1, worst, dtype)
+    # the next better value: a lane starting from a wrong "worst" misses it
+    if floating:
+        better = np.nextafter(x, np.zeros_like(x))[0]
+    else:
+        better = x[0] + dtype(1) if name == "argmax" else x[0] - dtype(1)
+    for n in (1, 5, 4103, 65537):
+        x = np.full(n, worst, dtype)
+        assert _check(queue, name, x) == 0
+        for at in (n - 1, n // 2, 1 % n):
+            y = x.copy()
+            y[at] = better
+            assert _check(queue, name, y) == at
+            if floating:
+                y[n - 1] = np.nan
+                assert _check(queue, name, y) == n - 1
+                y[0] = np.nan
+                assert _check(queue, name, y) == 0
+
+
+@pytest.mark.parametrize("name", FUNCS)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_nan_inf_and_signed_zero(queue, name, dtype):
     _skip_fp64(queue, dtype)
@@ -127,7 +161,9 @@ def test_reducer_blocking_call_returns_the_index(queue):
 
 def test_signed_zero_data_catch_a_kernel_that_tells_zeros_apart(queue, tmp_path):
     """The signed-zero case has teeth: a copy of the kernels whose keys keep
-    -0.0 below +0.0 answers 1 where NumPy (and the library) answer 0."""
+    -0.0 below +0.0 answers n - 1 where NumPy (and the library) answer 0.
+    The zeros lie far apart: within one lane the first pass compares values
+    (-0.0 == +0.0), only keys from different lanes tell them apart."""
     cl_dir = os.path.join(SOURCE, "cl")
     if not os.path.isdir(cl_dir):
         pytest.skip("no source tree")
@@ -137,8 +173,9 @@ def test_signed_zero_data_catch_a_kernel_that_tells_zeros_apart(queue, tmp_path)
     text = common.read_text()
     assert "v == (V)0 ? (V)0 : v" in text
     common.write_text(text.replace("v == (V)0 ? (V)0 : v", "v"))
-    x = np.array([-0.0, 0.0, -1.0, -0.0], np.float32)
+    x = np.full(100003, -1.0, np.float32)
+    x[0], x[-1] = -0.0, 0.0
     a = cla.to_device(queue, x)
     assert ocr.argmax(a).get()[()] == np.argmax(x) == 0
     with ocr.Reducer(queue.context, np.float32, "argmax", kernel_dir=str(mutant)) as r:
-        assert r.reduce(queue, a) == 1
+        assert r.reduce(queue, a) == x.size - 1
