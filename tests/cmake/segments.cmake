@@ -8,18 +8,19 @@ target_link_libraries(test_segments PRIVATE oclreduction)
 # the default geometry and with groups of 64 (teams of 1..64 work-items).
 ocr_test(segments.library LABELS quick segments COMMAND test_segments)
 ocr_test(segments.library.w64 LABELS segments COMMAND test_segments 64)
-# oclgrind: segreduce (teams of 1..8 in groups of 8) and colreduce (one and
-# two launches) race-free, in bounds, no uninitialized reads, on small odd cases.
+# oclgrind: segreduce (teams of 1..8 in groups of 8), segchunks + segfix and
+# colreduce (one and two launches) race-free, in bounds, no uninitialized
+# reads, on small odd cases.
 if(OCLGRIND)
   ocr_test(segments.oclgrind.library LABELS oclgrind segments
            COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 small)
   ocr_test(segments.oclgrind.two_launch_columns LABELS oclgrind segments
            COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 two-launch)
-  # the long-segment path (mean >= 16 per work-item): chunks of 128 and 256
+  # the long-segment path (mean >= 64 per work-item): chunks of 512 and 1024
   ocr_test(segments.oclgrind.cli_chunks LABELS oclgrind segments
-           COMMAND ${OG} 0 ${OCR} --segments 3 -s 1001 -r 1 -w 8)
+           COMMAND ${OG} 0 ${OCR} --segments 3 -s 2001 -r 1 -w 8)
   ocr_test(segments.oclgrind.cli_chunks_double LABELS oclgrind segments
-           COMMAND ${OG} 0 ${OCR} --segments 7 -s 4099 -r 1 -w 16 --type double --op min)
+           COMMAND ${OG} 0 ${OCR} --segments 7 -s 8209 -r 1 -w 16 --type double --op min)
   ocr_test(segments.oclgrind.cli LABELS oclgrind segments
            COMMAND ${OG} 0 ${OCR} --segments 37 -s 1001 -r 1 -w 16 --type double --op min)
 endif()

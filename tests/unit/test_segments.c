@@ -193,7 +193,7 @@ static void patterns(ocr_type t, ocr_op o) {
         len[j] = next() % 3 ? next() % 40 : next() % 5000;
     segments(r, t, o, len, 300, OCR_UINT, "random, skewed");
     /* Long segments (mean >= a chunk of segchunks: 2^16 elements with the
-     * default one-item groups, 16 per work-item otherwise): segments that
+     * default one-item groups, 64 per work-item otherwise): segments that
      * cross chunk boundaries, end on them, or sit inside one chunk, empty
      * ones between; and random long and short ones. */
     static const uint64_t edges[] = {65536, 0, 0, 131072, 1, 65535, 0, 262144, 128,
@@ -261,7 +261,7 @@ static void out_of_order(void) {
     cl_mem ob = upload(offs, sizeof offs), rs = guarded(OCR_INT, ROWS), rr = guarded(OCR_INT, ROWS),
            rc = guarded(OCR_INT, COLS);
     /* three long segments (one empty): segchunks + segfix where the mean fills a
-     * chunk (groups of 64 or more work-items) */
+     * chunk (groups of 2 to 64 work-items: test_segments 64) */
     static const cl_uint loffs[4] = {0, 5000, 5000, ROWS * COLS};
     cl_mem lob = upload(loffs, sizeof loffs), rl = guarded(OCR_INT, 3);
     cl_event wrote, d[4];
@@ -385,9 +385,10 @@ int main(int argc, char **argv) {
         ocr_reducer *r = make(OCR_INT, OCR_SUM);
         segments(r, OCR_INT, OCR_SUM, lens, 12, OCR_UINT, "small, 0/1/2/odd");
         segments(r, OCR_INT, OCR_SUM, lens + 6, 1, OCR_ULONG, "one of 17");
-        /* mean >= 16 per work-item: segchunks and segfix (chunks of 128 in groups of 8) */
-        static const uint64_t longs[] = {300, 0, 128, 1, 513, 0, 256, 127, 129};
-        segments(r, OCR_INT, OCR_SUM, longs, 9, OCR_UINT, "long, chunks");
+        /* a mean of 570 fills a chunk of groups of 8 (512, 64 elements per
+         * work-item): segchunks and segfix, boundaries on chunk boundaries */
+        static const uint64_t longs[] = {1024, 0, 512, 1, 511, 0, 1536, 511, 513, 1100};
+        segments(r, OCR_INT, OCR_SUM, longs, 10, OCR_UINT, "long, chunks");
         ocr_reducer_release(r);
         matrix(OCR_FLOAT, OCR_MAX, 3, 5);
         return finish(efd, real_err, errpath, "test_segments small");
