@@ -83,3 +83,15 @@ ocr_test(segments.verdict_broken LABELS quick segments
 # catches min, max, and, or); so does one that reads nothing.
 ocr_test(segments.verdict_drop_all LABELS segments verdict
          COMMAND ${SCRIPTS}/segments_drop_all_test.sh ${OCR} ${PROJECT_SOURCE_DIR}/cl)
+# Every piece of the kernels is needed: a copy with one piece broken (head,
+# tail, vector guards, runs, combine, search, chunk ends, segfix's two ways,
+# clamping) FAILS test_segments' edge cases; under oclgrind, 16-byte loads
+# that ignore the input offset's alignment draw its diagnostic.
+if(OCLGRIND)
+  set(SEG_MUTANTS_OG ${OG})
+else()
+  set(SEG_MUTANTS_OG "")
+endif()
+ocr_test(segments.mutants LABELS segments verdict
+         COMMAND ${SCRIPTS}/segments_mutants_test.sh $<TARGET_FILE:test_segments>
+                 ${PROJECT_SOURCE_DIR}/cl ${SEG_MUTANTS_OG})
