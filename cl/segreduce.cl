@@ -1,6 +1,7 @@
 /*
  * segreduce - many reductions in one launch: segments given by offsets, rows
- * of a matrix (segreduce), and columns of a matrix (colreduce).
+ * of a matrix (segreduce, segchunks + segfix), and columns of a matrix
+ * (colreduce).
  *
  * What it does: segment j is in[in_off + offsets[j] ..< in_off + offsets[j+1]]
  * (CSR style: k segments need k + 1 offsets, of uint or ulong), or, without
@@ -9,39 +10,75 @@
  * the identity. Offsets are clamped to n, so a wrong offsets array yields
  * wrong values but never a read outside the caller's range.
  *
- * Why it is fast whatever the number of segments: the grid is fixed (sized
- * for the device, as reduce7's) and each group takes a contiguous block of
- * the segments, so 10 or 10^6 segments cost one launch. A group is cut into teams of 2^team_log2
- * work-items (up to LOCAL_SIZE; the host picks the size from the mean
- * segment length): a team owns one segment at a time,
- * neighbouring work-items of a team read neighbouring elements (coalesced),
- * each accumulates its share in a register, and the team meets in a tree in
- * local memory. Short segments take a team of one or two work-items (no
- * idle lanes waiting on a 256-wide tree); long ones the whole group.
+ * Two paths, one engine. segreduce (the team path, mean segment shorter than
+ * a chunk): the grid is fixed, each group takes a contiguous block of the
+ * segments, and its teams of 2^team_log2 work-items (the host sizes them
+ * from the mean length) reduce them. segchunks + segfix (the chunk path,
+ * mean at least a chunk): the work follows the elements; group g takes chunk
+ * [g C, (g + 1) C) (C = 2^chunk_log2), finds the segments that meet it, and
+ * reduces their pieces in the chunk with the same teams; a piece of a
+ * segment that began before the chunk goes to part_first[g], one that goes
+ * on after it to part_last[g] (one covering the whole chunk is a first), a
+ * segment wholly inside straight to out. segfix then gives every segment
+ * that crosses a chunk boundary its value (part_last of its first chunk,
+ * part_first of each later one) and every empty segment the identity.
  *
- * Correct on any conforming device: every work-item of a group runs the same
- * number of rounds (the loop bound depends on the group only), so every
- * barrier is reached by the whole group; the tree has a barrier after every
- * level, no lock-step is assumed.
+ * What changed, and why it is faster. The old kernels waited on memory
+ * latency, not bandwidth: a team read one segment per round with scalar
+ * loads (one element per load, four or so per work-item in a row), met the
+ * whole group in a tree with a barrier per level, and only then loaded the
+ * next segment's offsets; a chunk was 16 elements per work-item, found by
+ * two serial binary searches (some 14 dependent loads each) per group.
+ *  - 16-byte loads (SEG_VEC elements: int4, float4, double2 ...), SEG_UNROLL
+ *    of them issued per work-item before any is used, neighbouring
+ *    work-items on neighbouring vectors (coalesced): many more bytes in
+ *    flight per work-item, as in reduce7. A piece starts anywhere (any
+ *    in_off, any offset), so its few elements before the first 16-byte
+ *    boundary (the head) and after the last (the tail) are read one by one.
+ *  - A run of SEG_RUN segments per team and round: a team reduces them one
+ *    after the other, leaving each partial in local memory, with no barrier;
+ *    the group meets once per round, not once per segment. Segment bounds
+ *    are loaded one segment ahead, while the current one streams. Teams
+ *    neither wait for each other within a round, so the round costs about
+ *    the longest team's run (SEG_RUN lengths added up) rather than SEG_RUN
+ *    times the longest segment.
+ *  - The combine: one barrier, then a tree only above SEG_SERIAL work-items
+ *    per team (a barrier per level there), and the last SEG_SERIAL partials
+ *    combined in a row by one work-item per segment. The other work-items go
+ *    straight on to the next round's loads: local memory has two halves,
+ *    used by alternate rounds, so no barrier guards the next round's stores.
+ *  - The team size follows the loads: the largest power of two whose one
+ *    step (team x SEG_VEC x SEG_UNROLL elements) still fits the mean segment
+ *    (teams of 16 for floats of mean 268, where 64 read 4 scalars each).
+ *  - Chunks of SEG_CHUNK_ITEMS elements per work-item (the host's constant),
+ *    a quarter of the groups; each finds its segments with a k-ary search
+ *    run by the whole group: every round each work-item probes one offset
+ *    (max(LOCAL_SIZE, SEG_PROBES) probes, so log_256(k) rounds, not
+ *    log_2(k) dependent loads), the two ends of the chunk at once. Many
+ *    short segments inside one chunk (skewed lengths) get small teams too,
+ *    sized from the chunk's own mean.
+ *  - segfix gives a work-item to each segment and combines spans of up to
+ *    SEG_FIX_SERIAL chunks itself; longer spans (few: each is a long
+ *    segment) are queued in local memory and taken by the whole group, the
+ *    groups striding over the segments so that those spread out.
  *
- * What it costs: one group reads one segment at a time, so a few very long
- * segments (fewer than the grid has teams) would leave most of the device
- * idle: when the mean segment is at least a chunk long the host takes
- * segchunks and segfix instead (below). The mean length is the host's guess
- * for all segments: skewed lengths waste some lanes.
+ * What it costs: local memory for 2 x SEG_RUN partials per work-item (16 KB
+ * for doubles in groups of 256), more registers per work-item (the vectors
+ * in flight: fewer groups fit on a compute unit), a round still lasts as
+ * long as its longest run of segments (skewed lengths idle some lanes), the
+ * chunk path's second launch and two partials per chunk, and code: heads,
+ * tails, runs and a search where there were scalar loops.
  *
- * segchunks + segfix, for long segments: the work follows the elements, not
- * the segments. Group g reads chunk g, elements [g * C, (g + 1) * C) (C = 2^
- * chunk_log2), finds by binary search the segments that meet it, and reduces
- * each of them in turn with the whole group (coalesced loads, a tree). A
- * segment lying wholly in the chunk goes straight to out; the part of the one
- * that began before the chunk goes to part_first[g], the part of the one that
- * goes on after it to part_last[g] (a segment covering the whole chunk is the
- * first). segfix then gives each segment that crosses a chunk boundary its
- * value, a group per segment: part_last of its first chunk combined with
- * part_first of every later chunk it reaches; and each empty segment the
- * identity. Every element is read once, by a full group, whatever the
- * lengths; the cost is a second launch and two partials per chunk.
+ * Correct on any conforming device: every work-item of a group runs the
+ * same rounds (their bounds depend on the group alone: the block of
+ * segments, or the search's result, read from local memory after a
+ * barrier), so every barrier is reached by the whole group; no lock-step is
+ * assumed; the search's and segfix's counters are local atomics, each used
+ * by alternate rounds (three of them) so that a reset never meets a use.
+ *
+ * The constants (SEG_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL,
+ * SEG_PROBES) are the host's, passed as -D: their one home is the top of
+ * host/lib/run/ocr_segments.c, which sizes teams, grids and chunks from them.
  *
  * colreduce: a row-major rows x cols matrix reduced along its rows (axis 0),
  * each work-item owning a column: the work-items of a group read consecutive
@@ -52,6 +89,28 @@
  */
 #include "reduce_common.h"
 
+#if !defined(SEG_UNROLL) || !defined(SEG_RUN) || !defined(SEG_SERIAL) ||                           \
+    !defined(SEG_FIX_SERIAL) || !defined(SEG_PROBES)
+#error "the host passes SEG_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL, SEG_PROBES"
+#endif
+
+/* Input elements per 16-byte load, from the input type's name. */
+#define SEG_VEC_int    4
+#define SEG_VEC_uint   4
+#define SEG_VEC_float  4
+#define SEG_VEC_long   2
+#define SEG_VEC_ulong  2
+#define SEG_VEC_double 2
+#define SEG_VEC        OCR_CAT(SEG_VEC_, OCR_IN_T)
+typedef OCR_CAT(OCR_IN_T, SEG_VEC) TV;
+
+/* A slot of partials (a segment's, one per work-item), padded by one: the
+ * slots a work-item combines fall in different banks of local memory. */
+#define SEG_SLOT (LOCAL_SIZE + 1)
+
+/* Probes of a search round: a power of two, at least one per work-item. */
+#define SEG_ARITY (LOCAL_SIZE > SEG_PROBES ? LOCAL_SIZE : SEG_PROBES)
+
 /* One load, then the operator (OCR_COMBINE may name its operand twice). */
 #define TAKE(a, x)                                                                                 \
     do {                                                                                           \
@@ -59,12 +118,138 @@
         a = OCR_COMBINE(a, v_);                                                                    \
     } while (0)
 
-/* Where segment j begins: from the offsets given (one of the two pointers),
- * else j * len. */
-static ulong seg_at(__global const uint *o32, __global const ulong *o64, ulong len, ulong j) {
-    if (o64) return o64[j];
-    if (o32) return (ulong)o32[j];
-    return j * len;
+/* The lanes of one 16-byte load, combined (converted first when widening). */
+static T fold(TV v) {
+    const T a = OCR_CVT(v.s0), b = OCR_CVT(v.s1);
+    T x = OCR_COMBINE(a, b);
+#if SEG_VEC == 4
+    const T c = OCR_CVT(v.s2), d = OCR_CVT(v.s3);
+    const T y = OCR_COMBINE(c, d);
+    x = OCR_COMBINE(x, y);
+#endif
+    return x;
+}
+
+/* The segments: offsets (one of the two pointers, or neither: rows of len),
+ * clamped to n. */
+#define SEGS_ARGS                                                                                  \
+    __global const uint *o32, __global const ulong *o64, const ulong len, const ulong n
+#define SEGS o32, o64, len, n
+
+/* Where segment j begins, clamped to n. */
+static ulong bound(SEGS_ARGS, ulong j) {
+    const ulong b = o64 ? o64[j] : o32 ? (ulong)o32[j] : j * len;
+    return min(b, n);
+}
+
+/* A team's reduction of elements [sb, se) of in (already advanced by
+ * in_off; in_off only tells where the 16-byte boundaries lie): the head one
+ * by one, the 16-byte vectors SEG_UNROLL at a time per work-item, the tail
+ * one by one. Work-item `rank` of 2^team_log2 gets its share. */
+static T piece(__global const IN_T *in, ulong in_off, ulong sb, ulong se, uint rank,
+               uint team_log2) {
+    T x = (T)(OCR_IDENTITY);
+    if (se <= sb) return x;
+    const uint team = 1u << team_log2;
+    const ulong mis = (in_off + sb) & (SEG_VEC - 1);
+    const ulong head = min((ulong)((SEG_VEC - mis) & (SEG_VEC - 1)), se - sb);
+    const ulong a = sb + head, nv = (se - a) / SEG_VEC, tail = a + nv * SEG_VEC;
+    for (ulong i = sb + rank; i < a; i += team)
+        TAKE(x, in[i]);
+    for (ulong i = tail + rank; i < se; i += team)
+        TAKE(x, in[i]);
+    __global const TV *v = (__global const TV *)(in + a); /* 16-byte aligned */
+    for (ulong i = rank; i < nv; i += (ulong)team * SEG_UNROLL) {
+        TV w[SEG_UNROLL];
+        for (uint u = 0; u < SEG_UNROLL; ++u) {
+            const ulong at = i + ((ulong)u << team_log2);
+            w[u] = at < nv ? v[at] : (TV)(0);
+        }
+        for (uint u = 0; u < SEG_UNROLL; ++u)
+            if (i + ((ulong)u << team_log2) < nv) {
+                const T f = fold(w[u]);
+                x = OCR_COMBINE(x, f);
+            }
+    }
+    return x;
+}
+
+/* Segment j's value: to part_first[g] if it is the chunk's first and began
+ * before it (jfirst), to part_last[g] if it is its last and goes on after
+ * it (jlast), else to out[j]. segreduce passes no such j (~0). */
+static void put(__global T *out, __global T *part_first, __global T *part_last, ulong g, ulong j,
+                ulong jfirst, ulong jlast, T x) {
+    if (j == jfirst)
+        part_first[g] = x;
+    else if (j == jlast)
+        part_last[g] = x;
+    else
+        out[j] = x;
+}
+
+/* Segments [j0, j1), each cut to [cb, ce), reduced by the group's teams of
+ * 2^team_log2 work-items. In a round team t takes segments base + t,
+ * base + t + teams, ... (SEG_RUN of them, neighbouring teams on neighbouring
+ * segments); lcl holds 2 x SEG_RUN slots of partials, a half per round.
+ * j0, j1 and team_log2 are the group's own: every work-item meets each
+ * barrier. */
+static void run_teams(__global const IN_T *in, ulong in_off, SEGS_ARGS, __global T *out,
+                      __global T *part_first, __global T *part_last, ulong g, ulong j0, ulong j1,
+                      ulong cb, ulong ce, ulong jfirst, ulong jlast, uint team_log2,
+                      __local T *lcl) {
+    /* Shifts, not divisions by a run-time value: oclgrind's checker cannot
+     * follow the `freeze` LLVM makes of those. */
+    const uint lid = get_local_id(0), team = 1u << team_log2;
+    const uint teams = LOCAL_SIZE >> team_log2;
+    const uint t = lid >> team_log2, rank = lid & (team - 1), first_of_team = lid - rank;
+    ulong j = j0 + t, s = 0, e = 0;
+    if (j < j1) s = bound(SEGS, j), e = bound(SEGS, j + 1);
+    uint side = 0; /* the half of lcl this round uses */
+    for (ulong base = j0; base < j1; base += (ulong)teams * SEG_RUN) {
+        __local T *slot = lcl + side;
+        for (uint r = 0; r < SEG_RUN; ++r) {
+            /* the next segment's bounds, loaded while this one streams */
+            const ulong jn = j + teams;
+            ulong sn = 0, en = 0;
+            if (jn < j1) sn = bound(SEGS, jn), en = bound(SEGS, jn + 1);
+            const T x = piece(in, in_off, max(s, cb), min(e, ce), rank, team_log2);
+            if (team == 1) {
+                if (j < j1) put(out, part_first, part_last, g, j, jfirst, jlast, x);
+            } else {
+                slot[r * SEG_SLOT + lid] = x;
+            }
+            j = jn, s = sn, e = en;
+        }
+        if (team > 1) {
+            uint live = 1; /* slots holding a segment (the last round may have fewer) */
+            while (live < SEG_RUN && base + (ulong)live * teams < j1)
+                ++live;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint h = team >> 1; h >= SEG_SERIAL; h >>= 1) {
+                if (rank < h)
+                    for (uint r = 0; r < live; ++r) {
+                        __local T *p = slot + r * SEG_SLOT + lid;
+                        const T a = p[0], b = p[h];
+                        p[0] = OCR_COMBINE(a, b);
+                    }
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            const uint w = min(team, (uint)SEG_SERIAL);
+            for (uint r = rank; r < SEG_RUN; r += team) {
+                const ulong jr = base + (ulong)r * teams + t;
+                if (jr < j1) {
+                    __local const T *p = slot + r * SEG_SLOT + first_of_team;
+                    T y = p[0];
+                    for (uint q = 1; q < w; ++q) {
+                        const T b = p[q];
+                        y = OCR_COMBINE(y, b);
+                    }
+                    put(out, part_first, part_last, g, jr, jfirst, jlast, y);
+                }
+            }
+        }
+        side ^= SEG_RUN * SEG_SLOT;
+    }
 }
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
@@ -72,52 +257,87 @@ segreduce(__global const IN_T *restrict in, __global const uint *restrict o32,
           __global const ulong *restrict o64, __global T *restrict out, const ulong k,
           const ulong n, const ulong in_off, const ulong out_off, const ulong len,
           const uint team_log2) {
-    __local T lcl[LOCAL_SIZE];
-    /* Shifts, not divisions by a run-time value: oclgrind's checker cannot
-     * follow the `freeze` LLVM makes of those. */
-    const uint lid = get_local_id(0), team = 1u << team_log2;
-    const uint teams = LOCAL_SIZE >> team_log2;
-    const uint t = lid >> team_log2, rank = lid & (team - 1);
+    __local T lcl[2 * SEG_RUN * SEG_SLOT];
     /* Each group owns a contiguous block of rounds (a CPU core then walks its
-     * part of the input in order); in a round, its teams take neighbouring
-     * segments. The bound depends on the group alone: all its work-items meet
-     * each barrier. */
-    const ulong per_round = (ulong)get_num_groups(0) * teams;
-    const ulong rounds = (k + per_round - 1) / per_round;
-    const ulong first = (ulong)get_group_id(0) * rounds * teams;
-    in += in_off;
-    for (ulong base = first; base < min(first + rounds * teams, k); base += teams) {
-        const ulong j = base + t;
-        T x = (T)(OCR_IDENTITY);
-        if (j < k) {
-            const ulong b = min(seg_at(o32, o64, len, j), n);
-            const ulong e = min(seg_at(o32, o64, len, j + 1), n);
-            for (ulong i = b + rank; i < e; i += team)
-                TAKE(x, in[i]);
-        }
-        lcl[lid] = x;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint s = team / 2; s > 0; s >>= 1) {
-            if (rank < s) lcl[lid] = x = OCR_COMBINE(x, lcl[lid + s]);
-            barrier(CLK_LOCAL_MEM_FENCE); /* also before the next round's store */
-        }
-        if (rank == 0 && j < k) out[out_off + j] = x;
+     * part of the input in order). */
+    const ulong per_round = (ulong)(LOCAL_SIZE >> team_log2) * SEG_RUN;
+    const ulong all = (ulong)get_num_groups(0) * per_round;
+    const ulong rounds = (k + all - 1) / all;
+    const ulong first = (ulong)get_group_id(0) * rounds * per_round;
+    run_teams(in + in_off, in_off, SEGS, out + out_off, 0, 0, 0, first,
+              min(first + rounds * per_round, k), 0, n, ~0ul, ~0ul, team_log2, lcl);
+}
+
+/* The k-ary search. Its range: how many of segments 0..k-1 begin at or
+ * before x lies in [lo, hi]. A round probes lo, lo + step, ... (SEG_ARITY
+ * probes; step = ceil((hi - lo) / SEG_ARITY)); a probe at or past hi says
+ * "after x". The first probe saying "after x" whose predecessor says "at or
+ * before" (one, for offsets in order) posts its number to *f (atomic_min,
+ * so wrong offsets cannot race). */
+static int probe(SEGS_ARGS, ulong lo, ulong hi, ulong step, uint i, ulong x) {
+    const ulong j = lo + i * step;
+    return j < hi && bound(SEGS, j) <= x;
+}
+
+static void search_round(SEGS_ARGS, ulong lo, ulong hi, ulong x, volatile __local uint *f) {
+    if (lo >= hi) return;
+    const ulong step = (hi - lo + SEG_ARITY - 1) / SEG_ARITY;
+    for (uint i = get_local_id(0); i < SEG_ARITY; i += LOCAL_SIZE)
+        if (!probe(SEGS, lo, hi, step, i, x) && (i == 0 || probe(SEGS, lo, hi, step, i - 1, x)))
+            atomic_min(f, i);
+}
+
+/* The range after a round whose first "after" probe was f (SEG_ARITY: none). */
+static void search_narrow(ulong *lo, ulong *hi, uint f) {
+    if (*lo >= *hi) return;
+    const ulong step = (*hi - *lo + SEG_ARITY - 1) / SEG_ARITY;
+    if (f == 0) {
+        *hi = *lo;
+    } else {
+        const ulong a = *lo + (ulong)(f - 1) * step; /* probe f - 1: at or before */
+        *hi = min(a + step, *hi);
+        *lo = a + 1;
     }
 }
 
-/* How many of segments 0..k-1 begin at or before element x (offsets clamped
- * to n; for monotone offsets the segment holding x is that count - 1). */
-static ulong seg_count_to(__global const uint *o32, __global const ulong *o64, ulong len, ulong k,
-                          ulong n, ulong x) {
-    ulong lo = 0, hi = k;
-    while (lo < hi) {
-        const ulong mid = lo + ((hi - lo) >> 1);
-        if (min(seg_at(o32, o64, len, mid), n) <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
+segchunks(__global const IN_T *restrict in, __global const uint *restrict o32,
+          __global const ulong *restrict o64, __global T *restrict out,
+          __global T *restrict part_first, __global T *restrict part_last, const ulong k,
+          const ulong n, const ulong in_off, const ulong out_off, const ulong len,
+          const uint chunk_log2) {
+    __local T lcl[2 * SEG_RUN * SEG_SLOT];
+    __local uint ff[6]; /* three rounds' first "after" probes, for each end */
+    const uint lid = get_local_id(0);
+    const ulong g = get_group_id(0), cb = g << chunk_log2, ce = min(cb + (1ul << chunk_log2), n);
+    /* The segments holding cb and ce - 1, both ends searched at once: round
+     * r uses ff[r % 3] and resets the next round's pair, which the round
+     * before the last read (a barrier between). */
+    ulong lo0 = 0, hi0 = k, lo1 = 0, hi1 = k;
+    if (lid == 0) ff[0] = ff[1] = SEG_ARITY;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; lo0 < hi0 || lo1 < hi1; r = r == 2 ? 0 : r + 1) {
+        volatile __local uint *f = ff + 2 * r;
+        search_round(SEGS, lo0, hi0, cb, f);
+        search_round(SEGS, lo1, hi1, ce - 1, f + 1);
+        if (lid == 0) ff[2 * (r == 2 ? 0 : r + 1)] = ff[2 * (r == 2 ? 0 : r + 1) + 1] = SEG_ARITY;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        search_narrow(&lo0, &hi0, f[0]);
+        search_narrow(&lo1, &hi1, f[1]);
     }
-    return lo;
+    /* Segments jlo..jhi-1 meet the chunk; which of them cross its ends. */
+    const ulong jlo = lo0 ? lo0 - 1 : 0, jhi = max(lo1, jlo);
+    ulong jfirst = ~0ul, jlast = ~0ul;
+    if (jlo < jhi && bound(SEGS, jlo) < cb) jfirst = jlo;
+    if (jlo < jhi && bound(SEGS, jhi) > ce) jlast = jhi - 1;
+    /* Teams for the chunk's own mean piece (segreduce's rule, team_for on the
+     * host): the largest whose step fits it. */
+    const ulong per = ((ce - cb) / ((ulong)SEG_VEC * SEG_UNROLL));
+    uint team_log2 = 0;
+    while ((2u << team_log2) <= LOCAL_SIZE && (per >> (team_log2 + 1)) >= jhi - jlo)
+        ++team_log2;
+    run_teams(in + in_off, in_off, SEGS, out + out_off, part_first, part_last, g, jlo, jhi, cb, ce,
+              jfirst, jlast, team_log2, lcl);
 }
 
 /* x reduced over the group (the same value comes back to every work-item). */
@@ -134,59 +354,64 @@ static T group_reduce(__local T *lcl, T x) {
     return x;
 }
 
-__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
-segchunks(__global const IN_T *restrict in, __global const uint *restrict o32,
-          __global const ulong *restrict o64, __global T *restrict out,
-          __global T *restrict part_first, __global T *restrict part_last, const ulong k,
-          const ulong n, const ulong in_off, const ulong out_off, const ulong len,
-          const uint chunk_log2) {
-    __local T lcl[LOCAL_SIZE];
-    const uint lid = get_local_id(0);
-    const ulong g = get_group_id(0), b = g << chunk_log2, e = min(b + (1ul << chunk_log2), n);
-    /* The segments from the one holding b to the one holding e - 1: the
-     * bounds, and so every branch below, are the group's own. */
-    const ulong lo = seg_count_to(o32, o64, len, k, n, b);
-    const ulong hi = seg_count_to(o32, o64, len, k, n, e - 1);
-    in += in_off;
-    for (ulong j = lo ? lo - 1 : 0; j < hi; ++j) {
-        const ulong s0 = min(seg_at(o32, o64, len, j), n), s1 = min(seg_at(o32, o64, len, j + 1), n);
-        const ulong sb = max(s0, b), se = min(s1, e);
-        if (se <= sb) continue; /* empty here (segfix writes empty segments) */
-        T x = (T)(OCR_IDENTITY);
-        for (ulong i = sb + lid; i < se; i += LOCAL_SIZE)
-            TAKE(x, in[i]);
-        x = group_reduce(lcl, x);
-        if (lid == 0) {
-            if (s0 < b)
-                part_first[g] = x;
-            else if (s1 > e)
-                part_last[g] = x;
-            else
-                out[out_off + j] = x;
-        }
-    }
-}
-
+/* A work-item per segment: group g of G takes segments g, g + G, g + 2G,
+ * ..., LOCAL_SIZE of them per round (the host launches up to one group per
+ * segment, so the few long ones below spread over the groups). Empty: the
+ * identity. In one chunk: segchunks wrote it. Across up to SEG_FIX_SERIAL
+ * chunk boundaries: part_last of its first chunk and part_first of the
+ * others, combined by its work-item. Across more: queued (round r uses the
+ * (r % 3)-th queue and count, the next one reset a round ahead) and taken
+ * after the barrier by the whole group, one at a time. */
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 segfix(__global const uint *restrict o32, __global const ulong *restrict o64,
        __global T *restrict out, __global const T *restrict part_first,
        __global const T *restrict part_last, const ulong k, const ulong n, const ulong out_off,
        const ulong len, const uint chunk_log2) {
     __local T lcl[LOCAL_SIZE];
+    __local uint count[3], list[3 * LOCAL_SIZE];
     const uint lid = get_local_id(0);
-    for (ulong j = get_group_id(0); j < k; j += get_num_groups(0)) {
-        const ulong s0 = min(seg_at(o32, o64, len, j), n), s1 = min(seg_at(o32, o64, len, j + 1), n);
-        if (s1 <= s0) {
-            if (lid == 0) out[out_off + j] = (T)(OCR_IDENTITY);
-            continue;
+    const ulong g = get_group_id(0), groups = get_num_groups(0);
+    out += out_off;
+    if (lid == 0) count[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint r = 0;
+    for (ulong base = 0; g + base * groups < k; base += LOCAL_SIZE, r = r == 2 ? 0 : r + 1) {
+        volatile __local uint *c = count + r;
+        __local uint *queue = list + r * LOCAL_SIZE;
+        const ulong j = g + (base + lid) * groups;
+        if (j < k) {
+            const ulong s0 = bound(SEGS, j), s1 = bound(SEGS, j + 1);
+            if (s1 <= s0) {
+                out[j] = (T)(OCR_IDENTITY);
+            } else {
+                const ulong ga = s0 >> chunk_log2, gb = (s1 - 1) >> chunk_log2;
+                if (gb - ga > SEG_FIX_SERIAL) {
+                    queue[atomic_inc(c)] = lid;
+                } else if (ga < gb) {
+                    T x = part_last[ga];
+                    for (ulong q = ga + 1; q <= gb; ++q) {
+                        const T y = part_first[q];
+                        x = OCR_COMBINE(x, y);
+                    }
+                    out[j] = x;
+                }
+            }
         }
-        const ulong ga = s0 >> chunk_log2, gb = (s1 - 1) >> chunk_log2;
-        if (ga == gb) continue; /* in one chunk: segchunks wrote it */
-        T x = (T)(OCR_IDENTITY);
-        for (ulong c = ga + 1 + lid; c <= gb; c += LOCAL_SIZE)
-            x = OCR_COMBINE(x, part_first[c]);
-        x = group_reduce(lcl, x);
-        if (lid == 0) out[out_off + j] = OCR_COMBINE(part_last[ga], x);
+        if (lid == 0) count[r == 2 ? 0 : r + 1] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint m = *c;
+        for (uint i = 0; i < m; ++i) {
+            const ulong jj = g + (base + queue[i]) * groups;
+            const ulong s0 = bound(SEGS, jj), s1 = bound(SEGS, jj + 1);
+            const ulong ga = s0 >> chunk_log2, gb = (s1 - 1) >> chunk_log2;
+            T x = (T)(OCR_IDENTITY);
+            for (ulong q = ga + 1 + lid; q <= gb; q += LOCAL_SIZE) {
+                const T y = part_first[q];
+                x = OCR_COMBINE(x, y);
+            }
+            x = group_reduce(lcl, x);
+            if (lid == 0) out[jj] = OCR_COMBINE(part_last[ga], x);
+        }
     }
 }
 

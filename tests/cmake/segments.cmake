@@ -8,18 +8,37 @@ target_link_libraries(test_segments PRIVATE oclreduction)
 # the default geometry and with groups of 64 (teams of 1..64 work-items).
 ocr_test(segments.library LABELS quick segments COMMAND test_segments)
 ocr_test(segments.library.w64 LABELS segments COMMAND test_segments 64)
-# oclgrind: segreduce (teams of 1..8 in groups of 8) and colreduce (one and
-# two launches) race-free, in bounds, no uninitialized reads, on small odd cases.
+# The edge cases aimed at each piece of the kernels (test_segments.c says
+# which), in groups of 8, 16 and 64: heads and tails at every alignment,
+# runs of segments per team, the combine's serial part and tree levels,
+# segments on chunk boundaries, the k-ary search, segfix's two ways, many
+# tiny segments inside a chunk, offsets past n, widening loads.
+foreach(w 8 16 64)
+  ocr_test(segments.edges.w${w} LABELS segments COMMAND test_segments ${w} edges)
+endforeach()
+# oclgrind: race-free, in bounds, no uninitialized reads, on small odd cases:
+# segreduce, segchunks + segfix and colreduce (one and two launches).
 if(OCLGRIND)
   ocr_test(segments.oclgrind.library LABELS oclgrind segments
            COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 small)
   ocr_test(segments.oclgrind.two_launch_columns LABELS oclgrind segments
            COMMAND ${OG} 0 $<TARGET_FILE:test_segments> 8 two-launch)
-  # the long-segment path (mean >= 16 per work-item): chunks of 128 and 256
+  # the edge cases, a (type, operator) per process (test_segments.c, edge_cases,
+  # says why): groups of 8 every kind of operator, 16 and 64 a few
+  foreach(case "8 int sum" "8 float max" "8 double min" "8 long prod" "8 uint xor"
+          "8 ulong and" "8 widening" "8 rows" "16 int sum" "16 float min" "16 double sum"
+          "16 int or" "16 widening" "64 int sum")
+    string(REPLACE " " ";" args "${case}")
+    string(REPLACE " " "." name "${case}")
+    list(POP_FRONT args w)
+    ocr_test(segments.oclgrind.edges.w${name} LABELS oclgrind segments
+             COMMAND ${OG} 0 $<TARGET_FILE:test_segments> ${w} edges - ${args})
+  endforeach()
+  # the long-segment path from the CLI (mean >= 64 per work-item): chunks of 512 and 1024
   ocr_test(segments.oclgrind.cli_chunks LABELS oclgrind segments
-           COMMAND ${OG} 0 ${OCR} --segments 3 -s 1001 -r 1 -w 8)
+           COMMAND ${OG} 0 ${OCR} --segments 3 -s 2001 -r 1 -w 8)
   ocr_test(segments.oclgrind.cli_chunks_double LABELS oclgrind segments
-           COMMAND ${OG} 0 ${OCR} --segments 7 -s 4099 -r 1 -w 16 --type double --op min)
+           COMMAND ${OG} 0 ${OCR} --segments 7 -s 8209 -r 1 -w 16 --type double --op min)
   ocr_test(segments.oclgrind.cli LABELS oclgrind segments
            COMMAND ${OG} 0 ${OCR} --segments 37 -s 1001 -r 1 -w 16 --type double --op min)
 endif()
@@ -64,3 +83,15 @@ ocr_test(segments.verdict_broken LABELS quick segments
 # catches min, max, and, or); so does one that reads nothing.
 ocr_test(segments.verdict_drop_all LABELS segments verdict
          COMMAND ${SCRIPTS}/segments_drop_all_test.sh ${OCR} ${PROJECT_SOURCE_DIR}/cl)
+# Every piece of the kernels is needed: a copy with one piece broken (head,
+# tail, vector guards, runs, combine, search, chunk ends, segfix's two ways,
+# clamping) FAILS test_segments' edge cases; under oclgrind, 16-byte loads
+# that ignore the input offset's alignment draw its diagnostic.
+if(OCLGRIND)
+  set(SEG_MUTANTS_OG ${OG})
+else()
+  set(SEG_MUTANTS_OG "")
+endif()
+ocr_test(segments.mutants LABELS segments verdict
+         COMMAND ${SCRIPTS}/segments_mutants_test.sh $<TARGET_FILE:test_segments>
+                 ${PROJECT_SOURCE_DIR}/cl ${SEG_MUTANTS_OG})

@@ -4,21 +4,37 @@
  * ocr_combine, bit for bit (the data are small integers, also as floats, so
  * every order of operations gives the same value).
  *
- *   test_segments [LOCAL_SIZE [small|two-launch]]   0 or none: the reducer's
- *                                        default geometry; small: a few small
- *                                        cases; two-launch: columns in two launches
- *                                        only (for oclgrind)
+ *   test_segments [LOCAL_SIZE [MODE [KERNEL_DIR]]]   LOCAL_SIZE 0 or none:
+ *        the reducer's default geometry. MODE all (or none): everything below;
+ *        small: a few small cases; two-launch: columns in two launches only
+ *        (both for oclgrind); edges: the cases aimed at each piece of the
+ *        segment kernels (below), small enough for oclgrind. KERNEL_DIR:
+ *        build the kernels from there (a broken copy must fail; - for the
+ *        embedded ones). After edges, TYPE OP: that pair's edge cases only;
+ *        widening, or rows: those cases only (each in a process of its own
+ *        under oclgrind: see edge_cases).
  *
  * Segment patterns: all empty, one huge, 100,000 segments in one call,
  * lengths 0/1/2/odd, random; uint and ulong offsets; an input offset and a
  * result offset with guard values around the results; an out-of-order queue
  * whose input write is still pending; the usage errors. stderr must stay
  * empty (the library prints nothing).
+ *
+ * The edges (cl/segreduce.cl): chunk sizes are powers of two, at most 2^16
+ * (the chunk path needs the mean segment to fill one), so boundaries at
+ * multiples of 4096 are chunk boundaries for groups of up to 64, and of
+ * 2^16 for any group: segments starting and ending on them, crossing one or
+ * dozens of them (segfix's two ways), many tiny ones inside one chunk beside
+ * huge ones (the chunk's own small teams), input offsets 0..3 (every
+ * alignment of the 16-byte loads: heads and tails), offsets past n
+ * (clamped, in a buffer that ends at n), more segments than elements, NaN
+ * in float min and max, and int read and combined in long (widening loads).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr.h"
 #include "check.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +43,8 @@ static cl_context ctx;
 static cl_device_id dev;
 static cl_command_queue q, qooo;
 static size_t local_size;
+static const char *kernel_dir; /* NULL: the embedded kernels */
+static int with_nan;           /* float min/max data hold a NaN every 1009 elements */
 static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next(void) {
@@ -67,6 +85,10 @@ static ocr_value element(ocr_type t, ocr_op o, uint64_t i) {
     default:
         v.d = d;
         break;
+    }
+    if (with_nan && i % 1009 == 7 && (o == OCR_MIN || o == OCR_MAX)) {
+        if (t == OCR_FLOAT) v.f = NAN;
+        if (t == OCR_DOUBLE) v.d = NAN;
     }
     return v;
 }
@@ -130,6 +152,7 @@ static ocr_reducer *make(ocr_type t, ocr_op o) {
     ocr_reducer *r = NULL;
     ocr_reducer_options opt = OCR_REDUCER_OPTIONS;
     opt.local_size = local_size;
+    opt.kernel_dir = kernel_dir;
     ocr_status st = ocr_reducer_create(ctx, dev, t, o, &opt, &r);
     EXPECT(st == OCR_OK, "create %s %s: %s", ocr_type_name(t), ocr_op_name(o),
            ocr_reducer_last_error(NULL));
@@ -137,16 +160,19 @@ static ocr_reducer *make(ocr_type t, ocr_op o) {
     return r;
 }
 
-/* One pattern of k segments over the lengths len[], with 5 elements before
- * the first (the input offset) and the offsets as uint or ulong. */
-static void segments(ocr_reducer *r, ocr_type t, ocr_op o, const uint64_t *len, uint64_t k,
-                     ocr_type ot, const char *what) {
+/* One pattern of k segments over the lengths len[], with `off` elements
+ * before the first (the input offset) and the offsets as uint or ulong. The
+ * call reduces n - cut elements, in a buffer that ends there: offsets past
+ * them must be clamped, never read. */
+static void segments_at(ocr_reducer *r, ocr_type t, ocr_op o, const uint64_t *len, uint64_t k,
+                        ocr_type ot, const char *what, uint64_t off, uint64_t cut) {
     size_t es = ocr_type_size(t), os = ocr_type_size(ot);
     uint64_t n = 0;
     for (uint64_t j = 0; j < k; ++j)
         n += len[j];
-    char *h = malloc((n + 5) * es + 1), *offs = malloc((k + 1) * os);
-    for (uint64_t i = 0; i < n + 5; ++i) {
+    uint64_t used = n - (cut < n ? cut : n);
+    char *h = malloc((n + off) * es + 1), *offs = malloc((k + 1) * os);
+    for (uint64_t i = 0; i < n + off; ++i) {
         ocr_value v = element(t, o, i);
         memcpy(h + i * es, &v, es);
     }
@@ -155,23 +181,33 @@ static void segments(ocr_reducer *r, ocr_type t, ocr_op o, const uint64_t *len, 
     for (uint64_t j = 0; j <= k; ++j) {
         uint32_t a32 = (uint32_t)at;
         memcpy(offs + j * os, os == 4 ? (void *)&a32 : (void *)&at, os);
-        if (j < k) want[j] = host_range(t, o, h + 5 * es, at, at + len[j], 1), at += len[j];
+        if (j < k) {
+            uint64_t b = at < used ? at : used, e = at + len[j] < used ? at + len[j] : used;
+            want[j] = host_range(t, o, h + off * es, b, e, 1), at += len[j];
+        }
     }
-    cl_mem in = upload(h, (n + 5) * es), ob = upload(offs, (k + 1) * os), res = guarded(t, k);
+    cl_mem in = upload(h, (used + off) * es), ob = upload(offs, (k + 1) * os), res = guarded(t, k);
     cl_event done = NULL;
     ocr_status st =
-        ocr_reducer_reduce_segments(r, q, in, 5, n, ob, ot, k, res, GUARD, 0, NULL, &done);
+        ocr_reducer_reduce_segments(r, q, in, off, used, ob, ot, k, res, GUARD, 0, NULL, &done);
     EXPECT(st == OCR_OK && done, "%s: %s", what, ocr_reducer_last_error(r));
     if (done) {
         CL_OK(clWaitForEvents(1, &done));
         clReleaseEvent(done);
     }
-    char label[160];
-    snprintf(label, sizeof label, "%s %s, %llu segments of %llu elements, %s offsets",
-             ocr_op_name(o), what, (unsigned long long)k, (unsigned long long)n, ocr_type_name(ot));
+    char label[200];
+    snprintf(label, sizeof label,
+             "%s %s, %llu segments of %llu elements (%llu cut), %s offsets, input offset %llu",
+             ocr_op_name(o), what, (unsigned long long)k, (unsigned long long)n,
+             (unsigned long long)(n - used), ocr_type_name(ot), (unsigned long long)off);
     compare(t, res, want, k, label);
     clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(res);
     free(h), free(offs), free(want);
+}
+
+static void segments(ocr_reducer *r, ocr_type t, ocr_op o, const uint64_t *len, uint64_t k,
+                     ocr_type ot, const char *what) {
+    segments_at(r, t, o, len, k, ot, what, 5, 0);
 }
 
 /* The segment patterns for one (type, operator). */
@@ -193,7 +229,7 @@ static void patterns(ocr_type t, ocr_op o) {
         len[j] = next() % 3 ? next() % 40 : next() % 5000;
     segments(r, t, o, len, 300, OCR_UINT, "random, skewed");
     /* Long segments (mean >= a chunk of segchunks: 2^16 elements with the
-     * default one-item groups, 16 per work-item otherwise): segments that
+     * default one-item groups, 64 per work-item otherwise): segments that
      * cross chunk boundaries, end on them, or sit inside one chunk, empty
      * ones between; and random long and short ones. */
     static const uint64_t edges[] = {65536, 0, 0, 131072, 1, 65535, 0, 262144, 128,
@@ -204,6 +240,139 @@ static void patterns(ocr_type t, ocr_op o) {
     segments(r, t, o, len, 40, OCR_ULONG, "long, random");
     free(len);
     ocr_reducer_release(r);
+}
+
+/* Lengths with boundaries at multiples of q (a multiple of the chunk size,
+ * see the header): segments start and end on them, just before and after
+ * them, and cross up to 35 of them (more than segfix combines per
+ * work-item, for the smaller groups). The mean (about 1.7 q) fills a
+ * chunk: segchunks and segfix. Returns how many. */
+static uint64_t chunk_edges(uint64_t q, uint64_t *len) {
+    const uint64_t e[] = {q, 0,     2 * q, 1,     q - 1, 0, 3 * q,      5,     3, q - 8, q,
+                          2, q - 2, 2 * q, 5 * q, 7,     0, 18 * q + 1, q - 1, 3, 0};
+    memcpy(len, e, sizeof e);
+    return sizeof e / sizeof *e;
+}
+
+/* The cases aimed at the kernels' pieces (the header's list), for one
+ * (type, operator); `big` adds the ones at 2^16 boundaries (the chunks of
+ * one-item groups), too large for oclgrind. */
+static void edge_cases(ocr_type t, ocr_op o, int big) {
+    ocr_reducer *r = make(t, o);
+    uint64_t *len = malloc(5000 * sizeof *len), k = 0;
+    /* 1024 covers the chunks of groups of up to 16 (oclgrind's), 4096 of up to 64 */
+    const uint64_t q = local_size && local_size <= 16 ? 1024 : 4096;
+    with_nan = 1;
+    /* First the call with the most chunks, one segment over all of them
+     * (scratch never grows after it: under oclgrind, a scratch buffer
+     * released and made again between two calls makes the next call's reads
+     * of what its first launch wrote there look uninitialized). */
+    len[0] = 192 * q + 5;
+    segments_at(r, t, o, len, 1, OCR_UINT, "one over 192 q", 3, 0);
+    /* A huge segment of odd length, 30 tiny ones (0..3) from the middle of a
+     * chunk on, another huge one, 30 more tiny ones: mean just above q. */
+    len[k++] = 22 * q + 3;
+    for (int j = 0; j < 30; ++j)
+        len[k++] = (uint64_t)j % 4;
+    len[k++] = 40 * q + 3;
+    for (int j = 0; j < 30; ++j)
+        len[k++] = (uint64_t)(j + 1) % 4;
+    segments_at(r, t, o, len, k, OCR_UINT, "huge and tiny", 1, 0);
+    k = chunk_edges(q, len);
+    segments_at(r, t, o, len, k, OCR_UINT, "chunk edges", 0, 0);
+    segments_at(r, t, o, len, k, OCR_ULONG, "chunk edges", 3, 0);
+    segments_at(r, t, o, len, k, OCR_UINT, "chunk edges", 1, 0);
+    segments_at(r, t, o, len, k, OCR_ULONG, "chunk edges, offsets past n", 2, 5000);
+    /* the team path's runs: teams of 1..4, of 16 or 32, and of 64 (groups of
+     * 64, where the mean stays below their chunk) */
+    for (k = 0; k < 2000; ++k)
+        len[k] = next() % 100;
+    segments_at(r, t, o, len, k, OCR_UINT, "random 0..99", 1, 0);
+    for (k = 0; k < 200; ++k)
+        len[k] = 200 + next() % 600;
+    segments_at(r, t, o, len, k, OCR_ULONG, "random 200..799", 2, 0);
+    for (k = 0; k < 60; ++k)
+        len[k] = 1100 + next() % 1900;
+    segments_at(r, t, o, len, k, OCR_UINT, "random 1100..2999", 3, 0);
+    /* more segments than elements */
+    for (k = 0; k < 5000; ++k)
+        len[k] = k % 5 == 0;
+    segments_at(r, t, o, len, k, OCR_UINT, "5000 over 1000 elements", 0, 0);
+    if (big) {
+        static const uint64_t e16[] = {1 << 16, 0, 1 << 17,       1,       (1 << 16) - 1,
+                                       1 << 18, 3, (1 << 16) - 3, 1 << 16, (1 << 20) + 5,
+                                       0};
+        segments_at(r, t, o, e16, sizeof e16 / sizeof *e16, OCR_ULONG, "2^16 edges", 1, 0);
+    }
+    with_nan = 0;
+    free(len);
+    ocr_reducer_release(r);
+}
+
+/* int read, long combined (a widening reducer): int4 loads converted lane by
+ * lane, sums past INT_MAX exact, at every alignment, in both paths. */
+static void widening(void) {
+    ocr_reducer_options opt = OCR_REDUCER_OPTIONS;
+    opt.local_size = local_size, opt.kernel_dir = kernel_dir;
+    ocr_reducer *r = NULL;
+    ocr_status st = ocr_reducer_create_widening(ctx, dev, OCR_INT, OCR_LONG, OCR_SUM, &opt, &r);
+    EXPECT(st == OCR_OK, "create_widening: %s", ocr_reducer_last_error(NULL));
+    if (!r) return;
+    uint64_t len[300];
+    for (int pass = 0; pass < 2; ++pass) {
+        uint64_t k = 300;
+        if (pass)
+            for (uint64_t j = 0; j < k; ++j)
+                len[j] = next() % 40;
+        else
+            k = chunk_edges(4096, len);
+        uint64_t total = 0, off = pass ? 3 : 1;
+        for (uint64_t j = 0; j < k; ++j)
+            total += len[j];
+        int32_t *h = malloc((total + off) * sizeof *h);
+        cl_uint *offs = malloc((k + 1) * sizeof *offs);
+        ocr_value *want = malloc(k * sizeof *want);
+        for (uint64_t i = 0; i < total + off; ++i)
+            h[i] = i % 7 ? INT32_MAX - (int32_t)(i % 1000) : INT32_MIN + (int32_t)(i % 1000);
+        uint64_t at = 0;
+        for (uint64_t j = 0; j <= k; ++j) {
+            offs[j] = (cl_uint)at;
+            if (j == k) break;
+            int64_t sum = 0;
+            for (uint64_t i = at; i < at + len[j]; ++i)
+                sum += h[off + i];
+            want[j].l = sum, at += len[j];
+        }
+        cl_mem in = upload(h, (total + off) * sizeof *h), ob = upload(offs, (k + 1) * sizeof *offs),
+               res = guarded(OCR_LONG, k);
+        st = ocr_reducer_reduce_segments(r, q, in, off, total, ob, OCR_UINT, k, res, GUARD, 0, NULL,
+                                         NULL);
+        EXPECT(st == OCR_OK, "widening segments: %s", ocr_reducer_last_error(r));
+        compare(OCR_LONG, res, want, k,
+                pass ? "int read, long sums: 300 short segments"
+                     : "int read, long sums: chunk edges");
+        clReleaseMemObject(in), clReleaseMemObject(ob), clReleaseMemObject(res);
+        free(h), free(offs), free(want);
+    }
+    ocr_reducer_release(r);
+}
+
+static void matrix(ocr_type t, ocr_op o, uint64_t rows, uint64_t cols);
+
+/* The edges for a spread of types and operators (every type, every kind of
+ * operator, NaN in float min and max), widening, and long rows. */
+static void edges(int big) {
+    static const struct {
+        ocr_type t;
+        ocr_op o;
+    } cases[] = {{OCR_INT, OCR_SUM},   {OCR_FLOAT, OCR_MAX},  {OCR_DOUBLE, OCR_MIN},
+                 {OCR_LONG, OCR_PROD}, {OCR_UINT, OCR_XOR},   {OCR_ULONG, OCR_AND},
+                 {OCR_FLOAT, OCR_MIN}, {OCR_DOUBLE, OCR_SUM}, {OCR_INT, OCR_OR}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
+        edge_cases(cases[c].t, cases[c].o, big);
+    widening();
+    matrix(OCR_INT, OCR_SUM, 3, 9001); /* rows of the chunk path (no offsets) */
+    matrix(OCR_DOUBLE, OCR_MAX, 5, 4100);
 }
 
 /* A rows x cols matrix reduced along rows and along columns. */
@@ -261,7 +430,7 @@ static void out_of_order(void) {
     cl_mem ob = upload(offs, sizeof offs), rs = guarded(OCR_INT, ROWS), rr = guarded(OCR_INT, ROWS),
            rc = guarded(OCR_INT, COLS);
     /* three long segments (one empty): segchunks + segfix where the mean fills a
-     * chunk (groups of 64 or more work-items) */
+     * chunk (groups of 2 to 64 work-items: test_segments 64) */
     static const cl_uint loffs[4] = {0, 5000, 5000, ROWS * COLS};
     cl_mem lob = upload(loffs, sizeof loffs), rl = guarded(OCR_INT, 3);
     cl_event wrote, d[4];
@@ -375,30 +544,46 @@ int main(int argc, char **argv) {
     int real_err = dup(2), efd = mkstemp(errpath);
     if (real_err < 0 || efd < 0 || dup2(efd, 2) < 0) return 1;
     local_size = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 0;
+    const char *mode = argc > 2 ? argv[2] : "all";
+    kernel_dir = argc > 3 && strcmp(argv[3], "-") ? argv[3] : NULL;
     cl_int err;
     CL_OPEN_FIRST(dev, ctx, q);
     qooo = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     CL_OK(err);
 
-    if (argc > 2 && !strcmp(argv[2], "small")) {
+    if (!strcmp(mode, "small")) {
         static const uint64_t lens[] = {0, 1, 2, 3, 0, 5, 17, 1, 0, 33, 2, 9};
         ocr_reducer *r = make(OCR_INT, OCR_SUM);
         segments(r, OCR_INT, OCR_SUM, lens, 12, OCR_UINT, "small, 0/1/2/odd");
         segments(r, OCR_INT, OCR_SUM, lens + 6, 1, OCR_ULONG, "one of 17");
-        /* mean >= 16 per work-item: segchunks and segfix (chunks of 128 in groups of 8) */
-        static const uint64_t longs[] = {300, 0, 128, 1, 513, 0, 256, 127, 129};
-        segments(r, OCR_INT, OCR_SUM, longs, 9, OCR_UINT, "long, chunks");
+        /* a mean of 570 fills a chunk of groups of 8 (512, 64 elements per
+         * work-item): segchunks and segfix, boundaries on chunk boundaries */
+        static const uint64_t longs[] = {1024, 0, 512, 1, 511, 0, 1536, 511, 513, 1100};
+        segments(r, OCR_INT, OCR_SUM, longs, 10, OCR_UINT, "long, chunks");
         ocr_reducer_release(r);
         matrix(OCR_FLOAT, OCR_MAX, 3, 5);
         return finish(efd, real_err, errpath, "test_segments small");
     }
-    if (argc > 2 && !strcmp(argv[2], "two-launch")) {
+    if (!strcmp(mode, "two-launch")) {
         /* Columns in two launches, in a process of its own: after another
          * reducer's colreduce in the same process, oclgrind flags the
          * second launch's reads of columns 1 and 2 as uninitialized (values
          * right on every device; not understood yet). */
         matrix(OCR_INT, OCR_SUM, 130, 3);
         return finish(efd, real_err, errpath, "test_segments two-launch");
+    }
+    if (!strcmp(mode, "edges")) {
+        ocr_type t;
+        ocr_op o;
+        if (argc > 4 && !strcmp(argv[4], "widening"))
+            widening();
+        else if (argc > 4 && !strcmp(argv[4], "rows"))
+            matrix(OCR_INT, OCR_SUM, 3, 9001);
+        else if (argc > 5 && !ocr_type_from_name(argv[4], &t) && !ocr_op_from_name(argv[5], &o))
+            edge_cases(t, o, 0);
+        else
+            edges(0);
+        return finish(efd, real_err, errpath, "test_segments edges");
     }
     errors();
     out_of_order();
@@ -418,6 +603,7 @@ int main(int argc, char **argv) {
                    : t == OCR_LONG ? OCR_MIN
                                    : OCR_SUM,
                    shapes[s][0], shapes[s][1]);
+    edges(1);
 
     clReleaseCommandQueue(qooo);
     clReleaseCommandQueue(q);

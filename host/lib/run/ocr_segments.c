@@ -8,8 +8,38 @@
  * reducer's (ocr_reducer_priv.h). Prints nothing. */
 #include "ocr_reducer_priv.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the tunable constants: the one home of each -------------------------------
+ * The kernels of cl/segreduce.cl get the first five as -D options (their
+ * header says what each does there); the host sizes teams, grids and chunks
+ * from them. Change one here and everything follows: a variant to sweep on
+ * a device is one edit and a rebuild. */
+
+/* 16-byte loads issued per work-item before any is used */
+#define SEG_UNROLL 4
+/* segments a team reduces per round, between two meetings of its group */
+#define SEG_RUN 4
+/* a team's last SEG_SERIAL partials are combined in a row, above that in a
+ * tree (power of two) */
+#define SEG_SERIAL 32
+/* segfix: a segment across up to this many chunk boundaries is combined by
+ * its own work-item, a longer one by the whole group */
+#define SEG_FIX_SERIAL 16
+/* the chunks' k-ary search: probes per round at least (groups larger than
+ * this probe one offset per work-item) */
+#define SEG_PROBES 16
+/* a chunk of segchunks: elements per work-item of a group (rounded up to a
+ * power of two), and log2 of a chunk for one-item groups (a CPU's); the mean
+ * segment must fill a chunk for the chunk path */
+#define SEG_CHUNK_ITEMS    64
+#define SEG_CHUNK_LOG2_ONE 16
+/* the grids of segreduce and segfix: on a GPU, work-items per compute unit
+ * (a few waves of 2048: small blocks even out); on a CPU, groups per unit */
+#define SEG_GPU_ITEMS_PER_CU  8192
+#define SEG_CPU_GROUPS_PER_CU 4
 
 /* ---- the kernels, built on first use ------------------------------------------- */
 
@@ -20,10 +50,21 @@ static int is_cpu(const ocr_reducer *r) {
 
 /* One kernel of segreduce.cl reading `input`. Work-groups of 256 on a GPU;
  * on a CPU one work-item per group (a core then walks a segment in order, as
- * reduce7's blocked access does). colreduce takes the same options, so the
- * program is built once. */
+ * reduce7's blocked access does). The constants above go first, the
+ * reducer's build options after them. colreduce takes the same options, so
+ * the program is built once. */
 static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, ocr_kernel **k) {
     if (*k) return OCR_OK;
+    char opts[1024];
+    int len = snprintf(opts, sizeof opts,
+                       "-D SEG_UNROLL=%d -D SEG_RUN=%d -D SEG_SERIAL=%d -D SEG_FIX_SERIAL=%d "
+                       "-D SEG_PROBES=%d%s%s",
+                       SEG_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL, SEG_PROBES,
+                       r->build_options ? " " : "", r->build_options ? r->build_options : "");
+    if (len < 0 || (size_t)len >= sizeof opts) {
+        ocr_errorf("build options too long");
+        return OCR_RUNTIME;
+    }
     ocr_build_request rq = {
         .spec = {name,
                  "segreduce.cl",
@@ -39,7 +80,7 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
         .type = r->type,
         .op = r->op,
         .local_size = r->local_size,
-        .extra_options = r->build_options,
+        .extra_options = opts,
     };
     int flags = (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE;
     return ocr_kernel_build_ex(&r->dev, &rq, flags, input, k);
@@ -163,34 +204,37 @@ typedef struct {
     uint64_t k, len; /* segments; the length of each row */
 } seg_how;
 
-/* Work-items per segment: about four elements each for the mean length
- * (n / k), a power of two up to the group. */
-static cl_uint team_for(size_t local, uint64_t n, uint64_t k) {
-    uint64_t want = n / k / 4;
-    cl_uint t = 1;
-    while (t * 2 <= local && t * 2 <= want)
-        t *= 2;
-    return t;
+/* log2 of the work-items per segment (segreduce's team): the largest power
+ * of two, up to the group, whose one step of loads (team x elements per
+ * 16-byte load x SEG_UNROLL) still fits the mean segment (n / k); 0 (one
+ * work-item) when none does. segchunks applies the same rule to each
+ * chunk's own mean, in the kernel. */
+static cl_uint team_log2_for(size_t local, size_t in_es, uint64_t n, uint64_t k) {
+    uint64_t per = n / ((16 / in_es) * SEG_UNROLL);
+    cl_uint l = 0;
+    while (((size_t)2 << l) <= local && (per >> (l + 1)) >= k)
+        ++l;
+    return l;
 }
 
-/* Groups: enough to fill the device (reduce7's rule), no more than the
- * segments need. */
-static size_t seg_groups(const ocr_reducer *r, size_t local, uint64_t k, cl_uint team) {
-    uint64_t per_group = local / team;
-    uint64_t need = (k + per_group - 1) / per_group;
-    uint64_t fill = is_cpu(r) ? (uint64_t)r->dev.info.compute_units * 4
-                              : (uint64_t)r->dev.info.compute_units * (2048 / local + 1);
+/* Groups for `per_round` segments per group and round: enough to fill the
+ * device a few times over, no more than the segments need. */
+static size_t seg_groups(const ocr_reducer *r, size_t local, uint64_t k, uint64_t per_round) {
+    uint64_t need = (k + per_round - 1) / per_round;
+    uint64_t per_cu = is_cpu(r) ? SEG_CPU_GROUPS_PER_CU : SEG_GPU_ITEMS_PER_CU / local;
+    uint64_t fill = (uint64_t)r->dev.info.compute_units * (per_cu ? per_cu : 1);
     uint64_t g = need < fill ? need : fill;
     return (size_t)(g ? g : 1);
 }
 
-/* Elements per chunk of segchunks (log2): 16 per work-item of a group; 2^16
- * for one-item groups (a CPU's: a core walks them in order). */
+/* Elements per chunk of segchunks (log2): SEG_CHUNK_ITEMS per work-item of
+ * a group; 2^SEG_CHUNK_LOG2_ONE for one-item groups (a CPU's: a core walks
+ * them in order). The mean segment must fill a chunk for that path. */
 static cl_uint chunk_log2_for(size_t local) {
     cl_uint l = 0;
-    while (((size_t)1 << l) < local * 16)
+    while (((size_t)1 << l) < local * SEG_CHUNK_ITEMS)
         ++l;
-    return local > 1 ? l : 16;
+    return local > 1 ? l : SEG_CHUNK_LOG2_ONE;
 }
 
 /* The offsets (one of the two, or none: rows) and the scalars every segment
@@ -214,7 +258,8 @@ static ocr_status enqueue_chunks(ocr_reducer *r, const seg_call *c, const seg_ho
     uint64_t chunks = (c->n + ((uint64_t)1 << log2) - 1) >> log2;
     size_t local = r->k_chunks->geom.local_size, global = (size_t)chunks * local;
     size_t fix_local = r->k_fix->geom.local_size;
-    size_t fix_global = seg_groups(r, fix_local, h->k, (cl_uint)fix_local) * fix_local;
+    /* up to a group per segment: segfix's groups stride over them */
+    size_t fix_global = seg_groups(r, fix_local, h->k, 1) * fix_local;
     cl_event first = NULL;
     const cl_mem *o32 = h->o32 ? &h->o32 : NULL, *o64 = h->o64 ? &h->o64 : NULL;
     cl_kernel k = r->k_chunks->kernel, fix = r->k_fix->kernel;
@@ -253,10 +298,8 @@ static ocr_status enqueue_segments(ocr_reducer *r, const seg_call *c, const void
     cl_uint log2 = chunk_log2_for(local);
     if (c->n / h->k >= ((uint64_t)1 << log2)) /* the mean segment fills a chunk */
         return enqueue_chunks(r, c, h, log2, nw, wl, ev);
-    cl_uint team = team_for(local, c->n, h->k), team_log2 = 0;
-    size_t global = seg_groups(r, local, h->k, team) * local;
-    while ((1u << team_log2) < team)
-        ++team_log2;
+    cl_uint team_log2 = team_log2_for(local, r->in_es, c->n, h->k);
+    size_t global = seg_groups(r, local, h->k, (local >> team_log2) * SEG_RUN) * local;
     OCR_CL(clSetKernelArg(kern, 0, sizeof(cl_mem), &c->buf));
     OCR_CL(clSetKernelArg(kern, 1, sizeof(cl_mem), h->o32 ? &h->o32 : NULL));
     OCR_CL(clSetKernelArg(kern, 2, sizeof(cl_mem), h->o64 ? &h->o64 : NULL));
