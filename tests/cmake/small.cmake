@@ -27,9 +27,30 @@ foreach(t char uchar short ushort half)
 endforeach()
 cli_test(small_half_prod --rc 0 --out "^Test PASSED!$" -- ${OCR} --type half --op prod -s 4103 -r 1 --data uniform)
 
+# argmin/argmax compare the small values themselves (half as the float it
+# is): every type and operator, several seeds, odd tails, one launch to the
+# end (-M 1), both access patterns, a single work-item; one-sided data puts
+# the strict extreme last. Exact: the value and its first index.
+foreach(t char uchar short ushort half)
+  foreach(op argmin argmax)
+    foreach(a "-n;7;--seed;1;-s;1000003" "-n;7;--seed;2;-s;4099;-M;1"
+              "-n;7;--seed;3;-s;65541;--access;strided" "-n;7;--seed;4;-s;65541;--access;blocked"
+              "-n;7;--seed;5;-s;1027;-w;1;-g;1" "-n;7;--seed;6;-s;4103;--data;one-sided;-M;1"
+              "-n;7;--seed;7;-s;65537;--data;uniform" "-n;0;--seed;8;-s;4101"
+              "-n;3;--seed;9;-s;70001;-M;1" "-n;6;--seed;10;-s;70001")
+      string(REPLACE ";" "_" an "${a}")
+      string(REGEX REPLACE "[^A-Za-z0-9_]" "" an "${an}")
+      cli_test(small_${op}_${t}_${an} --rc 0 --out "^Result: .* at index [0-9]+ \\(reference .* at index [0-9]+, exact\\)$"
+               --out "^Test PASSED!$" -- ${OCR} --type ${t} --op ${op} ${a} -r 1 --cpu-baseline best)
+    endforeach()
+  endforeach()
+endforeach()
+
 # Refused with exit 2, before any build.
-cli_test(small_argmin --rc 2 --err "--op argmin is not supported on char data" --no-out .
-         -- ${OCR} --type char --op argmin -s 100)
+cli_test(small_argmin_accurate --rc 2 --err "--accurate is for float and double sums, not char argmin"
+         --no-out . -- ${OCR} --type char --op argmin --accurate -s 100)
+cli_test(small_argmax_lab_kernel --rc 2 --err "--type half needs a kernel that converts it"
+         --no-out . -- ${OCR} --type half --op argmax -n race_tail -s 100)
 cli_test(small_half_xor --rc 2 --err "needs an integer type, not half" --no-out .
          -- ${OCR} --type half --op xor -s 100)
 cli_test(small_half_max_data --rc 2 --err "--data max is for integer types, not half" --no-out .
