@@ -82,6 +82,20 @@ if(OCLGRIND)
            COMMAND ${OG} 0 ${OCR} -n 7 --type char -s 4103 -M 1 -r 1 --access blocked)
   ocr_test(oclgrind.small.reduce7.blocked.half LABELS oclgrind small
            COMMAND ${OG} 0 ${OCR} -n 7 --type half -s 4103 -M 1 -r 1 --access blocked)
+  # argmin/argmax: the lanes of small values, their keys, every pass
+  foreach(t char half)
+    foreach(a "--access;strided" "--access;blocked" "-w;4;-g;3")
+      string(REGEX REPLACE "[^a-z0-9]" "" an "${a}")
+      ocr_test(oclgrind.small.arg.${t}.${an} LABELS oclgrind small
+               COMMAND ${OG} 0 ${OCR} -n 7 --type ${t} --op argmax -s 4103 -M 1 -r 1 ${a})
+    endforeach()
+    ocr_test(oclgrind.small.arg.${t}.reduce6 LABELS oclgrind small
+             COMMAND ${OG} 0 ${OCR} -n 6 --type ${t} --op argmin -s 4103 -M 1 -r 1)
+  endforeach()
+  foreach(t char half)
+    ocr_test(oclgrind.arg.lanes.small.${t} LABELS oclgrind PROPERTIES ENVIRONMENT TEST_ARG_N=257
+             COMMAND ${OG} 0 $<TARGET_FILE:test_arg> ${PROJECT_SOURCE_DIR}/cl strided:4:3 ${t} 1)
+  endforeach()
 endif()
 
 # Kernels that mishandle small types must FAIL (kernel_mutant: copies of cl/
@@ -92,3 +106,15 @@ kernel_mutant(small narrow "#define OCR_COMBINE(a, b) OCR_WRAP_(a, b, +)"
 # half's bits read as an integer instead of through vload_half
 kernel_mutant(small half_bits "#define OCR_READ(p, i) vload_half((i), (p))"
               "#define OCR_READ(p, i) ((float)((__global const ushort *)(p))[i])" --type half)
+# argmin/argmax keys of small values: half's float bits ordered as signed
+# integers (negatives backwards), small integers' sign bit not flipped
+# (negatives above positives), half read as its raw bits.
+kernel_mutant(small arg_half_order "VU o = (b & VSIGN) ? (VU)~b : (VU)(b | VSIGN);"
+              "VU o = b ^ VSIGN;" --type half --op argmin)
+kernel_mutant(small arg_char_sign "VU o = OCR_CAT(as_, OCR_ARG_VU)(v) ^ VSIGN;"
+              "VU o = OCR_CAT(as_, OCR_ARG_VU)(v);" --type char --op argmax)
+kernel_mutant(small arg_short_sign "VU o = OCR_CAT(as_, OCR_ARG_VU)(v) ^ VSIGN;"
+              "VU o = OCR_CAT(as_, OCR_ARG_VU)(v);" --type short --op argmin)
+kernel_mutant(small arg_half_bits "#define OCR_READ(p, i) vload_half((i), (p))"
+              "#define OCR_READ(p, i) ((float)((__global const ushort *)(p))[i])" --type half
+              --op argmax)
