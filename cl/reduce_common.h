@@ -19,7 +19,10 @@
  *   OCR_IN_HALF   1 when OCR_IN_T is half (below: how small types are read).
  *   OCR_ARG_V, OCR_ARG_VU, OCR_ARG_VFLOAT, OCR_ARG_VSIGNED (argmin/argmax
  *                 only) the data's type, its unsigned twin, and whether it
- *                 is floating-point or signed.
+ *                 is floating-point or signed. Small types too (char ..
+ *                 ushort: V is the type itself), but half: V is float (VU
+ *                 uint), the value vload_half returns, whose order is the
+ *                 half's (OCR_IN_T stays half).
  * Work-group geometry (LOCAL_SIZE, BLOCK, ...) is passed per kernel.
  *
  * Every kernel has the same signature, so the host can run any of them:

@@ -231,11 +231,12 @@ static ocr_status refuse_without_ability(const cli_options *o) {
                      "--type %s needs a kernel that converts it as it loads (reduce0..reduce7), "
                      "not %s",
                      ty, s ? s->name : "a --kernel-file kernel");
-        else if (ocr_op_is_arg(o->op) || !ocr_op_valid_for(o->op, o->type))
-            snprintf(msg, sizeof msg, "--op %s is not supported on %s data (%s)", ocr_op_name(o->op),
-                     ty,
-                     ocr_type_is_float(o->type) ? "half: sum prod min max"
-                                                : "small integers: sum prod min max and or xor");
+        else if (!ocr_op_valid_for(o->op, o->type))
+            snprintf(msg, sizeof msg, "--op %s is not supported on %s data (%s)",
+                     ocr_op_name(o->op), ty,
+                     ocr_type_is_float(o->type)
+                         ? "half: sum prod min max argmin argmax"
+                         : "small integers: sum prod min max and or xor argmin argmax");
         else if (cli_given(o, "accurate"))
             snprintf(msg, sizeof msg, "--accurate is a float or double sum, not of %s data", ty);
         else

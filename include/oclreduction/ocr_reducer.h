@@ -76,8 +76,10 @@ typedef struct {
  * context, device, type, ocr_type_accumulator(type), op, ...): char and short
  * in long, uchar and ushort in ulong (no overflow below 2^47 elements), half
  * in float; results are of the accumulator. Small types take sum, prod, min,
- * max (and, or, xor for integers), not argmin/argmax, opt->accurate or the
- * segment, row and column calls (OCR_USAGE).
+ * max (and, or, xor for integers) and argmin/argmax (which compare the
+ * elements themselves: the reducer's type is the small type, the value
+ * reported in the accumulator's member), not opt->accurate or the segment,
+ * row and column calls (OCR_USAGE).
  * OCR_USAGE for a bitwise operator on a floating-point type, or
  * for opt->accurate with another operator than OCR_SUM or an integer type;
  * another failure status when the device cannot run it (OCR_RUNTIME for double

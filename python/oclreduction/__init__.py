@@ -20,7 +20,8 @@ The small dtypes int8, uint8, int16, uint16 and float16 are read as such and
 combined in int64, uint64 or float32 (never overflowing below 2^47 elements):
 sum and prod return that (NumPy's sum of int8 is int64 too; of float16 NumPy
 returns float16, this returns float32), min, max and the bitwise ones a.dtype
-(converted on the device after the reduction).
+(converted on the device after the reduction); argmin and argmax compare the
+small values themselves (float16 as NumPy: the first NaN wins, -0.0 == +0.0).
 Reducer builds once for a (context, dtype, operator) and reuses; the module
 functions keep one per (context, device, dtypes, operator): see docs/python.md.
 """
@@ -391,9 +392,7 @@ def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None,
 def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
     import pyopencl.array as cla
     _check_array(op, a)
-    if _is_small(a.dtype):  # (also a TypeError for dtypes the library does not reduce)
-        raise TypeError(f"oclreduction.{op} does not take {a.dtype} data yet (small types: sum, "
-                        "prod, min, max and the bitwise reductions)")
+    type_of(a.dtype)  # a TypeError for dtypes the library does not reduce
     queue = _queue_of(a, queue)
     if not a.flags.c_contiguous:
         raise ValueError(f"oclreduction.{op} needs a C-contiguous array (NumPy's index counts "

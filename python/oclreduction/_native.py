@@ -114,7 +114,8 @@ class Reducer:
 
     dtype: the elements' type; acc_dtype: the type they are combined in and
     the result's (default dtype, or for the small types int8, uint8, int16,
-    uint16 and float16 their accumulator int64, uint64 or float32; a wider one
+    uint16 and float16 their accumulator int64, uint64 or float32, but dtype
+    itself for argmin and argmax; a wider one
     where ocr_type_widens_to allows: int32 into int64, float32 into float64,
     ...). device: a Device of the
     context (default: its first). kernel_dir: read the kernels from there
@@ -132,10 +133,13 @@ class Reducer:
         self._r = ctypes.c_void_p()
         self._lock = threading.Lock()
         self.dtype = np.dtype(dtype)
-        self.acc_dtype = np.dtype(acc_dtype) if acc_dtype is not None else accumulator(self.dtype)
-        tin, tacc = type_of(self.dtype), type_of(self.acc_dtype)
         if op not in OPS:
             raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(OPS))
+        # argmin and argmax compare the elements themselves, small types too
+        self.acc_dtype = (np.dtype(acc_dtype) if acc_dtype is not None
+                          else self.dtype if op in ("argmin", "argmax")
+                          else accumulator(self.dtype))
+        tin, tacc = type_of(self.dtype), type_of(self.acc_dtype)
         self.op = op
         self.accurate = bool(accurate)
         self.context = context

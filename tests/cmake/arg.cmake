@@ -51,7 +51,7 @@ if(OCLGRIND)
 endif()
 
 # The first pass's lanes keep values, not keys (cl/reduce7.cl): test_arg runs
-# reduce7's argmin and argmax, every type, on data made for that (ties across
+# reduce7's argmin and argmax, every type (the small ones too), on data made for that (ties across
 # lanes and groups, the extreme alone in the head or the tail, all equal, all
 # the worst value, all NaN, NaN first or last, +-0.0, random bits), at
 # offsets 0, 1 and VEC - 1, against an exact host reference; both access
@@ -126,3 +126,12 @@ arg_lane_mutant(unrolled_index reduce7.cl "FOLD(v[u], i + u * stride);" "FOLD(v[
                 strided:1:1 int,double)
 arg_lane_mutant(tail_steps reduce7.cl "u < VEC - 1; ++u) {" "u < VEC - 2; ++u) {"
                 strided:4:3 float,ulong)
+# small types (test_arg's whole battery runs on them): half's keys ordered as
+# signed integers; small integers' keys without the sign flip; the lanes'
+# start for small integers the type's 0 instead of its minimum
+arg_lane_mutant(small_half_order ${H} "VU o = (b & VSIGN) ? (VU)~b : (VU)(b | VSIGN);"
+                "VU o = b ^ VSIGN;" strided:4:3 half blocked:4:3 half)
+arg_lane_mutant(small_int_sign ${H} "VU o = OCR_CAT(as_, OCR_ARG_VU)(v) ^ VSIGN;"
+                "VU o = OCR_CAT(as_, OCR_ARG_VU)(v);" strided:4:3 char,short blocked:4:3 char)
+arg_lane_mutant(small_worst_int ${H} "(VU)(OCR_ARG_VSIGNED ? VSIGN : 0)" "(VU)0"
+                strided:4:3 char,short)

@@ -8,11 +8,12 @@
  *   test_arg KERNEL_DIR GEOM TYPES [SEEDS]
  *     GEOM: strided or blocked, optionally :W:G (work-group size, groups;
  *           0 or nothing: the device's default)
- *     TYPES: a comma list of int uint long ulong float double, or all
+ *     TYPES: a comma list of int uint long ulong float double char uchar short
+ *           ushort half, or all
  *     SEEDS: seeds per random data set (default 2)
  *
  * Every case runs argmin and argmax at three offsets into the buffer (0, 1
- * and VEC - 1: a head before the first 16-byte load), between guards that
+ * and VEC - 1: a head before the first vector load), between guards that
  * would win if read, and is checked two ways:
  *  - all passes on the device (later passes read keys; the one-launch finish
  *    where the device has it): the index and value of the reference, NumPy's
@@ -77,6 +78,12 @@ static uint64_t mix(uint64_t x) {
 static size_t es_of(ocr_type t) {
     return ocr_type_size(t);
 }
+static int is_fl(ocr_type t) { /* float, double, half */
+    return ocr_type_is_float(t);
+}
+static int is_signed_int(ocr_type t) {
+    return t == OCR_INT || t == OCR_LONG || t == OCR_CHAR || t == OCR_SHORT;
+}
 
 /* x[i] = raw bits (the low bytes of r: little-endian). */
 static void put_bits(ocr_type t, void *x, uint64_t i, uint64_t r) {
@@ -87,30 +94,37 @@ static void put_bits(ocr_type t, void *x, uint64_t i, uint64_t r) {
 static void put_num(ocr_type t, void *x, uint64_t i, int64_t v) {
     float f = (float)v;
     double d = (double)v;
-    if (t == OCR_FLOAT || t == OCR_DOUBLE)
+    if (t == OCR_HALF) /* rounded to a half: large v may tie, as any data may */
+        put_bits(t, x, i, ocr_float_to_half(f));
+    else if (t == OCR_FLOAT || t == OCR_DOUBLE)
         memcpy((char *)x + i * es_of(t), t == OCR_FLOAT ? (void *)&f : (void *)&d, es_of(t));
     else
-        put_bits(t, x, i, (uint64_t)(t == OCR_UINT || t == OCR_ULONG ? v + 8 : v));
+        put_bits(t, x, i, (uint64_t)(is_signed_int(t) ? v : v + 8));
 }
 
 /* The type's largest (top) or smallest value: infinities for floats. */
 static void put_end(ocr_type t, void *x, uint64_t i, int top) {
-    const uint64_t sign = es_of(t) == 4 ? 1ull << 31 : 1ull << 63;
-    const uint64_t inf = t == OCR_FLOAT ? 0x7F800000u : 0x7FF0000000000000ull;
-    if (t == OCR_FLOAT || t == OCR_DOUBLE)
+    const uint64_t sign = 1ull << (es_of(t) * 8 - 1);
+    const uint64_t inf = t == OCR_HALF    ? 0x7C00u
+                         : t == OCR_FLOAT ? 0x7F800000u
+                                          : 0x7FF0000000000000ull;
+    if (is_fl(t))
         put_bits(t, x, i, top ? inf : inf | sign);
-    else if (t == OCR_INT || t == OCR_LONG)
+    else if (is_signed_int(t))
         put_bits(t, x, i, top ? sign - 1 : sign);
     else
         put_bits(t, x, i, top ? sign | (sign - 1) : 0);
 }
 
 static void put_nan(ocr_type t, void *x, uint64_t i) {
-    put_bits(t, x, i, t == OCR_FLOAT ? 0x7FC00000u : 0x7FF8000000000000ull);
+    put_bits(t, x, i,
+             t == OCR_HALF    ? 0x7E00u
+             : t == OCR_FLOAT ? 0x7FC00000u
+                              : 0x7FF8000000000000ull);
 }
 
 static void put_negzero(ocr_type t, void *x, uint64_t i) {
-    put_bits(t, x, i, t == OCR_FLOAT ? 0x80000000u : 0x8000000000000000ull);
+    put_bits(t, x, i, 1ull << (es_of(t) * 8 - 1)); /* the sign bit alone */
 }
 
 /* The worst value (argmax: the smallest) and the best that is a number. */
@@ -168,20 +182,30 @@ static void fill(const arg_case *c, void *x) {
 /* Whether a beats b: a NaN beats every number, never another NaN. */
 static int beats(const arg_case *c, const char *a, const char *b) {
     int gt, lt;
-    if (c->t == OCR_FLOAT || c->t == OCR_DOUBLE) {
+    if (is_fl(c->t)) {
         float fa, fb;
         double da, db;
-        if (c->t == OCR_FLOAT)
+        uint16_t ha, hb;
+        if (c->t == OCR_HALF) /* its own decoding, not the kernel's vload_half */
+            memcpy(&ha, a, 2), memcpy(&hb, b, 2), da = ocr_half_to_float(ha),
+                                                  db = ocr_half_to_float(hb);
+        else if (c->t == OCR_FLOAT)
             memcpy(&fa, a, 4), memcpy(&fb, b, 4), da = fa, db = fb;
         else
             memcpy(&da, a, 8), memcpy(&db, b, 8);
         if (isnan(db)) return 0;
         if (isnan(da)) return 1;
         gt = da > db, lt = da < db;
-    } else if (c->t == OCR_INT || c->t == OCR_LONG) {
+    } else if (is_signed_int(c->t)) {
         int64_t ia = 0, ib = 0;
         int32_t i32;
-        if (c->t == OCR_INT)
+        int16_t i16;
+        int8_t i8;
+        if (c->t == OCR_CHAR)
+            memcpy(&i8, a, 1), ia = i8, memcpy(&i8, b, 1), ib = i8;
+        else if (c->t == OCR_SHORT)
+            memcpy(&i16, a, 2), ia = i16, memcpy(&i16, b, 2), ib = i16;
+        else if (c->t == OCR_INT)
             memcpy(&i32, a, 4), ia = i32, memcpy(&i32, b, 4), ib = i32;
         else
             memcpy(&ia, a, 8), memcpy(&ib, b, 8);
@@ -255,7 +279,7 @@ static void upload(rig *r, const arg_case *c, const char *x) {
         if (!host) exit(2);
     }
     for (size_t i = 0; i < total; ++i)
-        if (c->t == OCR_FLOAT || c->t == OCR_DOUBLE)
+        if (is_fl(c->t))
             put_nan(c->t, host, i);
         else
             put_best(c, host, i);
@@ -357,7 +381,7 @@ static int positions(uint64_t n, uint64_t *at) {
 
 /* Every data set at one size and offset. */
 static void run_size(rig *r, arg_case c, unsigned seeds, char *x) {
-    const int is_float = c.t == OCR_FLOAT || c.t == OCR_DOUBLE;
+    const int is_float = is_fl(c.t);
     for (c.pattern = 0; c.pattern < NPATTERNS; ++c.pattern) {
         if (!is_float && c.pattern >= ALL_NAN && c.pattern <= ZEROS) continue;
         int random = c.pattern == RANDOM_BITS || c.pattern == TIES || c.pattern == ZEROS ||
@@ -374,7 +398,8 @@ static void run_size(rig *r, arg_case c, unsigned seeds, char *x) {
 
 /* Every size (or $TEST_ARG_N alone) at offsets 0, 1 and VEC - 1. */
 static void run_type_op(rig *r, arg_case c, unsigned seeds, char *x) {
-    const uint64_t vec = 16 / es_of(c.t), offs[] = {0, 1, vec - 1};
+    /* small types load 4 per vector (VEC = 4, cl/reduce7.cl) */
+    const uint64_t vec = 16 / es_of(c.t) > 4 ? 4 : 16 / es_of(c.t), offs[] = {0, 1, vec - 1};
     const char *only = getenv("TEST_ARG_N");
     for (size_t s = 0; s < NSIZES; ++s)
         for (size_t o = 0; o < (vec == 2 ? 2 : 3); ++o) {
@@ -454,8 +479,6 @@ int main(int argc, char **argv) {
     if (!x) return 2;
     for (int t = 0; t < OCR_NTYPES && !rc; ++t) {
         if (!in_list(types, ocr_type_name((ocr_type)t))) continue;
-        if (ocr_type_is_storage((ocr_type)t)) /* refused: tests/cmake/small.cmake */
-            continue;
         if (t == OCR_DOUBLE && !fp64) {
             printf("skip double: the device has no fp64\n");
             continue;

@@ -185,11 +185,46 @@ static void halves(void) {
     clReleaseMemObject(b);
 }
 
+/* argmin/argmax of small types through the reducer: the first index of the
+ * extreme, the value in the accumulator's member (.l, .ul, .f). */
+static void arg_values(void) {
+    const int8_t c[] = {5, -7, 127, -128, 3, -128, 127, 0, 1};
+    const uint16_t h[] = {0x3C00, 0x8000, 0x7E00, 0xC000, 0x7E00, 0x0000, 0xC000};
+    ocr_status st;
+    cl_mem bc = upload(c, sizeof c), bh = upload(h, sizeof h);
+    ocr_value v = reduce(OCR_CHAR, OCR_CHAR, OCR_ARGMIN, bc, 0, 9, &st);
+    EXPECT(st == OCR_OK && v.l == -128 && v.arg.index == 3, "char argmin: %lld at %llu",
+           (long long)v.l, (unsigned long long)v.arg.index);
+    v = reduce(OCR_CHAR, OCR_CHAR, OCR_ARGMAX, bc, 1, 8, &st);
+    EXPECT(st == OCR_OK && v.l == 127 && v.arg.index == 1, "char argmax from 1: %lld at %llu",
+           (long long)v.l, (unsigned long long)v.arg.index);
+    v = reduce(OCR_UCHAR, OCR_UCHAR, OCR_ARGMAX, bc, 0, 9, &st); /* -7 is 249 */
+    EXPECT(st == OCR_OK && v.ul == 249 && v.arg.index == 1, "uchar argmax: %llu at %llu",
+           (unsigned long long)v.ul, (unsigned long long)v.arg.index);
+    v = reduce(OCR_HALF, OCR_HALF, OCR_ARGMIN, bh, 0, 7, &st); /* the first NaN */
+    EXPECT(st == OCR_OK && isnan(v.f) && v.arg.index == 2, "half argmin: %g at %llu", (double)v.f,
+           (unsigned long long)v.arg.index);
+    v = reduce(OCR_HALF, OCR_HALF, OCR_ARGMIN, bh, 3, 4, &st); /* past the NaN at 4: -2 at 3 */
+    EXPECT(st == OCR_OK && isnan(v.f) && v.arg.index == 1, "half argmin from 3: %g at %llu",
+           (double)v.f, (unsigned long long)v.arg.index);
+    v = reduce(OCR_HALF, OCR_HALF, OCR_ARGMAX, bh, 5, 2, &st);
+    EXPECT(st == OCR_OK && v.f == 0.0f && v.arg.index == 0, "half argmax of +0, -2: %g at %llu",
+           (double)v.f, (unsigned long long)v.arg.index);
+    v = reduce(OCR_HALF, OCR_HALF, OCR_ARGMIN, bh, 0, 2, &st); /* 1, -0 */
+    EXPECT(st == OCR_OK && v.f == 0.0f && v.arg.index == 1, "half argmin of 1, -0: %g at %llu",
+           (double)v.f, (unsigned long long)v.arg.index);
+    clReleaseMemObject(bc), clReleaseMemObject(bh);
+}
+
 static void refusals(void) {
     ocr_reducer *r = NULL;
     ocr_reducer_options acc = {.accurate = 1};
-    EXPECT(ocr_reducer_create(ctx, dev, OCR_CHAR, OCR_ARGMIN, NULL, &r) == OCR_USAGE && !r,
-           "char argmin refused");
+    EXPECT(ocr_reducer_create_widening(ctx, dev, OCR_CHAR, OCR_LONG, OCR_ARGMIN, NULL, &r) ==
+                   OCR_USAGE &&
+               !r,
+           "char argmin in long refused (argmin compares the chars)");
+    EXPECT(ocr_reducer_create(ctx, dev, OCR_CHAR, OCR_ARGMIN, &acc, &r) == OCR_USAGE && !r,
+           "accurate char argmin refused");
     EXPECT(ocr_reducer_create(ctx, dev, OCR_HALF, OCR_XOR, NULL, &r) == OCR_USAGE && !r,
            "half xor refused");
     EXPECT(ocr_reducer_create(ctx, dev, OCR_HALF, OCR_SUM, &acc, &r) == OCR_USAGE && !r,
@@ -247,6 +282,7 @@ int main(void) {
     random_ints(OCR_SHORT);
     random_ints(OCR_USHORT);
     halves();
+    arg_values();
     refusals();
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);

@@ -475,6 +475,13 @@ ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t) {
 
 void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
                         ocr_data_kind kind, ocr_reference *ref) {
+    if (ocr_type_is_storage(t) && ocr_op_is_arg(o)) { /* exact: the elements' own order */
+        memset(ref, 0, sizeof *ref);
+        ref->any_order = 1;
+        ref->arg = 1;
+        ref->expected = ocr_arg_reduce(data, n, t, o);
+        return;
+    }
     if (ocr_type_is_storage(t) && ocr_type_is_float(t)) {
         /* half: the values converted exactly to float, whose sum the device
          * computes; the float reference (exact, or compensated with its

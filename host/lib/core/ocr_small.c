@@ -2,7 +2,8 @@
  * host: half <-> float conversion, exact and portable (no _Float16), and the
  * loops that read small elements and combine them in the accumulator
  * (ocr_type_accumulator), as the kernels do: the naive loop and the widened
- * copy the reference is computed from. */
+ * copy the reference is computed from. argmin/argmax compare the elements
+ * themselves (ocr_arg.c). */
 #include "ocr_internal.h"
 #include "ocr_ops.h"
 
@@ -89,6 +90,9 @@ void ocr_small_widen(const void *data, uint64_t n, ocr_type t, void *out) {
     } while (0)
 
 ocr_value ocr_small_reduce(const void *data, uint64_t n, ocr_type t, ocr_op o) {
+    /* argmin/argmax: keys of the elements themselves (ocr_arg.c), the value
+     * reported as the accumulator's */
+    if (ocr_op_is_arg(o)) return ocr_arg_reduce(data, n, t, o);
     ocr_type acc = ocr_type_accumulator(t);
     ocr_value r, id = ocr_identity(acc, o);
     memset(&r, 0, sizeof r);

@@ -279,14 +279,22 @@ const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len) {
 }
 
 ocr_value ocr_identity(ocr_type t, ocr_op o) {
-    t = ocr_type_accumulator(t);
     ocr_value v;
     memset(&v, 0, sizeof v);
-    if (ocr_op_is_arg(o)) { /* the worst value, at no index */
-        v = ocr_identity(t, o == OCR_ARGMIN ? OCR_MIN : OCR_MAX);
+    if (ocr_op_is_arg(o) && (unsigned)t < OCR_NTYPES) { /* the worst value, at no index */
+        const ocr_type_traits *tr = &type_traits[t];
+        if (ocr_type_is_storage(t) && !tr->is_float) { /* in the accumulator's member */
+            if (tr->is_signed)
+                v.l = o == OCR_ARGMIN ? (int64_t)tr->max_int : -(int64_t)tr->max_int - 1;
+            else
+                v.ul = o == OCR_ARGMIN ? tr->max_int : 0;
+        } else {
+            v = ocr_identity(ocr_type_accumulator(t), o == OCR_ARGMIN ? OCR_MIN : OCR_MAX);
+        }
         v.arg.index = UINT64_MAX;
         return v;
     }
+    t = ocr_type_accumulator(t);
     if ((unsigned)o < OCR_NOPS) memcpy(&v, &type_traits[t].identity[o], type_traits[t].size);
     return v;
 }

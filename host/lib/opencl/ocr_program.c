@@ -116,13 +116,21 @@ static int type_options(const ocr_build_request *rq, const ocr_kernel *k, char *
     const ocr_type_traits *tr = ocr_type_traits_of(t);
     int fp64 = tr->needs_fp64 || ocr_type_traits_of(k->in_type)->needs_fp64, n;
     if (ocr_op_is_arg(rq->op)) {
+        /* The value type V: the data's, but half's values arrive as floats
+         * (vload_half: a half cannot be dereferenced without cl_khr_fp16),
+         * whose order is the halves'. */
+        static const char *const unsigned_of[9] = {NULL, "uchar", "ushort", NULL,   "uint",
+                                                   NULL, NULL,    NULL,     "ulong"};
+        const int half = t == OCR_HALF;
         n = snprintf(opts, len,
                      "-D OCR_T=ulong2 -D OCR_UT=ulong -D OCR_IS_FLOAT=0 -D OCR_OP=%d "
                      "-D OCR_IDENTITY=%s -D OCR_ARG_V=%s -D OCR_ARG_VU=%s -D OCR_ARG_VFLOAT=%d "
                      "-D OCR_ARG_VSIGNED=%d",
-                     (int)rq->op, ocr_identity_source(t, rq->op), ocr_type_name(t),
-                     tr->size == 4 ? "uint" : "ulong", tr->is_float, tr->is_signed);
-        if (!k->keys_in) n += snprintf(opts + n, len - (size_t)n, " -D OCR_IN_T=%s", tr->name);
+                     (int)rq->op, ocr_identity_source(t, rq->op), half ? "float" : tr->name,
+                     half ? "uint" : unsigned_of[tr->size], tr->is_float, tr->is_signed);
+        if (!k->keys_in)
+            n += snprintf(opts + n, len - (size_t)n, " -D OCR_IN_T=%s%s", tr->name,
+                          half ? " -D OCR_IN_HALF=1" : "");
     } else {
         n = snprintf(opts, len, "-D OCR_T=%s -D OCR_IS_FLOAT=%d -D OCR_OP=%d -D OCR_IDENTITY=%s",
                      tr->name, tr->is_float, (int)rq->op, ocr_identity_source(t, rq->op));
@@ -465,18 +473,14 @@ static ocr_status check_accurate(const ocr_build_request *rq) {
 }
 
 /* A request for a storage type (char .. half): what it cannot do, refused
- * before any build. */
+ * before any build. argmin/argmax take them (their keys are made from the
+ * values as loaded); the rest of the build is theirs (ocr_kernel_build_ex). */
 static ocr_status refuse_small(const ocr_build_request *rq, int user) {
     const char *ty = ocr_type_name(rq->type);
     if (user || !(rq->spec.caps & OCR_KERNEL_SMALL)) {
         ocr_errorf("%s cannot read %s data: small types need a built-in kernel that converts "
                    "them as it loads them (OCR_KERNEL_SMALL: reduce0..reduce7)",
                    user ? rq->kernel_file : rq->spec.name, ty);
-        return OCR_USAGE;
-    }
-    if (ocr_op_is_arg(rq->op)) {
-        ocr_errorf("%s is not supported on %s data (small types: sum, prod, min, max%s)",
-                   ocr_op_name(rq->op), ty, ocr_type_is_float(rq->type) ? "" : ", and, or, xor");
         return OCR_USAGE;
     }
     if (!ocr_op_valid_for(rq->op, rq->type)) {
@@ -516,7 +520,13 @@ static ocr_status build_small(ocr_device *dev, const ocr_build_request *rq, int 
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int flags,
                                ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
-    if (ocr_type_is_storage(rq->type)) return build_small(dev, rq, flags, out);
+    if (ocr_type_is_storage(rq->type) && !ocr_op_is_arg(rq->op))
+        return build_small(dev, rq, flags, out);
+    /* argmin/argmax on a storage type: keys of its values, no accumulator */
+    if (ocr_type_is_storage(rq->type)) {
+        ocr_status sst = refuse_small(rq, !(flags & OCR_BUILD_EMBEDDED) && rq->kernel_file);
+        if (sst != OCR_OK) return sst;
+    }
     ocr_strbuf src = {NULL, 0, 0};
     ocr_launch_policy pol;
     const char *std;

@@ -159,12 +159,13 @@ static void text(FILE *f, const ocr_device *dev, const ocr_kernel *k, const ocr_
     const ocr_plan *p = &r->plan;
     char runs[256];
     fprintf(f, "Using kernel '%s' (%s)\n", ri->kernel_name, k->path);
-    /* a small type's values are its accumulator's: "char sum in long" */
+    /* a small type's values are its accumulator's: "char sum in long"
+     * (argmin/argmax compare the elements themselves: "char argmax") */
+    const int acc = ocr_type_is_storage(ri->type) && !ocr_op_is_arg(ri->op);
     fprintf(f, "Number of elements: %" PRIu64 " (%s %s%s%s, seed %" PRIu64 ", %s data)\n", p->n,
-            ocr_type_name(ri->type), ocr_op_name(ri->op),
-            ocr_type_is_storage(ri->type) ? " in " : "",
-            ocr_type_is_storage(ri->type) ? ocr_type_name(ocr_type_accumulator(ri->type)) : "",
-            ri->seed, ocr_data_kind_name(ri->data));
+            ocr_type_name(ri->type), ocr_op_name(ri->op), acc ? " in " : "",
+            acc ? ocr_type_name(ocr_type_accumulator(ri->type)) : "", ri->seed,
+            ocr_data_kind_name(ri->data));
     fprintf(f, "Platform: %s (%s)\n", in->platform, in->platform_version);
     fprintf(f, "Will use this device: %s (driver %s, %s)\n", in->name, in->driver, in->version);
     fprintf(f,

@@ -94,7 +94,9 @@ static ocr_status check_kind(ocr_type input, ocr_type type, ocr_op op) {
                    (int)type, (int)op);
         return OCR_USAGE;
     }
-    if (!ocr_type_widens_to(input, type)) {
+    /* argmin/argmax of a storage type: its own keys, nothing widened */
+    if (!ocr_type_widens_to(input, type) &&
+        !(ocr_op_is_arg(op) && input == type && ocr_type_is_storage(type))) {
         ocr_errorf("ocr_reducer_create_widening: %s elements cannot be combined in %s (see "
                    "ocr_type_widens_to)",
                    ocr_type_name(input), ocr_type_name(type));
@@ -214,8 +216,10 @@ ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_
 
 ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
                               const ocr_reducer_options *opt, ocr_reducer **out) {
-    /* a storage type (char .. half) is combined in its accumulator */
-    return ocr_reducer_create_widening(ctx, device, type, ocr_type_accumulator(type), op, opt, out);
+    /* a storage type (char .. half) is combined in its accumulator; argmin and
+     * argmax compare its values themselves (keys, no accumulator) */
+    ocr_type acc = ocr_op_is_arg(op) ? type : ocr_type_accumulator(type);
+    return ocr_reducer_create_widening(ctx, device, type, acc, op, opt, out);
 }
 
 void ocr_reducer_release(ocr_reducer *r) {
