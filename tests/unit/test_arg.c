@@ -29,6 +29,7 @@
  */
 #include "ocr_internal.h"
 #include "check.h"
+#include "in_list.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -407,14 +408,6 @@ static void run_type_op(rig *r, arg_case c, unsigned seeds, char *x) {
             c.n = sizes[s], c.off = offs[o];
             run_size(r, c, seeds, x);
         }
-}
-
-static int in_list(const char *list, const char *name) {
-    if (!strcmp(list, "all")) return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
-    return 0;
 }
 
 /* Builds reduce7 for (t, o) and runs every case; 0, or 2 if it cannot. */

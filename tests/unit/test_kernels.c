@@ -11,19 +11,12 @@
  * command that replays it; the last line reads "N passed, N failed".
  */
 #include "cli.h"
+#include "in_list.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static int passed, failed;
-
-static int in_list(const char *list, const char *name) {
-    if (!strcmp(list, "all")) return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
-    return 0;
-}
 
 typedef struct {
     const char *kernel;
