@@ -129,17 +129,6 @@ static int matrix(ocr_device *dev, char **argv) {
                 printf("skip %s double: the device has no fp64\n", kernel);
                 continue;
             }
-            if (ocr_type_is_storage(j.type) && ocr_op_is_arg(j.op)) { /* must be refused */
-                ocr_kernel *no = build(dev, &j);
-                if (no) {
-                    printf("FAIL %s %s %s: built, but small types refuse it\n", kernel,
-                           ocr_type_name(j.type), ocr_op_name(j.op));
-                    ocr_kernel_release(no);
-                    ++failed;
-                } else
-                    ++passed;
-                continue;
-            }
             ocr_kernel *k = build(dev, &j);
             if (!k) {
                 printf("FAIL %s %s %s: build failed\n", kernel, ocr_type_name(j.type),
@@ -189,9 +178,7 @@ static int random_checks(ocr_device *dev, uint64_t seed, unsigned count, const c
         do {
             j.type = (ocr_type)(next(&s) % OCR_NTYPES);
             j.op = (ocr_op)(next(&s) % OCR_NOPS);
-        } while (
-            !ocr_op_valid_for(j.op, j.type) || (j.type == OCR_DOUBLE && !fp64) ||
-            (ocr_type_is_storage(j.type) && ocr_op_is_arg(j.op))); /* refused (matrix checks it) */
+        } while (!ocr_op_valid_for(j.op, j.type) || (j.type == OCR_DOUBLE && !fp64));
         j.n = 1 + next(&s) % ((uint64_t)1 << (1 + next(&s) % 22)); /* log-spread up to 2^22 */
         j.seed = next(&s) % 1000000;
         switch (next(&s) % 3) { /* M: the default, 1 (all on the device), or anything */
