@@ -30,7 +30,8 @@
  * next segment's offsets; a chunk was 16 elements per work-item, found by
  * two serial binary searches (some 14 dependent loads each) per group.
  *  - 16-byte loads (SEG_VEC elements: int4, float4, double2 ...), SEG_UNROLL
- *    of them issued per work-item before any is used, neighbouring
+ *    of them (SEG_CHUNK_UNROLL on the chunk path, whose pieces are long
+ *    enough for more) issued per work-item before any is used, neighbouring
  *    work-items on neighbouring vectors (coalesced): many more bytes in
  *    flight per work-item, as in reduce7. A piece starts anywhere (any
  *    in_off, any offset), so its few elements before the first 16-byte
@@ -49,9 +50,9 @@
  *    used by alternate rounds, so no barrier guards the next round's stores.
  *  - The team size follows the loads: the largest power of two whose one
  *    step (team x SEG_VEC x SEG_UNROLL elements) still fits the mean segment
- *    (teams of 16 for floats of mean 268, where 64 read 4 scalars each).
+ *    (teams of 8 for floats of mean 268, where 64 read 4 scalars each).
  *  - Chunks of SEG_CHUNK_ITEMS elements per work-item (the host's constant),
- *    a quarter of the groups; each finds its segments with a k-ary search
+ *    an eighth of the groups; each finds its segments with a k-ary search
  *    run by the whole group: every round each work-item probes one offset
  *    (max(LOCAL_SIZE, SEG_PROBES) probes, so log_256(k) rounds, not
  *    log_2(k) dependent loads), the two ends of the chunk at once. Many
@@ -76,8 +77,8 @@
  * assumed; the search's and segfix's counters are local atomics, each used
  * by alternate rounds (three of them) so that a reset never meets a use.
  *
- * The constants (SEG_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL,
- * SEG_PROBES) are the host's, passed as -D: their one home is the top of
+ * The constants (SEG_UNROLL, SEG_CHUNK_UNROLL, SEG_RUN, SEG_SERIAL,
+ * SEG_FIX_SERIAL, SEG_PROBES) are the host's, passed as -D: their one home is the top of
  * host/lib/run/ocr_segments.c, which sizes teams, grids and chunks from them.
  *
  * colreduce: a row-major rows x cols matrix reduced along its rows (axis 0),
@@ -89,9 +90,17 @@
  */
 #include "reduce_common.h"
 
-#if !defined(SEG_UNROLL) || !defined(SEG_RUN) || !defined(SEG_SERIAL) ||                           \
-    !defined(SEG_FIX_SERIAL) || !defined(SEG_PROBES)
-#error "the host passes SEG_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL, SEG_PROBES"
+#if !defined(SEG_UNROLL) || !defined(SEG_CHUNK_UNROLL) || !defined(SEG_RUN) ||                    \
+    !defined(SEG_SERIAL) || !defined(SEG_FIX_SERIAL) || !defined(SEG_PROBES)
+#error "the host passes SEG_UNROLL, SEG_CHUNK_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL, SEG_PROBES"
+#endif
+
+/* The larger of the two paths' loads in flight: the size of piece()'s array
+ * (each path's calls pass their own count, a constant once inlined). */
+#if SEG_UNROLL > SEG_CHUNK_UNROLL
+#define SEG_UNROLL_MAX SEG_UNROLL
+#else
+#define SEG_UNROLL_MAX SEG_CHUNK_UNROLL
 #endif
 
 /* Input elements per 16-byte load, from the input type's name. */
@@ -144,10 +153,11 @@ static ulong bound(SEGS_ARGS, ulong j) {
 
 /* A team's reduction of elements [sb, se) of in (already advanced by
  * in_off; in_off only tells where the 16-byte boundaries lie): the head one
- * by one, the 16-byte vectors SEG_UNROLL at a time per work-item, the tail
- * one by one. Work-item `rank` of 2^team_log2 gets its share. */
+ * by one, the 16-byte vectors `unroll` at a time per work-item (SEG_UNROLL
+ * or SEG_CHUNK_UNROLL), the tail one by one. Work-item `rank` of
+ * 2^team_log2 gets its share. */
 static T piece(__global const IN_T *in, ulong in_off, ulong sb, ulong se, uint rank,
-               uint team_log2) {
+               uint team_log2, uint unroll) {
     T x = (T)(OCR_IDENTITY);
     if (se <= sb) return x;
     const uint team = 1u << team_log2;
@@ -159,13 +169,13 @@ static T piece(__global const IN_T *in, ulong in_off, ulong sb, ulong se, uint r
     for (ulong i = tail + rank; i < se; i += team)
         TAKE(x, in[i]);
     __global const TV *v = (__global const TV *)(in + a); /* 16-byte aligned */
-    for (ulong i = rank; i < nv; i += (ulong)team * SEG_UNROLL) {
-        TV w[SEG_UNROLL];
-        for (uint u = 0; u < SEG_UNROLL; ++u) {
+    for (ulong i = rank; i < nv; i += (ulong)team * unroll) {
+        TV w[SEG_UNROLL_MAX];
+        for (uint u = 0; u < unroll; ++u) {
             const ulong at = i + ((ulong)u << team_log2);
             w[u] = at < nv ? v[at] : (TV)(0);
         }
-        for (uint u = 0; u < SEG_UNROLL; ++u)
+        for (uint u = 0; u < unroll; ++u)
             if (i + ((ulong)u << team_log2) < nv) {
                 const T f = fold(w[u]);
                 x = OCR_COMBINE(x, f);
@@ -188,7 +198,7 @@ static void put(__global T *out, __global T *part_first, __global T *part_last, 
 }
 
 /* Segments [j0, j1), each cut to [cb, ce), reduced by the group's teams of
- * 2^team_log2 work-items. In a round team t takes segments base + t,
+ * 2^team_log2 work-items, `unroll` loads in flight each. In a round team t takes segments base + t,
  * base + t + teams, ... (SEG_RUN of them, neighbouring teams on neighbouring
  * segments); lcl holds 2 x SEG_RUN slots of partials, a half per round.
  * j0, j1 and team_log2 are the group's own: every work-item meets each
@@ -196,7 +206,7 @@ static void put(__global T *out, __global T *part_first, __global T *part_last, 
 static void run_teams(__global const IN_T *in, ulong in_off, SEGS_ARGS, __global T *out,
                       __global T *part_first, __global T *part_last, ulong g, ulong j0, ulong j1,
                       ulong cb, ulong ce, ulong jfirst, ulong jlast, uint team_log2,
-                      __local T *lcl) {
+                      uint unroll, __local T *lcl) {
     /* Shifts, not divisions by a run-time value: oclgrind's checker cannot
      * follow the `freeze` LLVM makes of those. */
     const uint lid = get_local_id(0), team = 1u << team_log2;
@@ -212,7 +222,7 @@ static void run_teams(__global const IN_T *in, ulong in_off, SEGS_ARGS, __global
             const ulong jn = j + teams;
             ulong sn = 0, en = 0;
             if (jn < j1) sn = bound(SEGS, jn), en = bound(SEGS, jn + 1);
-            const T x = piece(in, in_off, max(s, cb), min(e, ce), rank, team_log2);
+            const T x = piece(in, in_off, max(s, cb), min(e, ce), rank, team_log2, unroll);
             if (team == 1) {
                 if (j < j1) put(out, part_first, part_last, g, j, jfirst, jlast, x);
             } else {
@@ -265,7 +275,7 @@ segreduce(__global const IN_T *restrict in, __global const uint *restrict o32,
     const ulong rounds = (k + all - 1) / all;
     const ulong first = (ulong)get_group_id(0) * rounds * per_round;
     run_teams(in + in_off, in_off, SEGS, out + out_off, 0, 0, 0, first,
-              min(first + rounds * per_round, k), 0, n, ~0ul, ~0ul, team_log2, lcl);
+              min(first + rounds * per_round, k), 0, n, ~0ul, ~0ul, team_log2, SEG_UNROLL, lcl);
 }
 
 /* The k-ary search. Its range: how many of segments 0..k-1 begin at or
@@ -332,12 +342,12 @@ segchunks(__global const IN_T *restrict in, __global const uint *restrict o32,
     if (jlo < jhi && bound(SEGS, jhi) > ce) jlast = jhi - 1;
     /* Teams for the chunk's own mean piece (segreduce's rule, team_for on the
      * host): the largest whose step fits it. */
-    const ulong per = ((ce - cb) / ((ulong)SEG_VEC * SEG_UNROLL));
+    const ulong per = ((ce - cb) / ((ulong)SEG_VEC * SEG_CHUNK_UNROLL));
     uint team_log2 = 0;
     while ((2u << team_log2) <= LOCAL_SIZE && (per >> (team_log2 + 1)) >= jhi - jlo)
         ++team_log2;
     run_teams(in + in_off, in_off, SEGS, out + out_off, part_first, part_last, g, jlo, jhi, cb, ce,
-              jfirst, jlast, team_log2, lcl);
+              jfirst, jlast, team_log2, SEG_CHUNK_UNROLL, lcl);
 }
 
 /* x reduced over the group (the same value comes back to every work-item). */

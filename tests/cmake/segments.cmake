@@ -2,6 +2,18 @@
 # the rows or the columns of a matrix (cl/segreduce.cl, host/lib/run/ocr_segments.c).
 add_executable(test_segments ${UNIT}/test_segments.c)
 target_link_libraries(test_segments PRIVATE oclreduction)
+# The chunk size's and the team path's constants, from their one home: the
+# fixtures that must reach the chunk path (or sit on its boundaries), or
+# teams of a given size, follow them.
+foreach(c SEG_CHUNK_ITEMS SEG_CHUNK_LOG2_ONE SEG_UNROLL)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/host/lib/run/ocr_segments.c line REGEX "^#define ${c} +[0-9]+")
+  string(REGEX REPLACE "^#define ${c} +([0-9]+).*" "\\1" value "${line}")
+  if(NOT value MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "no #define ${c} in host/lib/run/ocr_segments.c")
+  endif()
+  target_compile_definitions(test_segments PRIVATE ${c}=${value})
+  set(${c}_OF_TESTS ${value})
+endforeach()
 # The library's calls against a host loop, bit for bit: segment patterns
 # (all empty, one huge, 100,000 in one call, 0/1/2/odd, random), uint and
 # ulong offsets, odd matrix shapes, an out-of-order queue, usage errors; in
@@ -34,11 +46,14 @@ if(OCLGRIND)
     ocr_test(segments.oclgrind.edges.w${name} LABELS oclgrind segments
              COMMAND ${OG} 0 $<TARGET_FILE:test_segments> ${w} edges - ${args})
   endforeach()
-  # the long-segment path from the CLI (mean >= 64 per work-item): chunks of 512 and 1024
+  # the long-segment path from the CLI (the mean fills a chunk of groups of 8
+  # and 16: SEG_CHUNK_ITEMS per work-item)
+  math(EXPR n8 "3 * 8 * ${SEG_CHUNK_ITEMS_OF_TESTS} + 1")
+  math(EXPR n16 "7 * 16 * ${SEG_CHUNK_ITEMS_OF_TESTS} + 17")
   ocr_test(segments.oclgrind.cli_chunks LABELS oclgrind segments
-           COMMAND ${OG} 0 ${OCR} --segments 3 -s 2001 -r 1 -w 8)
+           COMMAND ${OG} 0 ${OCR} --segments 3 -s ${n8} -r 1 -w 8)
   ocr_test(segments.oclgrind.cli_chunks_double LABELS oclgrind segments
-           COMMAND ${OG} 0 ${OCR} --segments 7 -s 8209 -r 1 -w 16 --type double --op min)
+           COMMAND ${OG} 0 ${OCR} --segments 7 -s ${n16} -r 1 -w 16 --type double --op min)
   ocr_test(segments.oclgrind.cli LABELS oclgrind segments
            COMMAND ${OG} 0 ${OCR} --segments 37 -s 1001 -r 1 -w 16 --type double --op min)
 endif()

@@ -20,10 +20,12 @@
  * whose input write is still pending; the usage errors. stderr must stay
  * empty (the library prints nothing).
  *
- * The edges (cl/segreduce.cl): chunk sizes are powers of two, at most 2^16
- * (the chunk path needs the mean segment to fill one), so boundaries at
- * multiples of 4096 are chunk boundaries for groups of up to 64, and of
- * 2^16 for any group: segments starting and ending on them, crossing one or
+ * The edges (cl/segreduce.cl): a chunk of segchunks is SEG_CHUNK_ITEMS
+ * elements per work-item rounded up to a power of two, or 2^16 for one-item
+ * groups (the chunk path needs the mean segment to fill one); CMake passes
+ * the two constants from host/lib/run/ocr_segments.c, so the fixtures below
+ * follow a change there. Boundaries at multiples of the chunk of the
+ * groups under test are chunk boundaries, and of 2^16 for any group: segments starting and ending on them, crossing one or
  * dozens of them (segfix's two ways), many tiny ones inside one chunk beside
  * huge ones (the chunk's own small teams), input offsets 0..3 (every
  * alignment of the 16-byte loads: heads and tails), offsets past n
@@ -46,6 +48,27 @@ static size_t local_size;
 static const char *kernel_dir; /* NULL: the embedded kernels */
 static int with_nan;           /* float min/max data hold a NaN every 1009 elements */
 static uint64_t rng = 88172645463325252ull;
+
+#if !defined(SEG_CHUNK_ITEMS) || !defined(SEG_CHUNK_LOG2_ONE) || !defined(SEG_UNROLL)
+#error "CMake passes SEG_CHUNK_ITEMS, SEG_CHUNK_LOG2_ONE and SEG_UNROLL from ocr_segments.c"
+#endif
+
+/* Elements of type t in one step of a team path work-item's loads (16-byte
+ * loads x SEG_UNROLL): a mean segment of m steps gets teams of the largest
+ * power of two up to m (ocr_segments.c, team_log2_for). */
+static uint64_t team_step(ocr_type t) {
+    return 16 / ocr_type_size(t) * (uint64_t)SEG_UNROLL;
+}
+
+/* Elements per chunk of segchunks in groups of w work-items (0: the
+ * library's choice, 64 taken for it; one-item groups: 2^SEG_CHUNK_LOG2_ONE). */
+static uint64_t chunk_of(size_t w) {
+    if (w == 1) return (uint64_t)1 << SEG_CHUNK_LOG2_ONE;
+    uint64_t c = 1;
+    while (c < (w ? w : 64) * (uint64_t)SEG_CHUNK_ITEMS)
+        c <<= 1;
+    return c;
+}
 
 static uint64_t next(void) {
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -260,8 +283,7 @@ static uint64_t chunk_edges(uint64_t q, uint64_t *len) {
 static void edge_cases(ocr_type t, ocr_op o, int big) {
     ocr_reducer *r = make(t, o);
     uint64_t *len = malloc(5000 * sizeof *len), k = 0;
-    /* 1024 covers the chunks of groups of up to 16 (oclgrind's), 4096 of up to 64 */
-    const uint64_t q = local_size && local_size <= 16 ? 1024 : 4096;
+    const uint64_t q = chunk_of(local_size);
     with_nan = 1;
     /* First the call with the most chunks, one segment over all of them
      * (scratch never grows after it: under oclgrind, a scratch buffer
@@ -284,10 +306,16 @@ static void edge_cases(ocr_type t, ocr_op o, int big) {
     segments_at(r, t, o, len, k, OCR_UINT, "chunk edges", 1, 0);
     segments_at(r, t, o, len, k, OCR_ULONG, "chunk edges, offsets past n", 2, 5000);
     /* the team path's runs: teams of 1..4, of 16 or 32, and of 64 (groups of
-     * 64, where the mean stays below their chunk) */
+     * 64, where the mean stays below their chunk); teams of 2 and of 4 for
+     * sure (means of 3 and 5 steps), several teams to a group */
     for (k = 0; k < 2000; ++k)
         len[k] = next() % 100;
     segments_at(r, t, o, len, k, OCR_UINT, "random 0..99", 1, 0);
+    for (uint64_t steps = 2; steps <= 4; steps += 2) {
+        for (k = 0; k < 400; ++k)
+            len[k] = next() % (2 * steps * team_step(t)) + team_step(t);
+        segments_at(r, t, o, len, k, OCR_UINT, steps == 2 ? "teams of 2" : "teams of 4", 2, 0);
+    }
     for (k = 0; k < 200; ++k)
         len[k] = 200 + next() % 600;
     segments_at(r, t, o, len, k, OCR_ULONG, "random 200..799", 2, 0);
@@ -325,7 +353,7 @@ static void widening(void) {
             for (uint64_t j = 0; j < k; ++j)
                 len[j] = next() % 40;
         else
-            k = chunk_edges(4096, len);
+            k = chunk_edges(chunk_of(local_size), len);
         uint64_t total = 0, off = pass ? 3 : 1;
         for (uint64_t j = 0; j < k; ++j)
             total += len[j];
@@ -371,8 +399,8 @@ static void edges(int big) {
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c)
         edge_cases(cases[c].t, cases[c].o, big);
     widening();
-    matrix(OCR_INT, OCR_SUM, 3, 9001); /* rows of the chunk path (no offsets) */
-    matrix(OCR_DOUBLE, OCR_MAX, 5, 4100);
+    matrix(OCR_INT, OCR_SUM, 3, chunk_of(local_size) + 809); /* rows of the chunk path */
+    matrix(OCR_DOUBLE, OCR_MAX, 5, chunk_of(local_size) + 4);
 }
 
 /* A rows x cols matrix reduced along rows and along columns. */
@@ -411,7 +439,7 @@ static void matrix(ocr_type t, ocr_op o, uint64_t rows, uint64_t cols) {
  * wait list), and the segments, rows and columns calls follow each other on
  * the same reducer (scratch and the previous call's last command). */
 static void out_of_order(void) {
-    enum { ROWS = 3001, COLS = 7 };
+    enum { ROWS = 3001, COLS = 11 };
     ocr_reducer *r = make(OCR_INT, OCR_SUM);
     static int h[ROWS * COLS];
     static cl_uint offs[ROWS + 1];
@@ -429,9 +457,12 @@ static void out_of_order(void) {
     CL_OK(err);
     cl_mem ob = upload(offs, sizeof offs), rs = guarded(OCR_INT, ROWS), rr = guarded(OCR_INT, ROWS),
            rc = guarded(OCR_INT, COLS);
-    /* three long segments (one empty): segchunks + segfix where the mean fills a
-     * chunk (groups of 2 to 64 work-items: test_segments 64) */
+    /* three long segments (one empty): segchunks + segfix where the mean
+     * (11,004) fills a chunk, in groups of 2 to 64 (test_segments 64) */
     static const cl_uint loffs[4] = {0, 5000, 5000, ROWS * COLS};
+    EXPECT(local_size < 2 || local_size > 64 || (ROWS * COLS - 5000) / 2 >= chunk_of(local_size),
+           "the long segments no longer fill a chunk of groups of %zu: make them longer",
+           local_size);
     cl_mem lob = upload(loffs, sizeof loffs), rl = guarded(OCR_INT, 3);
     cl_event wrote, d[4];
     CL_OK(clEnqueueWriteBuffer(qooo, in, CL_FALSE, 0, sizeof h, h, 0, NULL, &wrote));
@@ -556,9 +587,10 @@ int main(int argc, char **argv) {
         ocr_reducer *r = make(OCR_INT, OCR_SUM);
         segments(r, OCR_INT, OCR_SUM, lens, 12, OCR_UINT, "small, 0/1/2/odd");
         segments(r, OCR_INT, OCR_SUM, lens + 6, 1, OCR_ULONG, "one of 17");
-        /* a mean of 570 fills a chunk of groups of 8 (512, 64 elements per
-         * work-item): segchunks and segfix, boundaries on chunk boundaries */
-        static const uint64_t longs[] = {1024, 0, 512, 1, 511, 0, 1536, 511, 513, 1100};
+        /* a mean just above a chunk (c): segchunks and segfix, boundaries
+         * on chunk boundaries and one off them */
+        const uint64_t c = chunk_of(local_size);
+        const uint64_t longs[] = {2 * c, 0, c, 1, c - 1, 0, 3 * c, c - 1, c + 1, 2 * c + 152};
         segments(r, OCR_INT, OCR_SUM, longs, 10, OCR_UINT, "long, chunks");
         ocr_reducer_release(r);
         matrix(OCR_FLOAT, OCR_MAX, 3, 5);
@@ -578,7 +610,7 @@ int main(int argc, char **argv) {
         if (argc > 4 && !strcmp(argv[4], "widening"))
             widening();
         else if (argc > 4 && !strcmp(argv[4], "rows"))
-            matrix(OCR_INT, OCR_SUM, 3, 9001);
+            matrix(OCR_INT, OCR_SUM, 3, chunk_of(local_size) + 809);
         else if (argc > 5 && !ocr_type_from_name(argv[4], &t) && !ocr_op_from_name(argv[5], &o))
             edge_cases(t, o, 0);
         else

@@ -13,13 +13,16 @@
 #include <string.h>
 
 /* ---- the tunable constants: the one home of each -------------------------------
- * The kernels of cl/segreduce.cl get the first five as -D options (their
+ * The kernels of cl/segreduce.cl get the first six as -D options (their
  * header says what each does there); the host sizes teams, grids and chunks
  * from them. Change one here and everything follows: a variant to sweep on
  * a device is one edit and a rebuild. */
 
-/* 16-byte loads issued per work-item before any is used */
-#define SEG_UNROLL 4
+/* 16-byte loads issued per work-item before any is used, on the team path
+ * and on the chunk path (measured on an H100 and an H200 against 4, 6 and
+ * 8: docs/benchmarks.md, "each path its own loads in flight") */
+#define SEG_UNROLL       8
+#define SEG_CHUNK_UNROLL 6
 /* segments a team reduces per round, between two meetings of its group */
 #define SEG_RUN 4
 /* a team's last SEG_SERIAL partials are combined in a row, above that in a
@@ -34,7 +37,7 @@
 /* a chunk of segchunks: elements per work-item of a group (rounded up to a
  * power of two), and log2 of a chunk for one-item groups (a CPU's); the mean
  * segment must fill a chunk for the chunk path */
-#define SEG_CHUNK_ITEMS    64
+#define SEG_CHUNK_ITEMS    128
 #define SEG_CHUNK_LOG2_ONE 16
 /* the grids of segreduce and segfix: on a GPU, work-items per compute unit
  * (a few waves of 2048: small blocks even out); on a CPU, groups per unit */
@@ -57,9 +60,10 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
     if (*k) return OCR_OK;
     char opts[1024];
     int len = snprintf(opts, sizeof opts,
-                       "-D SEG_UNROLL=%d -D SEG_RUN=%d -D SEG_SERIAL=%d -D SEG_FIX_SERIAL=%d "
-                       "-D SEG_PROBES=%d%s%s",
-                       SEG_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL, SEG_PROBES,
+                       "-D SEG_UNROLL=%d -D SEG_CHUNK_UNROLL=%d -D SEG_RUN=%d -D SEG_SERIAL=%d "
+                       "-D SEG_FIX_SERIAL=%d -D SEG_PROBES=%d%s%s",
+                       SEG_UNROLL, SEG_CHUNK_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL,
+                       SEG_PROBES,
                        r->build_options ? " " : "", r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
