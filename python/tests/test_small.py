@@ -113,17 +113,22 @@ def test_half_nan_and_dtype(queue):
         assert got.dtype == np.float64 and got.get()[()] == np.sum(y.astype(np.float64))
 
 
+def _read_after_events(queue, r, dtype):
+    """r's value, copied by a command that waits on r.events only (the
+    result must carry events, and they must cover the value)."""
+    assert r.events
+    out = np.empty((), dtype)
+    cl.enqueue_copy(queue, out, r.base_data, src_offset=r.offset, wait_for=r.events,
+                    is_blocking=True)
+    return out
+
+
 def test_events(ooo_queue):
     """The converted result's events complete only once its value is there:
     on an out-of-order queue, a copy waiting on them reads the value."""
     x = _ints(np.int8, 1000003, np.random.default_rng(8))
     a = cla.to_device(ooo_queue, x)
-    r = ocr.min(a)
-    assert r.events
-    out = np.empty((), np.int8)
-    cl.enqueue_copy(ooo_queue, out, r.base_data, src_offset=r.offset, wait_for=r.events,
-                    is_blocking=True)
-    assert out == x.min()
+    assert _read_after_events(ooo_queue, ocr.min(a), np.int8) == x.min()
 
 
 def test_reducer_class(context, queue):
@@ -212,12 +217,7 @@ def test_arg_slice_and_events(queue, ooo_queue, dtype):
     assert ocr.argmax(a).get()[()] == np.argmax(x[3:4100])
     assert ocr.argmin(a).get()[()] == np.argmin(x[3:4100])
     b = cla.to_device(ooo_queue, x)
-    r = ocr.argmax(b)
-    assert r.events
-    out = np.empty((), np.int64)
-    cl.enqueue_copy(ooo_queue, out, r.base_data, src_offset=r.offset, wait_for=r.events,
-                    is_blocking=True)
-    assert out == np.argmax(x)
+    assert _read_after_events(ooo_queue, ocr.argmax(b), np.int64) == np.argmax(x)
 
 
 @pytest.mark.parametrize("dtype", INTS + [np.float16])
