@@ -45,11 +45,13 @@
  * 2.0/3.0 acquire-release atomics at device scope (the host asks the device
  * whether it has them), OCR_FINISH=2 is for NVIDIA's OpenCL 1.2, whose global
  * mem_fence is device-wide (as CUDA's __threadfence); other devices keep two
- * launches. The host finishes in one launch only where that paid in latency
- * runs on an H100 and an H200 (host/lib/core/ocr_plan.c): from 2 to 255
- * groups, and once the grid is full; one group needs no finish, and from 256
- * groups until the grid fills, a second one-group launch beat the last
- * group's read of every partial by 3-4 us.
+ * launches. One group needs no finish. On an H100 and an H200 one launch
+ * beat two at every group count for a value left on the device (3-6 us less
+ * from 256 to 1024 groups); a value read back at once is another matter: a
+ * read behind the one longer kernel waited several microseconds more than
+ * behind a short second launch, so the host's blocking call finishes in one
+ * launch only up to 255 groups and once the grid is full
+ * (host/lib/core/ocr_plan.c, geometry's finish_max_groups).
  *
  * Offsets (for the library's reducer, which reduces any part of a caller's
  * buffer and may write its value into any element of another): both kernels

@@ -7,7 +7,8 @@
  *
  *   ocr_latency [-p P] [-d D] [--kernel-dir DIR] [--sizes "10 16 20"] [--types "int float"]
  *               [-r REPS] [-w WARMUP] [--sides a,b,...] [--round R] [--reverse]
- *               [--rotate MIB] [--batch B] [--contexts K] [--no-header] [--list-sides]
+ *               [--rotate MIB] [--batch B] [--contexts K] [--local L] [--groups G]
+ *               [--no-header] [--list-sides]
  *
  * -p takes a platform index or part of its name (any case), -d a device index
  * within it (default 0 and 0; $OCR_PLATFORM and $OCR_DEVICE when the options
@@ -24,7 +25,10 @@
  * that rotates with --round, and --reverse runs the sizes downwards, so that
  * drift falls on all alike. --contexts K repeats it all in K contexts of one
  * process (kept until the end; context k's rows have round R * K + k), to
- * tell a mode of the process from one of the context. The
+ * tell a mode of the process from one of the context. --local and --groups
+ * set the reducers' work-group size and groups of the first pass (their
+ * options' local_size and groups; reduce_cu_groups keeps one per compute
+ * unit), to compare geometries. The
  * row keeps the median, the spread (min, p10, p90, max) and the plan of the
  * reducer's call (passes, groups and work-group size of the first, whether it
  * finishes in one launch). Every value is checked against an exact reference:
@@ -40,7 +44,9 @@
  * async reducer. To tell apart what makes a blocking read slow after the reducer's kernel: the
  * floor's write and read after a kernel as wide as the reducer's first pass (cl_floor_wide) and
  * with the reducer's per-group ticket (cl_floor_ticket), after one work-item busy for microseconds
- * (cl_floor_busy), after a wide kernel reading the input (cl_floor_load); the
+ * (cl_floor_busy; its value read into pinned memory and polled, cl_floor_busy_spin, and the
+ * same with the read enqueued before the kernel may start, cl_floor_busy_gate), after a wide
+ * kernel reading the input (cl_floor_load); the
  * reducer's value copied by a one-work-item kernel before the read
  * (reduce_hop); and the blocking call's parts, the async call and a blocking
  * read, with a clFlush between them (async_flush_read) or not (async_read).
@@ -261,8 +267,11 @@ static void wide_geometry(const ctx *c, size_t *global, size_t *local) {
     *global = (size_t)(items / *local * *local);
 }
 
-/* The floor's blocking read after a wide kernel (wide, or ticket). */
-static int floor_wide_run(ctx *c, cl_kernel k, long call, double *value) {
+/* The floor's value after a wide kernel (wide, ticket, busy, load): a
+ * blocking read (how 0), or a read into pinned memory polled (1), enqueued
+ * before the kernel may start: the kernel waits for a user event opened once
+ * the read is enqueued (2). */
+static int floor_wide_run(ctx *c, cl_kernel k, long call, double *value, int how) {
     size_t global, local;
     cl_uint v = (cl_uint)call, got = 0;
     wide_geometry(c, &global, &local);
@@ -279,28 +288,52 @@ static int floor_wide_run(ctx *c, cl_kernel k, long call, double *value) {
         TRY(clSetKernelArg(k, 2, sizeof iters, &iters));
         global = local = 1;
     }
-    TRY(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    TRY(clEnqueueReadBuffer(c->q, c->fl, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+    cl_int err = CL_SUCCESS;
+    cl_event gate = how == 2 ? clCreateUserEvent(c->cx, &err) : NULL, rd = NULL;
+    TRY(err);
+    TRY(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, gate ? 1 : 0, gate ? &gate : NULL,
+                               NULL));
+    if (!how) {
+        TRY(clEnqueueReadBuffer(c->q, c->fl, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+    } else {
+        TRY(clEnqueueReadBuffer(c->q, c->fl, CL_FALSE, 0, 4, c->pinned, 0, NULL, &rd));
+        if (gate) {
+            TRY(clSetUserEventStatus(gate, CL_COMPLETE));
+            clReleaseEvent(gate);
+        }
+        TRY(clFlush(c->q));
+        if (spin(rd)) return -1;
+        clReleaseEvent(rd);
+        got = *(cl_uint *)c->pinned;
+    }
     c->t_stop = now_us();
     *value = got;
     return 0;
 }
 static int floor_wide(ctx *c, const side *s, long call, double *value) {
     (void)s;
-    return floor_wide_run(c, c->wide, call, value);
+    return floor_wide_run(c, c->wide, call, value, 0);
 }
 static int floor_ticket(ctx *c, const side *s, long call, double *value) {
     (void)s;
-    return floor_wide_run(c, c->ticket, call, value);
+    return floor_wide_run(c, c->ticket, call, value, 0);
 }
 
 static int floor_busy(ctx *c, const side *s, long call, double *value) {
     (void)s;
-    return floor_wide_run(c, c->busy, call, value);
+    return floor_wide_run(c, c->busy, call, value, 0);
+}
+static int floor_busy_spin(ctx *c, const side *s, long call, double *value) {
+    (void)s;
+    return floor_wide_run(c, c->busy, call, value, 1);
+}
+static int floor_busy_gate(ctx *c, const side *s, long call, double *value) {
+    (void)s;
+    return floor_wide_run(c, c->busy, call, value, 2);
 }
 static int floor_load(ctx *c, const side *s, long call, double *value) {
     (void)s;
-    return floor_wide_run(c, c->load, call, value);
+    return floor_wide_run(c, c->load, call, value, 0);
 }
 
 static ocr_reducer *reducer_of(const ctx *c, const side *s) {
@@ -419,6 +452,8 @@ static side sides[] = {
     {"cl_floor_wide", floor_wide, 0, NULL, 0, 0, 0, 0, {0}},
     {"cl_floor_ticket", floor_ticket, 0, NULL, 0, 0, 0, 0, {0}},
     {"cl_floor_busy", floor_busy, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_busy_spin", floor_busy_spin, 0, NULL, 0, 0, 0, 0, {0}},
+    {"cl_floor_busy_gate", floor_busy_gate, 0, NULL, 0, 0, 0, 0, {0}},
     {"cl_floor_load", floor_load, 0, NULL, 0, 0, 0, 0, {0}},
     {"reduce", reduce_blocking, 1, "read", 0, 0, 0, 0, {0}},
     {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, 0, {0}},
@@ -472,7 +507,11 @@ static int run_side(ctx *c, side *s, unsigned reps, unsigned warm, int round, do
     qsort(t, k, sizeof *t, cmp_double);
     ocr_plan p;
     memset(&p, 0, sizeof p);
-    if (s->reducer) ocr_plan_make(ocr_reducer_geometry(reducer_of(c, s)), c->n, 1, &p);
+    if (s->reducer) { /* the call's plan: an async call lifts finish_max_groups */
+        ocr_geometry g = *ocr_reducer_geometry(reducer_of(c, s));
+        if (s->run != reduce_blocking) g.finish_max_groups = 0;
+        ocr_plan_make(&g, c->n, 1, &p);
+    }
     printf("%d,%s,%s,%d,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%u,%llu,%llu,%d,%d\n", round, s->name,
            ocr_type_name(c->type), 63 - __builtin_clzll(c->n), k, pct(t, k, 0.5), t[0],
            pct(t, k, 0.1), pct(t, k, 0.9), t[k - 1], p.npasses,
@@ -489,6 +528,7 @@ typedef struct {
     const char *platform, *kernel_dir;
     int device;
     unsigned nsizes, sizes[MAX_SIZES], reps, warm, batch, rotate_mib, contexts;
+    unsigned local, groups; /* the reducers' work-group size and groups, 0: the library's */
     ocr_type types[2];
     unsigned ntypes;
     int round, reverse, header;
@@ -617,7 +657,8 @@ static int make_reducers(ctx *c, const options *o) {
         side *s = &sides[i];
         if (!o->use[i] || !s->reducer) continue;
         ocr_reducer_options ro = {.kernel_dir = o->kernel_dir,
-                                  .groups = s->cu_groups ? cus : 0,
+                                  .local_size = o->local,
+                                  .groups = s->cu_groups ? cus : o->groups,
                                   .build_options = s->two_launches ? "-cl-std=CL1.2" : NULL};
         setenv("OCLREDUCTION_READBACK", s->mode, 1);
         ocr_reducer **r = &s->r[c->type == OCR_FLOAT];
@@ -626,7 +667,7 @@ static int make_reducers(ctx *c, const options *o) {
         double ms = (now_us() - t0) / 1e3;
         if (first < 0)
             first = ms;
-        else if (!ro.groups && !ro.build_options) /* the same program as the first */
+        else if (!s->cu_groups && !ro.build_options) /* the same program as the first */
             next = made++ && next < ms ? next : ms;
     }
     unsetenv("OCLREDUCTION_READBACK");
@@ -694,7 +735,7 @@ static int usage(void) {
             "usage: ocr_latency [-p P] [-d D] [--kernel-dir DIR] [--sizes \"10 16 20\"]\n"
             "                   [--types \"int float\"] [-r REPS] [-w WARMUP] [--sides a,b,...]\n"
             "                   [--round R] [--reverse] [--rotate MIB] [--batch B] [--no-header]\n"
-            "                   [--contexts K] [--list-sides]\n");
+            "                   [--contexts K] [--local L] [--groups G] [--list-sides]\n");
     return 2;
 }
 
@@ -765,6 +806,10 @@ static int parse(int argc, char **argv, options *o) {
             bad = parse_uint(v, 1, MAX_BATCH, &o->batch);
         else if (!strcmp(a, "--contexts") && v)
             bad = parse_uint(v, 1, 64, &o->contexts);
+        else if (!strcmp(a, "--local") && v)
+            bad = parse_uint(v, 1, 1 << 16, &o->local);
+        else if (!strcmp(a, "--groups") && v)
+            bad = parse_uint(v, 1, 1 << 24, &o->groups);
         else if (!strcmp(a, "--rotate") && v)
             bad = parse_uint(v, 1, 1 << 16, &o->rotate_mib);
         else if (!strcmp(a, "--round") && v) {

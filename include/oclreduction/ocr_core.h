@@ -171,6 +171,10 @@ typedef struct {
     int accurate;             /* PER_GRID compensated float sum (OCR_ACCURATE): a launch of
                                  more than one group writes 2 values per group, the pair
                                  (sum, compensation); a single group writes the value */
+    uint64_t finish_max_groups; /* finishes: one launch up to this many groups, and when the
+                                   grid is full; in between, two (the value read right after
+                                   a longer last kernel waits longer: docs/benchmarks.md);
+                                   0: one launch at any count */
 } ocr_geometry;
 
 /* ---- errors ------------------------------------------------------------- */

@@ -4,13 +4,14 @@
 # tuned reducers (entries stored by the test, and the one `--tune` writes), the
 # result offset, two queues and an out-of-order one, every
 # OCLREDUCTION_READBACK row, offsets and result offsets of plain and widening
-# reducers. Each run has an XDG_CACHE_HOME of its own.
+# reducers, the blocking and the async call's plans either side of the
+# one-launch limit. Each run has an XDG_CACHE_HOME of its own.
 add_executable(test_reducer_calls ${UNIT}/test_reducer_calls.c)
 target_link_libraries(test_reducer_calls PRIVATE oclreduction Threads::Threads)
 # The program cache's counters (ocr_program_cache_stats_get) are the library's
 # own: the test links the static library and reads host/lib/ocr_internal.h.
 target_include_directories(test_reducer_calls PRIVATE ${PROJECT_SOURCE_DIR}/host/lib)
-foreach(mode share into queues readback offsets)
+foreach(mode share into queues readback offsets plans)
   ocr_test(reducer.calls.${mode} LABELS quick reducer PROPERTIES TIMEOUT 300
            COMMAND test_reducer_calls ${mode})
 endforeach()

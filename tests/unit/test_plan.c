@@ -33,9 +33,9 @@ static void check_plan(const ocr_geometry *g, uint64_t n, uint64_t m) {
 }
 
 int main(void) {
-    ocr_geometry item = {OCR_PER_ITEM, 256, 2, 0, 1, 0, 0};
-    ocr_geometry group = {OCR_PER_GROUP, 128, 1024, 0, 1, 0, 0};
-    ocr_geometry grid = {OCR_PER_GRID, 256, 16, 8, 1, 0, 0};
+    ocr_geometry item = {OCR_PER_ITEM, 256, 2, 0, 1, 0, 0, 0};
+    ocr_geometry group = {OCR_PER_GROUP, 128, 1024, 0, 1, 0, 0, 0};
+    ocr_geometry grid = {OCR_PER_GRID, 256, 16, 8, 1, 0, 0, 0};
     const uint64_t sizes[] = {1,
                               2,
                               3,
@@ -89,15 +89,30 @@ int main(void) {
     CHECK(p.npasses == 1 && !p.pass[0].finish && p.leftover == 8);
     CHECK(ocr_plan_make(&grid, 1u << 20, 1, &p) == OCR_OK);
     CHECK(p.npasses == 2 && !p.pass[0].finish && !p.pass[1].finish);
+    /* finish_max_groups: one launch up to it and at a full grid, two between;
+     * 0 lifts it. 4096 elements per group of 256 x 16, 1000 groups at most. */
+    ocr_geometry cap = {OCR_PER_GRID, 256, 16, 1000, 1, 1, 0, 255};
+    const struct {
+        uint64_t groups, launches, launches_lifted;
+    } caps[] = {{1, 1, 1}, {2, 1, 1}, {255, 1, 1}, {256, 2, 1}, {999, 2, 1}, {1000, 1, 1}, {5000, 1, 1}};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; ++i) {
+        uint64_t n = caps[i].groups * 4096 - 7;
+        CHECK(ocr_plan_make(&cap, n, 1, &p) == OCR_OK && p.npasses == caps[i].launches);
+        CHECK(p.pass[0].groups == (caps[i].groups < 1000 ? caps[i].groups : 1000));
+        CHECK(p.leftover == 1 && p.pass[p.npasses - 1].n_out == 1);
+        cap.finish_max_groups = 0;
+        CHECK(ocr_plan_make(&cap, n, 1, &p) == OCR_OK && p.npasses == caps[i].launches_lifted);
+        cap.finish_max_groups = 255;
+    }
     /* Bad requests are refused, not looped on. */
     CHECK(ocr_plan_make(&group, 0, 10, &p) == OCR_USAGE);
     CHECK(ocr_plan_make(&group, 10, 0, &p) == OCR_USAGE);
-    ocr_geometry bad = {OCR_PER_GROUP, 64, 1, 0, 1, 0, 0};
+    ocr_geometry bad = {OCR_PER_GROUP, 64, 1, 0, 1, 0, 0, 0};
     CHECK(ocr_plan_make(&bad, 100, 1, &p) == OCR_USAGE);
     /* An accurate sum: a pass of several groups writes a pair per group, a
      * single group one value; it always ends, even with tiny groups. */
-    ocr_geometry acc = {OCR_PER_GRID, 256, 16, 8, 1, 0, 1};
-    ocr_geometry tiny = {OCR_PER_GRID, 1, 2, 4096, 1, 0, 1};
+    ocr_geometry acc = {OCR_PER_GRID, 256, 16, 8, 1, 0, 1, 0};
+    ocr_geometry tiny = {OCR_PER_GRID, 1, 2, 4096, 1, 0, 1, 0};
     for (uint64_t n = 1; n < ((uint64_t)1 << 24); n = n * 3 + 1) {
         CHECK(ocr_plan_make(&acc, n, 1, &p) == OCR_OK);
         CHECK(p.leftover == 1);

@@ -9,6 +9,8 @@
  * gathered in one buffer. queues: calls on two queues wait for each other; an
  * out-of-order queue. readback: every OCLREDUCTION_READBACK row. offsets:
  * small offsets and result offsets, int read into long too (for oclgrind).
+ * plans: first passes below, at and past the blocking call's one-launch
+ * limit (finish_max_groups) and the full grid, blocking and async.
  * tunecache FILE: the geometry is FILE's int entry (written by --tune). Each
  * mode but tunecache has an XDG_CACHE_HOME of its own: no user's cache is
  * read or written.
@@ -421,6 +423,77 @@ static void into(void) {
     if (has_fp64()) into_one(OCR_DOUBLE, NULL);
 }
 
+/* ---- plans ------------------------------------------------------------------------------ */
+
+/* n whose first pass has k groups of g (the last one half full). */
+static uint64_t n_for(const ocr_geometry *g, uint64_t k) {
+    uint64_t per = g->local_size * g->elems_per_group;
+    return (k - 1) * per + per / 2 + 1;
+}
+
+/* The value of r over [0, n) on the host: a sum, or argmax's first index. */
+static int64_t want_of(ocr_op op, uint64_t n) {
+    if (op == OCR_SUM) return want(0, n);
+    uint64_t at = 0;
+    for (uint64_t i = 1; i < n; ++i)
+        if (value(i) > value(at)) at = i;
+    return (int64_t)at;
+}
+static int64_t got_of(ocr_op op, ocr_type t, const ocr_value *v) {
+    return op == OCR_SUM ? as_int(t, v) : (int64_t)v->arg.index;
+}
+
+/* One reducer at first passes of 1 .. max_groups groups and past them: the
+ * blocking call (two launches from finish_max_groups + 1 groups until the
+ * grid is full, where the device finishes in one) and the async call (one
+ * launch at every count) both right. */
+static void plans_one(ocr_type in, ocr_type t, ocr_op op, int accurate) {
+    ocr_reducer_options o = {.local_size = 8, .groups = 600, .accurate = accurate};
+    ocr_reducer *r = NULL;
+    ocr_status st = ocr_reducer_create_widening(ctx, dev, in, t, op, &o, &r);
+    EXPECT(st == OCR_OK, "create: %s", ocr_reducer_last_error(NULL));
+    if (st != OCR_OK) return;
+    const ocr_geometry *g = ocr_reducer_geometry(r);
+    static const uint64_t ks[] = {1, 2, 255, 256, 257, 431, 599, 600, 601, 1500};
+    const size_t nk = sizeof ks / sizeof ks[0];
+    cl_int err;
+    cl_mem b = input(in, n_for(g, ks[nk - 1])), res = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 16, NULL, &err);
+    CL_OK(err);
+    unsigned bad = 0, split = 0;
+    for (size_t i = 0; i < nk; ++i) {
+        uint64_t n = n_for(g, ks[i]);
+        ocr_value v, a;
+        memset(&a, 0, sizeof a);
+        st = ocr_reducer_reduce(r, q, b, 0, n, &v);
+        bad += st != OCR_OK || got_of(op, t, &v) != want_of(op, n);
+        st = ocr_reducer_reduce_async(r, q, b, 0, n, res, 0, NULL, NULL);
+        if (st == OCR_OK) CL_OK(clEnqueueReadBuffer(q, res, CL_TRUE, 0, sizeof a, &a, 0, NULL, NULL));
+        bad += st != OCR_OK || got_of(op, t, &a) != want_of(op, n);
+        /* which plans ran: the blocking one two launches here, the async one */
+        ocr_geometry ga = *g;
+        ocr_plan pb, pa;
+        ga.finish_max_groups = 0;
+        CHECK(ocr_plan_make(g, n, 1, &pb) == OCR_OK && ocr_plan_make(&ga, n, 1, &pa) == OCR_OK);
+        split += pb.npasses > pa.npasses;
+    }
+    /* Where the device finishes in one launch, groups 256..599 split (accurate
+     * sums plan their own group counts, so at least some of them). */
+    if (g->finishes) CHECK(g->finish_max_groups == 255 && split >= (accurate ? 1u : 4u));
+    check_failures += bad != 0;
+    printf("%s %s %s%s: first passes of 1 to %llu groups and past them, blocking and async, %u "
+           "wrong; %u sizes planned in two launches for the blocking call, one for async\n",
+           bad ? "FAIL" : "ok  ", ocr_type_name(t), op == OCR_SUM ? "sum" : "argmax",
+           accurate ? " (accurate)" : "", (unsigned long long)g->max_groups, bad, split);
+    clReleaseMemObject(res), clReleaseMemObject(b), ocr_reducer_release(r);
+}
+
+static void plans(void) {
+    plans_one(OCR_INT, OCR_INT, OCR_SUM, 0);
+    plans_one(OCR_INT, OCR_LONG, OCR_SUM, 0);
+    plans_one(OCR_INT, OCR_INT, OCR_ARGMAX, 0);
+    if (has_fp64()) plans_one(OCR_DOUBLE, OCR_DOUBLE, OCR_SUM, 1);
+}
+
 /* ---- queues ----------------------------------------------------------------------------- */
 
 static cl_int status_of(cl_event ev) {
@@ -635,7 +708,7 @@ int main(int argc, char **argv) {
     int needs_arg = !strcmp(mode, "tuned") || !strcmp(mode, "tunecache");
     if (argc < 2 + needs_arg) {
         fprintf(stderr, "usage: test_reducer_calls share | tuned KERNEL_DIR | into | queues | "
-                        "readback | offsets | tunecache FILE\n");
+                        "readback | offsets | plans | tunecache FILE\n");
         return 2;
     }
     int own_cache = strcmp(mode, "tunecache") != 0;
@@ -657,6 +730,8 @@ int main(int argc, char **argv) {
         readback();
     else if (!strcmp(mode, "offsets"))
         small_offsets();
+    else if (!strcmp(mode, "plans"))
+        plans();
     else if (!strcmp(mode, "tunecache"))
         tunecache(argv[2]);
     else

@@ -62,13 +62,14 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
             /* each lane of a work-item runs sequentially over its share, then
              * the lanes (up to 16) fold and the group's tree runs */
             depth = ceil_div(cur, s->global_size) + g->elems_per_group + 16 + ceil_log2(L);
-            /* One launch only where it pays (latency runs on an H100 and an
-             * H200, docs/benchmarks.md): one group writes the answer itself,
-             * and from 256 groups until the grid is full (each work-item
-             * loading once) a second one-group launch beats the last group's
-             * read of every partial. */
+            /* One group writes the answer itself. More finish in one launch
+             * up to finish_max_groups and once the grid is full; in between
+             * the kernel runs long enough that a read right after it waits
+             * several microseconds more than after a short second launch
+             * (latency runs on an H100 and an H200, docs/benchmarks.md). */
             if (g->finishes && m == 1 && s->groups > 1 &&
-                (s->groups < 256 || s->groups == g->max_groups)) {
+                (!g->finish_max_groups || s->groups <= g->finish_max_groups ||
+                 s->groups == g->max_groups)) {
                 /* the last group folds every group's value, then its tree */
                 s->finish = 1;
                 s->n_out = 1;

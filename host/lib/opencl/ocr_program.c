@@ -373,6 +373,8 @@ static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
     OCR_CL(clSetKernelArg(k->finish_kernel, at, sizeof(cl_mem), &k->finish_ticket));
     OCR_CL(clSetKernelArg(k->finish_kernel, at + 1, sizeof(cl_mem), &k->finish_partial));
     k->geom.finishes = 1;
+    /* for a value read right after; the reducer's async calls lift it */
+    k->geom.finish_max_groups = OCR_FINISH_READ_MAX_GROUPS;
 fail:
     return st;
 }

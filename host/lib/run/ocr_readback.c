@@ -55,20 +55,28 @@ fail:
     return st;
 }
 
-/* The read into pinned memory, flushed and its event polled (no sleep) for up
- * to a millisecond, then waited for: a thread that blocks may wake late. */
+/* Flushes q and polls ev (no sleep) for up to a millisecond, then waits for
+ * it: a thread that blocks may wake late. */
+static ocr_status poll_event(cl_command_queue q, cl_event ev) {
+    ocr_status st = OCR_OK;
+    cl_int s = CL_QUEUED;
+    OCR_CL(clFlush(q));
+    for (uint64_t t0 = ocr_now_ns(); s > CL_COMPLETE && ocr_now_ns() - t0 < 1000000;)
+        OCR_CL(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
+    if (s != CL_COMPLETE) OCR_CL(clWaitForEvents(1, &ev)); /* still running, or failed */
+fail:
+    return st;
+}
+
+/* The read into pinned memory, its event polled. */
 static ocr_status fetch_spin(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
                              cl_event *keep) {
     ocr_status st = OCR_OK;
     cl_event rd = NULL;
-    cl_int s = CL_QUEUED;
     *keep = NULL;
     OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
                                &rd));
-    OCR_CL(clFlush(q));
-    for (uint64_t t0 = ocr_now_ns(); s > CL_COMPLETE && ocr_now_ns() - t0 < 1000000;)
-        OCR_CL(clGetEventInfo(rd, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
-    if (s != CL_COMPLETE) OCR_CL(clWaitForEvents(1, &rd)); /* still running, or failed */
+    if ((st = poll_event(q, rd)) != OCR_OK) goto fail;
     memcpy(value, rb->host, rb->es);
 fail:
     if (rd) clReleaseEvent(rd);
@@ -110,16 +118,13 @@ fail:
 static ocr_status fetch_mapspin(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
                                 cl_event *keep) {
     ocr_status st = OCR_OK;
-    cl_int err, s = CL_QUEUED;
+    cl_int err;
     cl_event mp = NULL;
     *keep = NULL;
     void *p = clEnqueueMapBuffer(q, rb->result, CL_FALSE, CL_MAP_READ, 0, rb->es, n_of(ev),
                                  list_of(&ev), &mp, &err);
     OCR_CHECK(err, "clEnqueueMapBuffer");
-    OCR_CL(clFlush(q));
-    for (uint64_t t0 = ocr_now_ns(); s > CL_COMPLETE && ocr_now_ns() - t0 < 1000000;)
-        OCR_CL(clGetEventInfo(mp, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
-    if (s != CL_COMPLETE) OCR_CL(clWaitForEvents(1, &mp));
+    if ((st = poll_event(q, mp)) != OCR_OK) goto fail;
     memcpy(value, p, rb->es);
     OCR_CL(clEnqueueUnmapMemObject(q, rb->result, p, 0, NULL, keep));
 fail:

@@ -360,6 +360,7 @@ typedef struct {
     size_t result_offset; /* elements of the reducer's type */
     cl_uint num_wait;
     const cl_event *wait;
+    int read_after; /* the blocking call reads the value right after */
 } call;
 
 /* The buffers' sizes and where the call reads and writes. */
@@ -420,16 +421,17 @@ fail:
 
 /* The plan of r->k for n values, down to one. A widening reducer's is one
  * launch of the input kernel, which converts (so at least one, even for a
- * single value), then the values kernel's passes over what it leaves. */
-static int plan_make(const ocr_reducer *r, uint64_t n, ocr_plan *p) {
+ * single value), then the values kernel's passes over what it leaves. A value
+ * that stays on the device (!read_after) finishes in one launch at any group
+ * count: nothing waits behind the kernel but the caller's next command. */
+static int plan_make(const ocr_reducer *r, uint64_t n, int read_after, ocr_plan *p) {
     ocr_plan rest;
-    ocr_geometry g = r->k->geom;
-    g.tree = 0; /* at least one launch */
-    /* argmin/argmax: a single value too needs its key (and its index) */
-    if (!r->k_acc && ocr_op_is_arg(r->op)) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
-    if (!r->k_acc) return ocr_plan_make(&r->k->geom, n, 1, p) == OCR_OK;
-    if (ocr_plan_make(&g, n, 1, p) != OCR_OK ||
-        ocr_plan_make(&r->k_acc->geom, p->pass[0].n_out, 1, &rest) != OCR_OK ||
+    ocr_geometry g = r->k->geom, ga = r->k_acc ? r->k_acc->geom : g;
+    if (!read_after) g.finish_max_groups = ga.finish_max_groups = 0;
+    if (!r->k_acc && !ocr_op_is_arg(r->op)) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
+    g.tree = 0; /* at least one launch; argmin/argmax: a single value too needs its key */
+    if (!r->k_acc) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
+    if (ocr_plan_make(&g, n, 1, p) != OCR_OK || ocr_plan_make(&ga, p->pass[0].n_out, 1, &rest) != OCR_OK ||
         rest.npasses >= OCR_MAX_PASSES)
         return 0;
     memcpy(&p->pass[1], rest.pass, rest.npasses * sizeof rest.pass[0]);
@@ -439,9 +441,9 @@ static int plan_make(const ocr_reducer *r, uint64_t n, ocr_plan *p) {
 }
 
 /* The plan for n values, down to one, with its scratch buffers. */
-static ocr_status plan_for(ocr_reducer *r, uint64_t n, ocr_plan *p) {
+static ocr_status plan_for(ocr_reducer *r, uint64_t n, int read_after, ocr_plan *p) {
     ocr_status st;
-    if (!plan_make(r, n, p)) {
+    if (!plan_make(r, n, read_after, p)) {
         ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
         return OCR_USAGE;
     }
@@ -494,7 +496,7 @@ static ocr_status enqueue(ocr_reducer *r, const call *c, cl_uint nw, const cl_ev
                                    c->result_offset * r->es, r->es, nw, wl, want ? ev : NULL));
         return OCR_OK;
     }
-    if ((st = plan_for(r, c->n, &p)) != OCR_OK) return st;
+    if ((st = plan_for(r, c->n, c->read_after, &p)) != OCR_OK) return st;
     /* On an out-of-order queue each pass waits for the one before. */
     ocr_pass_io io = {.in = c->buf,
                       .scratch = {r->scratch[0], r->scratch[1]},
@@ -551,7 +553,7 @@ ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem bu
     int tok = ocr_capture_begin();
     cl_event ev = NULL;
     if (done) *done = NULL;
-    call c = {q, buf, offset, n, result_buf, result_offset, num_wait, wait};
+    call c = {q, buf, offset, n, result_buf, result_offset, num_wait, wait, 0};
     ocr_status st = reduce_async(r, &c, 1, &ev);
     if (st == OCR_OK) {
         r->last = ev; /* the next call may have to wait for it */
@@ -583,7 +585,7 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
         goto fail;
     }
     memset(result, 0, sizeof *result);
-    call c = {q, buf, offset, n, r->rb.result, 0, 0, NULL};
+    call c = {q, buf, offset, n, r->rb.result, 0, 0, NULL, 1};
     if ((st = reduce_async(r, &c, ocr_readback_wants_event(&r->rb), &ev)) != OCR_OK) goto fail;
     /* On an in-order queue the read follows the launch unasked (ev is NULL). */
     if ((st = ocr_readback_fetch(&r->rb, q, ev, result, &keep)) != OCR_OK) clFinish(q);
