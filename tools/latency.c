@@ -37,10 +37,13 @@
  * The sides (--list-sides): the floors, a one-work-item kernel and its 4-byte
  * value brought home five ways (a blocking read; a read into pinned memory,
  * its event waited for or polled; a map of host-visible memory the kernel
- * wrote; the same memory kept mapped); the blocking reducer, its value brought
- * home the same ways ($OCLREDUCTION_READBACK: read, pinned, spin, map,
- * mapspin, direct, wait: the kernel's event waited for before the read), in two launches, with one
- * group per compute unit, or over --rotate MiB of windows (not resident in the cache); and the
+ * wrote; the same memory kept mapped); the blocking reducer as an application
+ * gets it (reduce: the library's read-back for the device, spin on a GPU), its
+ * value brought home each way ($OCLREDUCTION_READBACK: reduce_read, _pinned,
+ * _spin, _map, _mapspin, _direct, _wait: the kernel's event waited for before
+ * the read), in two launches, with one group per compute unit, or over
+ * --rotate MiB of windows (not resident in the cache; these three with the
+ * default read-back); and the
  * async reducer. To tell apart what makes a blocking read slow after the reducer's kernel: the
  * floor's write and read after a kernel as wide as the reducer's first pass (cl_floor_wide) and
  * with the reducer's per-group ticket (cl_floor_ticket), after one work-item busy for microseconds
@@ -167,7 +170,7 @@ struct side {
     const char *name;
     run_fn run;
     int reducer;       /* 0: a floor (its value is the call's number) */
-    const char *mode;  /* $OCLREDUCTION_READBACK of the reducer */
+    const char *mode;  /* $OCLREDUCTION_READBACK of the reducer, NULL: the default */
     int cu_groups;     /* groups = compute units */
     int two_launches;  /* M = 1 in two launches (-cl-std=CL1.2 turns the finish off) */
     int rotate;        /* cycle over --rotate MiB of windows */
@@ -455,16 +458,17 @@ static side sides[] = {
     {"cl_floor_busy_spin", floor_busy_spin, 0, NULL, 0, 0, 0, 0, {0}},
     {"cl_floor_busy_gate", floor_busy_gate, 0, NULL, 0, 0, 0, 0, {0}},
     {"cl_floor_load", floor_load, 0, NULL, 0, 0, 0, 0, {0}},
-    {"reduce", reduce_blocking, 1, "read", 0, 0, 0, 0, {0}},
+    {"reduce", reduce_blocking, 1, NULL, 0, 0, 0, 0, {0}},
+    {"reduce_read", reduce_blocking, 1, "read", 0, 0, 0, 0, {0}},
     {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, 0, {0}},
     {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, 0, {0}},
     {"reduce_mapspin", reduce_blocking, 1, "mapspin", 0, 0, 0, 0, {0}},
     {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, 1, {0}},
     {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, 0, {0}},
     {"reduce_wait", reduce_blocking, 1, "wait", 0, 0, 0, 0, {0}},
-    {"reduce_two_launches", reduce_blocking, 1, "read", 0, 1, 0, 0, {0}},
-    {"reduce_cu_groups", reduce_blocking, 1, "read", 1, 0, 0, 0, {0}},
-    {"reduce_cold", reduce_blocking, 1, "read", 0, 0, 1, 0, {0}},
+    {"reduce_two_launches", reduce_blocking, 1, NULL, 0, 1, 0, 0, {0}},
+    {"reduce_cu_groups", reduce_blocking, 1, NULL, 1, 0, 0, 0, {0}},
+    {"reduce_cold", reduce_blocking, 1, NULL, 0, 0, 1, 0, {0}},
     {"reduce_hop", reduce_hop, 1, "read", 0, 0, 0, 0, {0}},
     {"async_read", async_read, 1, "read", 0, 0, 0, 0, {0}},
     {"async_flush_read", async_flush_read, 1, "read", 0, 0, 0, 0, {0}},
@@ -660,7 +664,10 @@ static int make_reducers(ctx *c, const options *o) {
                                   .local_size = o->local,
                                   .groups = s->cu_groups ? cus : o->groups,
                                   .build_options = s->two_launches ? "-cl-std=CL1.2" : NULL};
-        setenv("OCLREDUCTION_READBACK", s->mode, 1);
+        if (s->mode)
+            setenv("OCLREDUCTION_READBACK", s->mode, 1);
+        else
+            unsetenv("OCLREDUCTION_READBACK"); /* the library's default for the device */
         ocr_reducer **r = &s->r[c->type == OCR_FLOAT];
         double t0 = now_us();
         if (!ok(ocr_reducer_create(c->cx, c->dev, c->type, OCR_SUM, &ro, r), NULL)) return -1;

@@ -99,7 +99,7 @@ def main():
                  'cl_floor_direct', 'cuda_floor', 'cuda_floor_pinned']
         table(out, '### %s: floors, the value brought home each way' % t, ['N'] + sides,
               [['2^%d' % n] + [med(s, t, n) for s in sides] for n in sizes])
-        sides = ['reduce', 'reduce_pinned', 'reduce_map', 'reduce_direct', 'reduce_spin',
+        sides = ['reduce', 'reduce_read', 'reduce_pinned', 'reduce_map', 'reduce_direct', 'reduce_spin',
                  'reduce_wait', 'reduce_two_launches', 'reduce_cu_groups', 'reduce_cold', 'cub_pinned',
                  'cub_cold']
         table(out, '### %s: reducer variants (blocking)' % t, ['N'] + sides,

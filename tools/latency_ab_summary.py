@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""latency_ab_summary.py RAW.CSV [SLOW_US] - tools/latency_ab.sh's tables: per
+type, contender and side, the median over every process and context of their
+medians (us) at each size, and [k/m]: how many of the m medians lie SLOW_US
+(default 4) or more above the side's fastest tenth (the slow read mode); then
+the reducer's plans (groups of the first pass, F: one launch)."""
+import collections
+import csv
+import statistics
+import sys
+
+
+def main():
+    rows = list(csv.DictReader(open(sys.argv[1])))
+    slow_us = float(sys.argv[2]) if len(sys.argv) > 2 else 4.0
+    med = collections.defaultdict(list)
+    plan = {}
+    for r in rows:
+        key = (r['contender'], r['side'], r['type'], int(r['log2n']))
+        med[key].append(float(r['median_us']))
+        if r['passes'] != '0':
+            plan[key] = '%s%s' % (r['groups'], 'F' if r['finish'] == '1' else '')
+    names = list(dict.fromkeys(r['contender'] for r in rows))
+    sides = list(dict.fromkeys(r['side'] for r in rows))
+    sizes = sorted({int(r['log2n']) for r in rows})
+    wrong = sum(r['correct'] != '1' for r in rows)
+    print('# Contenders alternated round by round (us)\n')
+    print('Rows: %d, wrong values: %d. [k/m]: medians %.0f us or more above the fastest tenth.\n'
+          % (len(rows), wrong, slow_us))
+    for t in dict.fromkeys(r['type'] for r in rows):
+        print('## %s\n' % t)
+        print('| contender | side | ' + ' | '.join('2^%d' % n for n in sizes) + ' |')
+        print('|---|---|' + '---:|' * len(sizes))
+        for c in names:
+            for s in sides:
+                cells = []
+                for n in sizes:
+                    v = med.get((c, s, t, n))
+                    if not v:
+                        cells.append('-')
+                        continue
+                    fast = sorted(v)[len(v) // 10]
+                    k = sum(x >= fast + slow_us for x in v)
+                    p = plan.get((c, s, t, n))
+                    cells.append('%.1f [%d/%d]%s' % (statistics.median(v), k, len(v),
+                                                     ' (%s)' % p if p else ''))
+                print('| %s | %s | %s |' % (c, s, ' | '.join(cells)))
+        print()
+
+
+if __name__ == '__main__':
+    main()
