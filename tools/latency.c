@@ -177,6 +177,8 @@ struct side {
     int unpromised;    /* relies on what OpenCL does not promise: a wrong value is a
                           finding, marked in its row, not a failure of the run */
     ocr_reducer *r[2]; /* per type: int, float */
+    const char *kernel; /* floor_wide: wide, ticket, busy or load (floor_src) */
+    int how;            /* floor_wide: its read (floor_wide_run) */
 };
 
 static int launch_one(ctx *c, cl_mem out, long call, cl_event *ev) {
@@ -313,30 +315,13 @@ static int floor_wide_run(ctx *c, cl_kernel k, long call, double *value, int how
     *value = got;
     return 0;
 }
+/* The wide floors' side: its kernel (s->kernel) and its read (s->how). */
 static int floor_wide(ctx *c, const side *s, long call, double *value) {
-    (void)s;
-    return floor_wide_run(c, c->wide, call, value, 0);
-}
-static int floor_ticket(ctx *c, const side *s, long call, double *value) {
-    (void)s;
-    return floor_wide_run(c, c->ticket, call, value, 0);
-}
-
-static int floor_busy(ctx *c, const side *s, long call, double *value) {
-    (void)s;
-    return floor_wide_run(c, c->busy, call, value, 0);
-}
-static int floor_busy_spin(ctx *c, const side *s, long call, double *value) {
-    (void)s;
-    return floor_wide_run(c, c->busy, call, value, 1);
-}
-static int floor_busy_gate(ctx *c, const side *s, long call, double *value) {
-    (void)s;
-    return floor_wide_run(c, c->busy, call, value, 2);
-}
-static int floor_load(ctx *c, const side *s, long call, double *value) {
-    (void)s;
-    return floor_wide_run(c, c->load, call, value, 0);
+    cl_kernel k = !strcmp(s->kernel, "ticket") ? c->ticket
+                  : !strcmp(s->kernel, "busy") ? c->busy
+                  : !strcmp(s->kernel, "load") ? c->load
+                                               : c->wide;
+    return floor_wide_run(c, k, call, value, s->how);
 }
 
 static ocr_reducer *reducer_of(const ctx *c, const side *s) {
@@ -447,33 +432,33 @@ static int async_tput(ctx *c, const side *s, long call, double *value) {
 }
 
 static side sides[] = {
-    {"cl_floor", floor_read, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_pinned", floor_pinned, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_spin", floor_spin, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_map", floor_map, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_direct", floor_direct, 0, NULL, 0, 0, 0, 1, {0}},
-    {"cl_floor_wide", floor_wide, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_ticket", floor_ticket, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_busy", floor_busy, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_busy_spin", floor_busy_spin, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_busy_gate", floor_busy_gate, 0, NULL, 0, 0, 0, 0, {0}},
-    {"cl_floor_load", floor_load, 0, NULL, 0, 0, 0, 0, {0}},
-    {"reduce", reduce_blocking, 1, NULL, 0, 0, 0, 0, {0}},
-    {"reduce_read", reduce_blocking, 1, "read", 0, 0, 0, 0, {0}},
-    {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, 0, {0}},
-    {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, 0, {0}},
-    {"reduce_mapspin", reduce_blocking, 1, "mapspin", 0, 0, 0, 0, {0}},
-    {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, 1, {0}},
-    {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, 0, {0}},
-    {"reduce_wait", reduce_blocking, 1, "wait", 0, 0, 0, 0, {0}},
-    {"reduce_two_launches", reduce_blocking, 1, NULL, 0, 1, 0, 0, {0}},
-    {"reduce_cu_groups", reduce_blocking, 1, NULL, 1, 0, 0, 0, {0}},
-    {"reduce_cold", reduce_blocking, 1, NULL, 0, 0, 1, 0, {0}},
-    {"reduce_hop", reduce_hop, 1, "read", 0, 0, 0, 0, {0}},
-    {"async_read", async_read, 1, "read", 0, 0, 0, 0, {0}},
-    {"async_flush_read", async_flush_read, 1, "read", 0, 0, 0, 0, {0}},
-    {"async_wait", async_wait, 1, "read", 0, 0, 0, 0, {0}},
-    {"async_tput", async_tput, 1, "read", 0, 0, 0, 0, {0}},
+    {"cl_floor", floor_read, 0, NULL, 0, 0, 0, 0, {0}, NULL, 0},
+    {"cl_floor_pinned", floor_pinned, 0, NULL, 0, 0, 0, 0, {0}, NULL, 0},
+    {"cl_floor_spin", floor_spin, 0, NULL, 0, 0, 0, 0, {0}, NULL, 0},
+    {"cl_floor_map", floor_map, 0, NULL, 0, 0, 0, 0, {0}, NULL, 0},
+    {"cl_floor_direct", floor_direct, 0, NULL, 0, 0, 0, 1, {0}, NULL, 0},
+    {"cl_floor_wide", floor_wide, 0, NULL, 0, 0, 0, 0, {0}, "wide", 0},
+    {"cl_floor_ticket", floor_wide, 0, NULL, 0, 0, 0, 0, {0}, "ticket", 0},
+    {"cl_floor_busy", floor_wide, 0, NULL, 0, 0, 0, 0, {0}, "busy", 0},
+    {"cl_floor_busy_spin", floor_wide, 0, NULL, 0, 0, 0, 0, {0}, "busy", 1},
+    {"cl_floor_busy_gate", floor_wide, 0, NULL, 0, 0, 0, 0, {0}, "busy", 2},
+    {"cl_floor_load", floor_wide, 0, NULL, 0, 0, 0, 0, {0}, "load", 0},
+    {"reduce", reduce_blocking, 1, NULL, 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_read", reduce_blocking, 1, "read", 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_pinned", reduce_blocking, 1, "pinned", 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_map", reduce_blocking, 1, "map", 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_mapspin", reduce_blocking, 1, "mapspin", 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, 1, {0}, NULL, 0},
+    {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_wait", reduce_blocking, 1, "wait", 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_two_launches", reduce_blocking, 1, NULL, 0, 1, 0, 0, {0}, NULL, 0},
+    {"reduce_cu_groups", reduce_blocking, 1, NULL, 1, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_cold", reduce_blocking, 1, NULL, 0, 0, 1, 0, {0}, NULL, 0},
+    {"reduce_hop", reduce_hop, 1, "read", 0, 0, 0, 0, {0}, NULL, 0},
+    {"async_read", async_read, 1, "read", 0, 0, 0, 0, {0}, NULL, 0},
+    {"async_flush_read", async_flush_read, 1, "read", 0, 0, 0, 0, {0}, NULL, 0},
+    {"async_wait", async_wait, 1, "read", 0, 0, 0, 0, {0}, NULL, 0},
+    {"async_tput", async_tput, 1, "read", 0, 0, 0, 0, {0}, NULL, 0},
 };
 #define NSIDES (sizeof sides / sizeof sides[0])
 
