@@ -169,14 +169,14 @@ typedef int (*run_fn)(ctx *c, const side *s, long call, double *value);
 struct side {
     const char *name;
     run_fn run;
-    int reducer;       /* 0: a floor (its value is the call's number) */
-    const char *mode;  /* $OCLREDUCTION_READBACK of the reducer, NULL: the default */
-    int cu_groups;     /* groups = compute units */
-    int two_launches;  /* M = 1 in two launches (-cl-std=CL1.2 turns the finish off) */
-    int rotate;        /* cycle over --rotate MiB of windows */
-    int unpromised;    /* relies on what OpenCL does not promise: a wrong value is a
-                          finding, marked in its row, not a failure of the run */
-    ocr_reducer *r[2]; /* per type: int, float */
+    int reducer;        /* 0: a floor (its value is the call's number) */
+    const char *mode;   /* $OCLREDUCTION_READBACK of the reducer, NULL: the default */
+    int cu_groups;      /* groups = compute units */
+    int two_launches;   /* M = 1 in two launches (-cl-std=CL1.2 turns the finish off) */
+    int rotate;         /* cycle over --rotate MiB of windows */
+    int unpromised;     /* relies on what OpenCL does not promise: a wrong value is a
+                           finding, marked in its row, not a failure of the run */
+    ocr_reducer *r[2];  /* per type: int, float */
     const char *kernel; /* floor_wide: wide, ticket, busy or load (floor_src) */
     int how;            /* floor_wide: its read (floor_wide_run) */
 };
@@ -496,11 +496,7 @@ static int run_side(ctx *c, side *s, unsigned reps, unsigned warm, int round, do
     qsort(t, k, sizeof *t, cmp_double);
     ocr_plan p;
     memset(&p, 0, sizeof p);
-    if (s->reducer) { /* the call's plan: an async call lifts finish_max_groups */
-        ocr_geometry g = *ocr_reducer_geometry(reducer_of(c, s));
-        if (s->run != reduce_blocking) g.finish_max_groups = 0;
-        ocr_plan_make(&g, c->n, 1, &p);
-    }
+    if (s->reducer) ocr_reducer_plan(reducer_of(c, s), c->n, s->run == reduce_blocking, &p);
     printf("%d,%s,%s,%d,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%u,%llu,%llu,%d,%d\n", round, s->name,
            ocr_type_name(c->type), 63 - __builtin_clzll(c->n), k, pct(t, k, 0.5), t[0],
            pct(t, k, 0.1), pct(t, k, 0.9), t[k - 1], p.npasses,

@@ -197,6 +197,13 @@ typedef struct {
  * for a kernel whose geometry says tree == 0 (a kernel under test). n, m >= 1. */
 OCR_API ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan *out);
 OCR_API void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
+/* The passes a reducer's call on n values enqueues, blocking (ocr_reducer_reduce)
+ * or async (ocr_reducer_reduce_async, _into): they may differ, the blocking
+ * call keeping two launches where a read right behind one longer kernel waits
+ * longer (ocr_geometry.finish_max_groups). For benchmarks that print the plan
+ * beside the time. OCR_USAGE for a NULL reducer or plan, or n == 0. */
+typedef struct ocr_reducer ocr_reducer;
+OCR_API ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan);
 /* Enqueues every pass of plan p (made for k's geometry) of the built kernel k
  * on the in-order queue q: pass 0 reads the p->n values at the start of `in`,
  * pass i writes scratch[i % 2] (each holds at least the first two passes'

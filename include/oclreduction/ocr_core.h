@@ -160,17 +160,17 @@ typedef enum {
 typedef struct {
     ocr_kernel_kind kind;
     size_t local_size;
-    uint64_t elems_per_group; /* PER_GROUP: elements per group; PER_GRID: per work-item per
-                                 iteration (vector width x unroll) */
-    uint64_t max_groups;      /* PER_GRID: groups per launch */
-    int tree;                 /* 1: a group combines its elements as a tree (built-in
-                                 kernels); 0: unknown order (student kernels) */
-    int finishes;             /* PER_GRID: 1 if the kernel can also finish in the same
-                                 launch (reduce7_finish: the last group combines the
-                                 groups' values), used when M = 1; see cl/reduce7.cl */
-    int accurate;             /* PER_GRID compensated float sum (OCR_ACCURATE): a launch of
-                                 more than one group writes 2 values per group, the pair
-                                 (sum, compensation); a single group writes the value */
+    uint64_t elems_per_group;   /* PER_GROUP: elements per group; PER_GRID: per work-item per
+                                   iteration (vector width x unroll) */
+    uint64_t max_groups;        /* PER_GRID: groups per launch */
+    int tree;                   /* 1: a group combines its elements as a tree (built-in
+                                   kernels); 0: unknown order (student kernels) */
+    int finishes;               /* PER_GRID: 1 if the kernel can also finish in the same
+                                   launch (reduce7_finish: the last group combines the
+                                   groups' values), used when M = 1; see cl/reduce7.cl */
+    int accurate;               /* PER_GRID compensated float sum (OCR_ACCURATE): a launch of
+                                   more than one group writes 2 values per group, the pair
+                                   (sum, compensation); a single group writes the value */
     uint64_t finish_max_groups; /* finishes: one launch up to this many groups, and when the
                                    grid is full; in between, two (the value read right after
                                    a longer last kernel waits longer: docs/benchmarks.md);

@@ -7,7 +7,7 @@
  *     among the elements reduced (the same cl_mem, a sub-buffer of it, its
  *     parent) and accepts one that lies outside them; ocr_reducer_reduce_into
  *     judges the element at its result offset, not element 0;
- *   - ocr_reducer_geometry(NULL) is NULL;
+ *   - ocr_reducer_geometry(NULL) is NULL; ocr_reducer_plan refuses NULL and n = 0;
  *   - ocr_split_shares: no parts, zero, negative, NaN, huge and infinite
  *     weights give defined counts that add up to n, in bounded time.
  *
@@ -141,6 +141,10 @@ static void overlap(void) {
 
     CHECK(ocr_reducer_geometry(NULL) == NULL);
     CHECK(ocr_reducer_geometry(r) != NULL);
+    ocr_plan p;
+    CHECK(ocr_reducer_plan(NULL, 10, 1, &p) == OCR_USAGE &&
+          ocr_reducer_plan(r, 0, 1, &p) == OCR_USAGE);
+    CHECK(ocr_reducer_plan(r, 1000, 0, &p) == OCR_OK && p.leftover == 1);
     clReleaseMemObject(b);
     ocr_reducer_release(r);
 }

@@ -94,7 +94,8 @@ int main(void) {
     ocr_geometry cap = {OCR_PER_GRID, 256, 16, 1000, 1, 1, 0, 255};
     const struct {
         uint64_t groups, launches, launches_lifted;
-    } caps[] = {{1, 1, 1}, {2, 1, 1}, {255, 1, 1}, {256, 2, 1}, {999, 2, 1}, {1000, 1, 1}, {5000, 1, 1}};
+    } caps[] = {{1, 1, 1},   {2, 1, 1},    {255, 1, 1}, {256, 2, 1},
+                {999, 2, 1}, {1000, 1, 1}, {5000, 1, 1}};
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; ++i) {
         uint64_t n = caps[i].groups * 4096 - 7;
         CHECK(ocr_plan_make(&cap, n, 1, &p) == OCR_OK && p.npasses == caps[i].launches);

@@ -457,7 +457,8 @@ static void plans_one(ocr_type in, ocr_type t, ocr_op op, int accurate) {
     static const uint64_t ks[] = {1, 2, 255, 256, 257, 431, 599, 600, 601, 1500};
     const size_t nk = sizeof ks / sizeof ks[0];
     cl_int err;
-    cl_mem b = input(in, n_for(g, ks[nk - 1])), res = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 16, NULL, &err);
+    cl_mem b = input(in, n_for(g, ks[nk - 1])),
+           res = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 16, NULL, &err);
     CL_OK(err);
     unsigned bad = 0, split = 0;
     for (size_t i = 0; i < nk; ++i) {
@@ -467,13 +468,12 @@ static void plans_one(ocr_type in, ocr_type t, ocr_op op, int accurate) {
         st = ocr_reducer_reduce(r, q, b, 0, n, &v);
         bad += st != OCR_OK || got_of(op, t, &v) != want_of(op, n);
         st = ocr_reducer_reduce_async(r, q, b, 0, n, res, 0, NULL, NULL);
-        if (st == OCR_OK) CL_OK(clEnqueueReadBuffer(q, res, CL_TRUE, 0, sizeof a, &a, 0, NULL, NULL));
+        if (st == OCR_OK)
+            CL_OK(clEnqueueReadBuffer(q, res, CL_TRUE, 0, sizeof a, &a, 0, NULL, NULL));
         bad += st != OCR_OK || got_of(op, t, &a) != want_of(op, n);
         /* which plans ran: the blocking one two launches here, the async one */
-        ocr_geometry ga = *g;
         ocr_plan pb, pa;
-        ga.finish_max_groups = 0;
-        CHECK(ocr_plan_make(g, n, 1, &pb) == OCR_OK && ocr_plan_make(&ga, n, 1, &pa) == OCR_OK);
+        CHECK(ocr_reducer_plan(r, n, 1, &pb) == OCR_OK && ocr_reducer_plan(r, n, 0, &pa) == OCR_OK);
         split += pb.npasses > pa.npasses;
     }
     /* Where the device finishes in one launch, groups 256..599 split (accurate

@@ -431,13 +431,24 @@ static int plan_make(const ocr_reducer *r, uint64_t n, int read_after, ocr_plan 
     if (!r->k_acc && !ocr_op_is_arg(r->op)) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
     g.tree = 0; /* at least one launch; argmin/argmax: a single value too needs its key */
     if (!r->k_acc) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
-    if (ocr_plan_make(&g, n, 1, p) != OCR_OK || ocr_plan_make(&ga, p->pass[0].n_out, 1, &rest) != OCR_OK ||
-        rest.npasses >= OCR_MAX_PASSES)
+    if (ocr_plan_make(&g, n, 1, p) != OCR_OK ||
+        ocr_plan_make(&ga, p->pass[0].n_out, 1, &rest) != OCR_OK || rest.npasses >= OCR_MAX_PASSES)
         return 0;
     memcpy(&p->pass[1], rest.pass, rest.npasses * sizeof rest.pass[0]);
     p->npasses = 1 + rest.npasses;
     p->leftover = rest.leftover;
     return 1;
+}
+
+ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan) {
+    ocr_last_error_clear();
+    if (!r || !plan || n == 0) {
+        ocr_errorf("ocr_reducer_plan needs a reducer, a plan and n >= 1");
+        return OCR_USAGE;
+    }
+    if (plan_make(r, n, blocking, plan)) return OCR_OK;
+    ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
+    return OCR_USAGE;
 }
 
 /* The plan for n values, down to one, with its scratch buffers. */
