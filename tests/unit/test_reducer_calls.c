@@ -9,15 +9,17 @@
  * gathered in one buffer. queues: calls on two queues wait for each other; an
  * out-of-order queue. readback: every OCLREDUCTION_READBACK row. offsets:
  * small offsets and result offsets, int read into long too (for oclgrind).
- * plans: first passes below, at and past the blocking call's one-launch
- * limit (finish_max_groups) and the full grid, blocking and async.
+ * plans [CASE]: first passes below, at and past the blocking call's one-launch
+ * limit (finish_max_groups) and the full grid, blocking and async, no call
+ * making a scratch buffer (CASE: one row of the table, for oclgrind).
  * tunecache FILE: the geometry is FILE's int entry (written by --tune). Each
  * mode but tunecache has an XDG_CACHE_HOME of its own: no user's cache is
  * read or written.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"     /* the program cache's counters */
-#include "run/ocr_readback.h" /* the OCLREDUCTION_READBACK rows */
+#include "ocr_internal.h"         /* the program cache's counters */
+#include "run/ocr_readback.h"     /* the OCLREDUCTION_READBACK rows */
+#include "run/ocr_reducer_priv.h" /* its scratch buffers, made once */
 #include "check.h"
 
 #include <pthread.h>
@@ -454,6 +456,7 @@ static void plans_one(ocr_type in, ocr_type t, ocr_op op, int accurate) {
     EXPECT(st == OCR_OK, "create: %s", ocr_reducer_last_error(NULL));
     if (st != OCR_OK) return;
     const ocr_geometry *g = ocr_reducer_geometry(r);
+    const cl_mem made[2] = {r->scratch[0], r->scratch[1]};
     static const uint64_t ks[] = {1, 2, 255, 256, 257, 431, 599, 600, 601, 1500};
     const size_t nk = sizeof ks / sizeof ks[0];
     cl_int err;
@@ -479,6 +482,8 @@ static void plans_one(ocr_type in, ocr_type t, ocr_op op, int accurate) {
     /* Where the device finishes in one launch, groups 256..599 split (accurate
      * sums plan their own group counts, so at least some of them). */
     if (g->finishes) CHECK(g->finish_max_groups == 255 && split >= (accurate ? 1u : 4u));
+    /* the scratch the reducer made for the full grid served every call */
+    CHECK(made[0] && made[1] && r->scratch[0] == made[0] && r->scratch[1] == made[1]);
     check_failures += bad != 0;
     printf("%s %s %s%s: first passes of 1 to %llu groups and past them, blocking and async, %u "
            "wrong; %u sizes planned in two launches for the blocking call, one for async\n",
@@ -487,11 +492,31 @@ static void plans_one(ocr_type in, ocr_type t, ocr_op op, int accurate) {
     clReleaseMemObject(res), clReleaseMemObject(b), ocr_reducer_release(r);
 }
 
-static void plans(void) {
-    plans_one(OCR_INT, OCR_INT, OCR_SUM, 0);
-    plans_one(OCR_INT, OCR_LONG, OCR_SUM, 0);
-    plans_one(OCR_INT, OCR_INT, OCR_ARGMAX, 0);
-    if (has_fp64()) plans_one(OCR_DOUBLE, OCR_DOUBLE, OCR_SUM, 1);
+static const struct plan_case {
+    const char *name;
+    ocr_type in, t;
+    ocr_op op;
+    int accurate;
+} plan_cases[] = {
+    {"int", OCR_INT, OCR_INT, OCR_SUM, 0},
+    {"long_from_int", OCR_INT, OCR_LONG, OCR_SUM, 0},
+    {"argmax", OCR_INT, OCR_INT, OCR_ARGMAX, 0},
+    {"accurate_double", OCR_DOUBLE, OCR_DOUBLE, OCR_SUM, 1},
+};
+
+/* Every case, or the one named `only`. */
+static void plans(const char *only) {
+    unsigned ran = 0;
+    for (size_t i = 0; i < sizeof plan_cases / sizeof plan_cases[0]; ++i) {
+        const struct plan_case *c = &plan_cases[i];
+        if (only && strcmp(only, c->name)) continue;
+        ++ran;
+        if (c->t == OCR_DOUBLE && !has_fp64())
+            printf("skip %s: the device has no double\n", c->name);
+        else
+            plans_one(c->in, c->t, c->op, c->accurate);
+    }
+    CHECK(ran > 0); /* a name that is no case runs nothing */
 }
 
 /* ---- queues ----------------------------------------------------------------------------- */
@@ -708,7 +733,7 @@ int main(int argc, char **argv) {
     int needs_arg = !strcmp(mode, "tuned") || !strcmp(mode, "tunecache");
     if (argc < 2 + needs_arg) {
         fprintf(stderr, "usage: test_reducer_calls share | tuned KERNEL_DIR | into | queues | "
-                        "readback | offsets | plans | tunecache FILE\n");
+                        "readback | offsets | plans [CASE] | tunecache FILE\n");
         return 2;
     }
     int own_cache = strcmp(mode, "tunecache") != 0;
@@ -731,7 +756,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "offsets"))
         small_offsets();
     else if (!strcmp(mode, "plans"))
-        plans();
+        plans(argc > 2 ? argv[2] : NULL);
     else if (!strcmp(mode, "tunecache"))
         tunecache(argv[2]);
     else

@@ -140,6 +140,26 @@ static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt)
     return rq;
 }
 
+/* Both scratch buffers sized once for the most values a pass of a plain call
+ * writes: a full grid's groups (a pair each for accurate sums), whatever n.
+ * No call then allocates, and no buffer a pending call uses is let go (a
+ * reallocation confuses oclgrind 21.10's uninitialized-value checker, which
+ * then reports values that the pass before wrote; docs/testing.md).
+ * Segments and columns, whose scratch grows with their shape, still grow it. */
+static ocr_status presize(ocr_reducer *r) {
+    ocr_status st = OCR_OK;
+    const ocr_geometry *g[2] = {&r->k->geom, r->k_acc ? &r->k_acc->geom : &r->k->geom};
+    uint64_t need = 0;
+    for (int i = 0; i < 2; ++i) {
+        if (g[i]->kind != OCR_PER_GRID) return OCR_OK; /* outputs grow with n */
+        uint64_t most = g[i]->max_groups * (g[i]->accurate ? 2 : 1);
+        if (most > need) need = most;
+    }
+    for (int i = 0; i < 2 && st == OCR_OK; ++i)
+        st = ocr_reducer_grow(r, i, need);
+    return st;
+}
+
 static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, ocr_type type,
                          ocr_op op, const ocr_reducer_options *caller_opt, ocr_reducer *r) {
     ocr_status st = OCR_OK;
@@ -179,6 +199,7 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, oc
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
+    if ((st = presize(r)) != OCR_OK) return st;
     st = ocr_readback_open(ctx, device, r->es, &r->rb);
 fail:
     return st;
