@@ -41,7 +41,7 @@
  * gets it (reduce: the library's read-back for the device, spin on a GPU), its
  * value brought home each way ($OCLREDUCTION_READBACK: reduce_read, _pinned,
  * _spin, _map, _mapspin, _direct, _wait: the kernel's event waited for before
- * the read), in two launches, with one group per compute unit, or over
+ * the read, _aside: the read on the reducer's own queue), in two launches, with one group per compute unit, or over
  * --rotate MiB of windows (not resident in the cache; these three with the
  * default read-back); and the
  * async reducer. To tell apart what makes a blocking read slow after the reducer's kernel: the
@@ -451,6 +451,7 @@ static side sides[] = {
     {"reduce_direct", reduce_blocking, 1, "direct", 0, 0, 0, 1, {0}, NULL, 0},
     {"reduce_spin", reduce_blocking, 1, "spin", 0, 0, 0, 0, {0}, NULL, 0},
     {"reduce_wait", reduce_blocking, 1, "wait", 0, 0, 0, 0, {0}, NULL, 0},
+    {"reduce_aside", reduce_blocking, 1, "aside", 0, 0, 0, 0, {0}, NULL, 0},
     {"reduce_two_launches", reduce_blocking, 1, NULL, 0, 1, 0, 0, {0}, NULL, 0},
     {"reduce_cu_groups", reduce_blocking, 1, NULL, 1, 0, 0, 0, {0}, NULL, 0},
     {"reduce_cold", reduce_blocking, 1, NULL, 0, 0, 1, 0, {0}, NULL, 0},

@@ -2,7 +2,8 @@
 # expect.sh - runs one command and checks its exit status and output.
 #   expect.sh [--rc N] [--out RE] [--err RE] [--no-out RE] [--no-err RE]
 #             [--golden-out FILE] [--golden-err FILE] [--empty-err] [--env V=X]
-#             [--pocl | --device-matching RE] [--hide-platforms DIR] -- CMD ARGS...
+#             [--pocl | --device-matching RE] [--hide-platforms DIR] [--ulimit-v KB]
+#             -- CMD ARGS...
 # Regular expressions are grep -E patterns, matched against any line.
 # --pocl: the test needs POCL (CMD is oclReduction): its platform is found by
 # name in CMD --list and replaces @P@ in ARGS, or is passed as -p P if no
@@ -13,8 +14,10 @@
 # (with the --env settings) match RE, passed as -p P -d D.
 # --hide-platforms DIR: runs CMD with OCL_ICD_VENDORS=DIR (an empty directory:
 # no platform), or says SKIPPED where the ICD loader ignores the variable.
+# --ulimit-v KB: runs CMD under `ulimit -v KB`, or says SKIPPED where no
+# driver here loads within that limit (CMD --list run under it shows none).
 set -u
-rc_want=0 outs=() errs=() no_outs=() no_errs=() gout="" gerr="" empty_err=0 envs=() pocl=0 match="" hide=
+rc_want=0 outs=() errs=() no_outs=() no_errs=() gout="" gerr="" empty_err=0 envs=() pocl=0 match="" hide= limit=
 while [ $# -gt 0 ]; do
   case "$1" in
     --rc) rc_want=$2; shift 2 ;;
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
     --pocl) pocl=1; shift ;;
     --device-matching) match=$2; shift 2 ;;
     --hide-platforms) hide=$2; shift 2 ;;
+    --ulimit-v) limit=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -38,6 +42,10 @@ if [ -n "$hide" ]; then
   icd_vendors_work "$1" "$hide" ||
     skip_test "this machine's OpenCL ICD loader ignores OCL_ICD_VENDORS (NVIDIA's does), so no platform can be hidden"
   envs+=("OCL_ICD_VENDORS=$hide")
+fi
+if [ -n "$limit" ]; then
+  loads_within "$limit" "$1" ||
+    skip_test "no OpenCL driver here loads within ulimit -v $limit ($1 --list under it shows no platform)"
 fi
 if [ -n "$match" ]; then
   pd=$(device_where "$match" env ${envs[@]+"${envs[@]}"} "$1") ||
@@ -54,7 +62,8 @@ if [ "$pocl" = 1 ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-env ${envs[@]+"${envs[@]}"} "$@" >"$tmp/out" 2>"$tmp/err"
+(if [ -n "$limit" ]; then ulimit -v "$limit" || exit 125; fi
+ exec env ${envs[@]+"${envs[@]}"} "$@") >"$tmp/out" 2>"$tmp/err"
 rc=$?
 fail=0
 say() { echo "FAIL: $*"; fail=1; }

@@ -22,6 +22,13 @@ icd_vendors_work() {
   ! OCL_ICD_VENDORS=$2 "$1" --list 2>/dev/null | grep -q '^Platform '
 }
 
+# loads_within KB OCR: 0 if OCR --list shows a platform under `ulimit -v KB`.
+# A driver may need more address space than a test's limit allows (NVIDIA's
+# maps several GiB; POCL a few hundred MiB): such a test runs where one loads.
+loads_within() {
+  (ulimit -v "$1" && exec "$2" --list 2>/dev/null) | grep -q '^Platform '
+}
+
 # device_where REGEX [env V=X ...] OCR: "P D", the platform and device index
 # of the first device whose lines in OCR --list (its name, type and limits)
 # match REGEX (grep -E); status 1 if none does.

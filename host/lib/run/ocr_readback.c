@@ -83,6 +83,24 @@ fail:
     return st;
 }
 
+/* The read enqueued on the reducer's own queue behind the kernel's event,
+ * into pinned memory, polled: whether a read on another queue than the
+ * running kernel's escapes the slow read mode (docs/benchmarks.md). */
+static ocr_status fetch_aside(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                              cl_event *keep) {
+    ocr_status st = OCR_OK;
+    cl_event rd = NULL;
+    *keep = NULL;
+    OCR_CL(clEnqueueReadBuffer(rb->own, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev),
+                               list_of(&ev), &rd));
+    OCR_CL(clFlush(q)); /* the kernel's queue too: the read waits for it */
+    if ((st = poll_event(rb->own, rd)) != OCR_OK) goto fail;
+    memcpy(value, rb->host, rb->es);
+fail:
+    if (rd) clReleaseEvent(rd);
+    return st;
+}
+
 /* The kernel's event waited for first, then a blocking read with nothing
  * left before it: whether the read after a pending kernel is what costs. */
 static ocr_status fetch_wait(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
@@ -154,6 +172,7 @@ static const ocr_readback_row rows[] = {
     {"mapspin", CL_MEM_ALLOC_HOST_PTR, 0, 0, 0, fetch_mapspin, 0},
     {"direct", CL_MEM_ALLOC_HOST_PTR, 0, 1, 1, fetch_direct, 0},
     {"wait", 0, 0, 0, 1, fetch_wait, 0},
+    {"aside", 0, 1, 0, 1, fetch_aside, 0},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -176,7 +195,7 @@ ocr_status ocr_readback_open(cl_context ctx, cl_device_id dev, size_t es, ocr_re
     }
     if (i == NROWS) {
         ocr_errorf(
-            "OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map, mapspin, direct or wait",
+            "OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map, mapspin, direct, wait or aside",
             env);
         return OCR_USAGE;
     }

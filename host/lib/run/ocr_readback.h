@@ -16,7 +16,7 @@ typedef struct {
     cl_command_queue own;        /* ... on a queue of the reducer's own, for the unmap */
 } ocr_readback;
 
-/* The row of $OCLREDUCTION_READBACK (read, pinned, spin, map, mapspin, direct, wait:
+/* The row of $OCLREDUCTION_READBACK (read, pinned, spin, map, mapspin, direct, wait, aside:
  * docs/library.md; unset: spin on a GPU, read elsewhere), its result element
  * and mapped memory. */
 ocr_status ocr_readback_open(cl_context ctx, cl_device_id dev, size_t es, ocr_readback *rb);
