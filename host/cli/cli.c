@@ -180,9 +180,9 @@ static const option_def options[] = {
            "element type: int uint long ulong float double char uchar short ushort half; "
            "default int (the last five are read as such and combined in long, ulong or float)"),
     CUSTOM(0, "op", "O", parse_op, "operator: sum prod min max and or xor argmin argmax; default sum"),
-    NUM('w', "local-size", "L", T_SIZE, local_size, 1, 1 << 16,
+    NUM('w', "local-size", "L", T_SIZE, local_size, 1, OCR_MAX_LOCAL_SIZE,
         "work-group size, where the kernel allows one"),
-    NUM('g', "groups", "G", T_SIZE, groups, 1, 1 << 24,
+    NUM('g', "groups", "G", T_SIZE, groups, 1, OCR_MAX_GROUPS,
         "work-groups per launch (reduce7); default from the device"),
     NUM('p', "platform", "P", T_INT, device.platform, 0, 1000, "platform index (see --list)"),
     {'d', "device", "D", "device index (within -p, else among all devices), or all", T_INT,

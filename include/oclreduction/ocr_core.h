@@ -149,6 +149,12 @@ OCR_API ocr_value ocr_identity(ocr_type t, ocr_op o);
 
 /* ---- kernels' shapes ------------------------------------------------------ */
 
+/* The largest work-group size and groups per launch a caller may ask for
+ * (oclReduction's -w and -g, ocr_reducer_options): far beyond any device's,
+ * and small enough that sizes made from them cannot overflow. */
+#define OCR_MAX_LOCAL_SIZE ((size_t)1 << 16)
+#define OCR_MAX_GROUPS     ((size_t)1 << 24)
+
 /* How a kernel maps input elements to output values. */
 typedef enum {
     OCR_PER_ITEM,  /* each work-item combines 2 elements into one output (reduce0/1) */

@@ -54,8 +54,10 @@ typedef struct {
     size_t size;               /* sizeof(ocr_reducer_options), or 0 */
     const char *kernel_dir;    /* read reduce7.cl and reduce_common.h from this directory
                                   instead of the embedded copies (for editing kernels) */
-    size_t local_size;         /* work-group size, 0: chosen for the device */
-    size_t groups;             /* groups of the first pass, 0: chosen for the device */
+    size_t local_size;         /* work-group size, 0: chosen for the device; at most
+                                  OCR_MAX_LOCAL_SIZE (else OCR_USAGE) */
+    size_t groups;             /* groups of the first pass, 0: chosen for the device; at
+                                  most OCR_MAX_GROUPS (else OCR_USAGE) */
     const char *build_options; /* appended to the kernel's build options, or NULL */
     int ignore_tuning;         /* 1: the built-in geometry even where the tune cache has an
                                   entry (a nonzero local_size or groups ignores it too) */

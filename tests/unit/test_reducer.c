@@ -62,6 +62,26 @@ static void errors(const char *kernel_dir) {
     expect_error(st, OCR_IO, ocr_reducer_last_error(NULL), "reduce7.cl not found",
                  "create with a missing kernel_dir");
 
+    /* Geometries past the limits: refused before anything is made (a huge
+     * group count would size buffers that overflow). */
+    const struct {
+        size_t local_size, groups;
+    } too_big[] = {{OCR_MAX_LOCAL_SIZE + 1, 0},
+                   {0, OCR_MAX_GROUPS + 1},
+                   {0, SIZE_MAX},
+                   {SIZE_MAX, (size_t)1 << 63}};
+    for (size_t i = 0; i < sizeof too_big / sizeof too_big[0]; ++i) {
+        ocr_reducer_options g = {.local_size = too_big[i].local_size, .groups = too_big[i].groups};
+        st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &g, &bad);
+        expect_error(st, OCR_USAGE, ocr_reducer_last_error(NULL), "at most",
+                     "create with a local size or group count past the limits");
+        EXPECT(bad == NULL, "a refused geometry leaves *out NULL");
+    }
+    ocr_reducer_options most = {.groups = OCR_MAX_GROUPS / 64}; /* within: made */
+    st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &most, &bad);
+    EXPECT(st == OCR_OK, "create with %zu groups: %s", most.groups, ocr_reducer_last_error(NULL));
+    ocr_reducer_release(bad), bad = NULL;
+
     ocr_reducer_options bo = {.build_options = "-D OCR_IDENTITY=this_is_not_declared"};
     st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &bo, &bad);
     expect_error(st, OCR_BUILD, ocr_reducer_last_error(NULL), "this_is_not_declared",

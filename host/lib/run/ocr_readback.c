@@ -194,9 +194,9 @@ ocr_status ocr_readback_open(cl_context ctx, cl_device_id dev, size_t es, ocr_re
             ++i;
     }
     if (i == NROWS) {
-        ocr_errorf(
-            "OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map, mapspin, direct, wait or aside",
-            env);
+        ocr_errorf("OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map, mapspin, direct, "
+                   "wait or aside",
+                   env);
         return OCR_USAGE;
     }
     rb->row = &rows[i];

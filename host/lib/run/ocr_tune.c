@@ -75,7 +75,6 @@ static int parse_line(char *line, char **f, int nf) {
 /* The values --tune tries besides the registry's default (ocr_kernels.c):
  * an entry's unroll must be one of them. */
 static const unsigned other_unrolls[] = {4, 16, 2};
-enum { MAX_LOCAL = 1 << 16, MAX_GROUPS = 1 << 24 }; /* what -w and -g take (host/cli/cli.c) */
 
 /* A whole number, decimal within [1, max] or hex within [0, max]: no sign, no junk. */
 static int parse_num(const char *s, int base, unsigned long long max, unsigned long long *out) {
@@ -108,11 +107,12 @@ static const char *parse_entry(char *line, tune_entry *e, char *buf, size_t len)
     if (parse_line(line, f, 12) != 10 || strcmp(f[0], TUNE_MAGIC)) return "not a tuning entry";
     e->device = f[1], e->driver = f[2], e->type = f[3];
     if (!parse_num(f[4], 16, UINT64_MAX, &e->hash)) return "the source hash is not a hex number";
-    if (!parse_num(f[5], 10, MAX_LOCAL, &w) || (w & (w - 1)))
-        snprintf(buf, len, "work-group size %s is not a power of two from 1 to %d", f[5],
-                 MAX_LOCAL);
-    else if (!parse_num(f[6], 10, MAX_GROUPS, &g))
-        snprintf(buf, len, "groups %s is not a number from 1 to %d", f[6], MAX_GROUPS);
+    /* what -w and -g take (ocr_core.h) */
+    if (!parse_num(f[5], 10, OCR_MAX_LOCAL_SIZE, &w) || (w & (w - 1)))
+        snprintf(buf, len, "work-group size %s is not a power of two from 1 to %zu", f[5],
+                 OCR_MAX_LOCAL_SIZE);
+    else if (!parse_num(f[6], 10, OCR_MAX_GROUPS, &g))
+        snprintf(buf, len, "groups %s is not a number from 1 to %zu", f[6], OCR_MAX_GROUPS);
     else if (!parse_num(f[7], 10, 64, &u) || !known_unroll(u))
         snprintf(buf, len, "unroll %s is not one that --tune tries (2, 4, 8, 16)", f[7]);
     else if (!parse_num(f[8], 10, 2, &a))
