@@ -25,8 +25,9 @@ ocr_test(reducer.calls.tune_cache LABELS quick reducer PROPERTIES TIMEOUT 300
 if(OCLGRIND)
   ocr_test(oclgrind.reducer.offsets LABELS oclgrind reducer PROPERTIES TIMEOUT 600
            COMMAND ${OG} 0 $<TARGET_FILE:test_reducer_calls> offsets)
-  # The finish's ticket and partials and the two-launch plans, blocking and
-  # async, 1..601 groups: one reducer per process (oclgrind 21.10 keeps a
+  # The plans of 1..601 groups, blocking and async (on oclgrind's OpenCL 1.2
+  # device, without the one-launch finish: reducer.calls.plans runs that on
+  # the default device): one reducer per process (oclgrind 21.10 keeps a
   # released buffer's shadow for the next buffer of its index, docs/testing.md).
   foreach(c int long_from_int argmax accurate_double)
     ocr_test(oclgrind.reducer.plans.${c} LABELS oclgrind reducer PROPERTIES TIMEOUT 600

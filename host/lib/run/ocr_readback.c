@@ -97,6 +97,7 @@ static ocr_status fetch_aside(ocr_readback *rb, cl_command_queue q, cl_event ev,
     if ((st = poll_event(rb->own, rd)) != OCR_OK) goto fail;
     memcpy(value, rb->host, rb->es);
 fail:
+    if (st != OCR_OK) clFinish(rb->own); /* nothing of ours left to write the element */
     if (rd) clReleaseEvent(rd);
     return st;
 }
