@@ -104,8 +104,10 @@ typedef struct {
     const char *kernel_file; /* explicit file (student kernels), or NULL */
     ocr_type type;
     ocr_op op;
-    size_t local_size;         /* 0: the spec's default, shrunk to fit the device */
-    size_t groups;             /* PER_GRID: groups per launch, 0: from the device */
+    size_t local_size;         /* 0: the spec's default, shrunk to fit the device; at most
+                                  OCR_MAX_LOCAL_SIZE (else OCR_USAGE) */
+    size_t groups;             /* PER_GRID: groups per launch, 0: from the device; at most
+                                  OCR_MAX_GROUPS (else OCR_USAGE) */
     int access;                /* PER_GRID: 0 auto (blocked on CPUs), 1 strided, 2 blocked */
     const char *extra_options; /* appended to the build options, or NULL */
     unsigned unroll;           /* PER_GRID: loads in flight per work-item, 0: the default (8) */

@@ -8,6 +8,9 @@
  *     parent) and accepts one that lies outside them; ocr_reducer_reduce_into
  *     judges the element at its result offset, not element 0;
  *   - ocr_reducer_geometry(NULL) is NULL; ocr_reducer_plan refuses NULL and n = 0;
+ *   - ocr_kernel_build refuses a work-group size or group count past
+ *     OCR_MAX_LOCAL_SIZE / OCR_MAX_GROUPS (buffers sized from them would
+ *     overflow) and builds one within them;
  *   - ocr_split_shares: no parts, zero, negative, NaN, huge and infinite
  *     weights give defined counts that add up to n, in bounded time.
  *
@@ -55,6 +58,35 @@ static void build_options(const char *kernel_dir) {
     ocr_reducer *r = NULL;
     CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &ro, &r) == OCR_OK);
     ocr_reducer_release(r);
+}
+
+/* Geometries past the bounds are refused before anything is made. */
+static void geometry_bounds(void) {
+    ocr_device *d = NULL;
+    ocr_device_choice any = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
+    CHECK(ocr_device_open(&any, &d) == OCR_OK);
+    if (!d) return;
+    const struct {
+        size_t local_size, groups;
+        ocr_status want;
+    } rows[] = {{OCR_MAX_LOCAL_SIZE + 1, 0, OCR_USAGE},
+                {0, OCR_MAX_GROUPS + 1, OCR_USAGE},
+                {0, SIZE_MAX, OCR_USAGE},
+                {SIZE_MAX, SIZE_MAX / 2 + 2, OCR_USAGE},
+                {0, OCR_MAX_GROUPS / 64, OCR_OK}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        ocr_build_request rq = {.spec = *ocr_kernel_find("reduce7"),
+                                .type = OCR_INT,
+                                .local_size = rows[i].local_size,
+                                .groups = rows[i].groups};
+        ocr_kernel *k = NULL;
+        ocr_status st = ocr_kernel_build(d, &rq, &k);
+        EXPECT(st == rows[i].want, "build with local size %zu and %zu groups: status %d (%s)",
+               rows[i].local_size, rows[i].groups, (int)st, ocr_last_error());
+        if (rows[i].want != OCR_OK) CHECK(k == NULL && strstr(ocr_last_error(), "at most"));
+        ocr_kernel_release(k);
+    }
+    ocr_device_close(d);
 }
 
 /* n ints 1..n after `lead` zeros: the sum of the n is n(n+1)/2. */
@@ -203,6 +235,7 @@ int main(int argc, char **argv) {
     split_shares(); /* no device needed */
     CL_OPEN_FIRST(dev, ctx, q);
     build_options(argv[1]);
+    geometry_bounds();
     overlap();
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);

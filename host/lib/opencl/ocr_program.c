@@ -522,6 +522,14 @@ static ocr_status build_small(ocr_device *dev, const ocr_build_request *rq, int 
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int flags,
                                ocr_type input, ocr_kernel **out) {
     ocr_status st = OCR_OK;
+    *out = NULL;
+    /* beyond them, buffers sized from the geometry could overflow */
+    if (rq->local_size > OCR_MAX_LOCAL_SIZE || rq->groups > OCR_MAX_GROUPS) {
+        ocr_errorf("work-group size %zu and %zu groups: at most %zu and %zu (OCR_MAX_LOCAL_SIZE, "
+                   "OCR_MAX_GROUPS)",
+                   rq->local_size, rq->groups, OCR_MAX_LOCAL_SIZE, OCR_MAX_GROUPS);
+        return OCR_USAGE;
+    }
     if (ocr_type_is_storage(rq->type) && !ocr_op_is_arg(rq->op))
         return build_small(dev, rq, flags, out);
     /* argmin/argmax on a storage type: keys of its values, no accumulator */

@@ -59,11 +59,6 @@ static ocr_status read_options(const ocr_reducer_options *opt, ocr_reducer_optio
         }
     memcpy(out, opt, n < sizeof *opt ? n : sizeof *opt);
     out->size = sizeof *out;
-    if (out->local_size > OCR_MAX_LOCAL_SIZE || out->groups > OCR_MAX_GROUPS) {
-        ocr_errorf("ocr_reducer_options: local_size %zu and groups %zu: at most %zu and %zu",
-                   out->local_size, out->groups, OCR_MAX_LOCAL_SIZE, OCR_MAX_GROUPS);
-        return OCR_USAGE;
-    }
     return OCR_OK;
 }
 
