@@ -1,6 +1,7 @@
-# select_device.sh - sourced by tests that need a particular OpenCL device, so
-# that they hold on any machine: one whose default device is a GPU with its
-# vendor's OpenCL, or another CPU runtime, as well as POCL alone. A test that
+# select_device.sh - sourced by tests (bash and sh scripts alike: POSIX sh
+# only) that need a particular OpenCL device, so that they hold on any
+# machine: one whose default device is a GPU with its vendor's OpenCL, or
+# another CPU runtime, as well as POCL alone. A test that
 # cannot find what it needs says SKIPPED with the reason and exits 77 (its
 # SKIP_RETURN_CODE), never fails for it.
 
@@ -31,8 +32,8 @@ need_loads_within() {
   local kb=$1 out why
   shift
   out=$( (ulimit -v "$kb" && exec "$@" --list) 2>&1)
-  grep -q '^Platform ' <<< "$out" && return 0
-  why=$(grep -m1 . <<< "$out")
+  printf '%s\n' "$out" | grep -q '^Platform ' && return 0
+  why=$(printf '%s\n' "$out" | grep -m1 .)
   case "$why" in
     *"no OpenCL platform could be loaded"*)
       skip_test "no OpenCL driver here loads within ulimit -v $kb: $why" ;;
