@@ -9,6 +9,8 @@ import csv
 import statistics
 import sys
 
+from latency_placement_summary import size_table
+
 
 def main():
     rows = list(csv.DictReader(open(sys.argv[1])))
@@ -27,24 +29,19 @@ def main():
     print('# Contenders alternated round by round (us)\n')
     print('Rows: %d, wrong values: %d. [k/m]: medians %.0f us or more above the fastest tenth.\n'
           % (len(rows), wrong, slow_us))
+    def cell(key):
+        v = med.get(key)
+        if not v:
+            return '-'
+        fast = sorted(v)[len(v) // 10]
+        k = sum(x >= fast + slow_us for x in v)
+        p = plan.get(key)
+        return '%.1f [%d/%d]%s' % (statistics.median(v), k, len(v), ' (%s)' % p if p else '')
+
     for t in dict.fromkeys(r['type'] for r in rows):
         print('## %s\n' % t)
-        print('| contender | side | ' + ' | '.join('2^%d' % n for n in sizes) + ' |')
-        print('|---|---|' + '---:|' * len(sizes))
-        for c in names:
-            for s in sides:
-                cells = []
-                for n in sizes:
-                    v = med.get((c, s, t, n))
-                    if not v:
-                        cells.append('-')
-                        continue
-                    fast = sorted(v)[len(v) // 10]
-                    k = sum(x >= fast + slow_us for x in v)
-                    p = plan.get((c, s, t, n))
-                    cells.append('%.1f [%d/%d]%s' % (statistics.median(v), k, len(v),
-                                                     ' (%s)' % p if p else ''))
-                print('| %s | %s | %s |' % (c, s, ' | '.join(cells)))
+        size_table(('contender', 'side'), sizes,
+                   (((c, s), [cell((c, s, t, n)) for n in sizes]) for c in names for s in sides))
         print()
 
 

@@ -24,6 +24,15 @@ def quantile(xs, q):
     return xs[int(q * (len(xs) - 1) + 0.5)]
 
 
+def size_table(heads, sizes, rows):
+    """A Markdown table: a column per head, then one per size (2^n); rows:
+    (labels, cells) pairs, a label per head and a cell per size."""
+    print('| ' + ' | '.join(heads) + ' | ' + ' | '.join('2^%d' % n for n in sizes) + ' |')
+    print('|' + '---|' * len(heads) + '---:|' * len(sizes))
+    for labels, cells in rows:
+        print('| ' + ' | '.join(list(labels) + cells) + ' |')
+
+
 def main():
     path = sys.argv[1]
     slow_us = float(sys.argv[2]) if len(sys.argv) > 2 else 4.0
@@ -52,22 +61,17 @@ def main():
           'medians at that side and size). Microseconds.\n'
           % (len({r['proc'] for r in rows}), len(places),
              'yes' if not wrong else 'NO (%d rows)' % len(wrong), slow_us))
+    def cell(s, t, n, p):
+        v = [r for r in by.get((s, t, n), []) if r['placement'] == p]
+        if not v:
+            return '-'
+        slow = sum(r['median_us'] >= fast[(s, t, n)] + slow_us for r in v)
+        return '%.1f (%d/%d)' % (statistics.median(r['median_us'] for r in v), slow, len(v))
+
     for t in types:
         print('## %s: median over processes (slow processes / processes)\n' % t)
-        print('| side | placement | ' + ' | '.join('2^%d' % n for n in sizes) + ' |')
-        print('|---|---|' + '---:|' * len(sizes))
-        for s in sides:
-            for p in places:
-                cells = []
-                for n in sizes:
-                    v = [r for r in by.get((s, t, n), []) if r['placement'] == p]
-                    if not v:
-                        cells.append('-')
-                        continue
-                    slow = sum(r['median_us'] >= fast[(s, t, n)] + slow_us for r in v)
-                    cells.append('%.1f (%d/%d)' % (statistics.median(r['median_us'] for r in v),
-                                                   slow, len(v)))
-                print('| %s | %s | %s |' % (s, p, ' | '.join(cells)))
+        size_table(('side', 'placement'), sizes,
+                   (((s, p), [cell(s, t, n, p) for n in sizes]) for s in sides for p in places))
         print()
         print('## %s: per side and size, per placement\n' % t)
         print('| side | 2^n | fast level | placement | procs | median | range of medians | '
