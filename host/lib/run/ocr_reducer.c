@@ -461,24 +461,26 @@ static int plan_make(const ocr_reducer *r, uint64_t n, int read_after, ocr_plan 
     return 1;
 }
 
+/* plan_make, a failure said. */
+static ocr_status plan_said(const ocr_reducer *r, uint64_t n, int read_after, ocr_plan *p) {
+    if (plan_make(r, n, read_after, p)) return OCR_OK;
+    ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
+    return OCR_USAGE;
+}
+
 ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan) {
     ocr_last_error_clear();
     if (!r || !plan || n == 0) {
         ocr_errorf("ocr_reducer_plan needs a reducer, a plan and n >= 1");
         return OCR_USAGE;
     }
-    if (plan_make(r, n, blocking, plan)) return OCR_OK;
-    ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
-    return OCR_USAGE;
+    return plan_said(r, n, blocking, plan);
 }
 
 /* The plan for n values, down to one, with its scratch buffers. */
 static ocr_status plan_for(ocr_reducer *r, uint64_t n, int read_after, ocr_plan *p) {
     ocr_status st;
-    if (!plan_make(r, n, read_after, p)) {
-        ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
-        return OCR_USAGE;
-    }
+    if ((st = plan_said(r, n, read_after, p)) != OCR_OK) return st;
     /* Pass i writes scratch[i % 2], except the last, which writes the result. */
     for (unsigned i = 0; i + 1 < p->npasses; ++i)
         if ((st = ocr_reducer_grow(r, (int)(i % 2), p->pass[i].n_out)) != OCR_OK) return st;
