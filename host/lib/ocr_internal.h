@@ -242,10 +242,22 @@ typedef struct {
 void ocr_program_cache_stats_get(ocr_program_cache_stats *s);
 
 /* A file of the per-user cache: $XDG_CACHE_HOME/oclreduction/NAME, else
- * ~/.cache/oclreduction/NAME; 0, or -1 if it does not fit (ocr_paths.c). */
+ * $HOME/.cache/oclreduction/NAME (ocr_paths.c); 0, or -1 (buf "") when it
+ * does not fit or neither is an absolute path: then there is no disk cache. */
 int ocr_cache_path(const char *name, char *buf, size_t len);
-/* mkdir -p of the directory of `path`; 0 or -1. */
-int ocr_mkdirs_for(const char *path);
+struct stat;
+/* The cache's directory `sub` ("" the top, or "programs") opened for openat,
+ * without following a link; created 0700 where missing when `create`.
+ * -1 when there is none, or (with *why) when it or the top is not a
+ * directory, another user's, or writable by group or others. */
+int ocr_cache_dir(const char *sub, int create, char *why, size_t len);
+/* openat(dfd, name, flags) never following a link nor waiting on a FIFO (new
+ * files 0600), then checked: a regular file of this user that no one else can
+ * write; *st its status. -1 when absent (why "") or refused (why says). */
+int ocr_cache_open(int dfd, const char *name, int flags, struct stat *st, char *why, size_t len);
+/* A new file in dfd for writing, 0600, under a fresh random name
+ * (.STEM.<random>.tmp, in name) made with O_EXCL|O_NOFOLLOW; the fd or -1. */
+int ocr_cache_tmp(int dfd, const char *stem, char *name, size_t len);
 
 /* Everything known about an element type, in one row (ocr_types.c). */
 typedef struct {
@@ -260,8 +272,8 @@ typedef struct {
     const char *format;        /* printf format of a value as (unsigned) long long or double */
     ocr_value identity[OCR_NOPS];
     const char *identity_source[OCR_NOPS]; /* for -D OCR_IDENTITY= */
-    unsigned widens_to; /* bit u: may be combined in type u (ocr_type_widens_to) */
-    int storage_only;   /* 1: data is read but never combined in this type (small types) */
+    unsigned widens_to;   /* bit u: may be combined in type u (ocr_type_widens_to) */
+    int storage_only;     /* 1: data is read but never combined in this type (small types) */
     ocr_type accumulator; /* storage_only: the type it is combined in by default */
     uint64_t max_int;     /* storage_only integers: the largest value (data ranges) */
 } ocr_type_traits;

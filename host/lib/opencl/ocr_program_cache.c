@@ -7,17 +7,26 @@
  * options and the whole source text, so the next process builds from it: on
  * POCL about 1 ms instead of 25. The disk is best effort: an entry that does
  * not match, is damaged or does not build is ignored, and rewritten after the
- * source build; writes go through a temporary file and rename. */
+ * source build. A binary is code this process runs, so only files and
+ * directories this user owns and no one else can write are read, no link is
+ * followed, writes go through a fresh O_EXCL temporary file and rename, and
+ * the directory is kept under a size bound, least recently used out. */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#define DISK_MAGIC "oclreduction-program-1\n"
-#define MAX_FILE   ((uint64_t)256 << 20)
+#define DISK_MAGIC  "oclreduction-program-1\n"
+#define MAX_FILE    ((uint64_t)256 << 20)
+#define DEFAULT_MAX ((uint64_t)64 << 20) /* docs/library.md */
 
 enum { BUILDING, READY, FAILED };
 
@@ -47,11 +56,35 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
 
 /* ---- disk ------------------------------------------------------------------ */
 
+/* OCLREDUCTION_CACHE_MAX: the bytes the programs directory may hold, with an
+ * optional K, M or G; 0 turns the disk off. Anything else: the default. */
+static uint64_t disk_max(void) {
+    const char *e = getenv("OCLREDUCTION_CACHE_MAX");
+    char *end;
+    if (!e || *e < '0' || *e > '9') return DEFAULT_MAX;
+    errno = 0;
+    unsigned long long v = strtoull(e, &end, 10);
+    int shift = !*end               ? 0
+                : !strcmp(end, "K") ? 10
+                : !strcmp(end, "M") ? 20
+                : !strcmp(end, "G") ? 30
+                                    : -1;
+    if (errno || shift < 0 || v > (UINT64_MAX >> shift)) return DEFAULT_MAX;
+    return (uint64_t)v << shift;
+}
+
 static int disk_wanted(const ocr_device *dev) {
     const char *e = getenv("OCLREDUCTION_PROGRAM_CACHE");
     if (e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "no"))) return 0;
     /* oclgrind reports its findings against the source: always build from it. */
-    return strstr(dev->info.platform, "Oclgrind") == NULL;
+    return strstr(dev->info.platform, "Oclgrind") == NULL && disk_max() > 0;
+}
+
+/* Says once per process why a part of the disk cache was not used. */
+static void note_once(const char *why) {
+    static int noted;
+    if (!why[0] || __atomic_exchange_n(&noted, 1, __ATOMIC_RELAXED)) return;
+    ocr_errorf("note: not using the disk program cache: %s", why);
 }
 
 /* What a binary is valid for, then the source: compared whole on a load. */
@@ -75,33 +108,52 @@ static char *disk_key(const ocr_device *dev, const entry *e, size_t *klen) {
     return k;
 }
 
-static int disk_path(const char *key, size_t klen, char *path, size_t len) {
-    char name[64];
-    snprintf(name, sizeof name, "programs/%016llx.bin", (unsigned long long)fnv(FNV0, key, klen));
-    return ocr_cache_path(name, path, len);
+/* An entry's name in the programs directory: the key's hash. */
+static void disk_name(const char *key, size_t klen, char *name, size_t len) {
+    snprintf(name, len, "%016llx.bin", (unsigned long long)fnv(FNV0, key, klen));
 }
 
-/* The file's binary if the file is this key's and whole; NULL otherwise. */
-static unsigned char *disk_read(const char *path, const char *key, size_t klen, size_t *blen) {
-    FILE *f = fopen(path, "rb");
+static int is_entry_name(const char *s) {
+    return strlen(s) == 20 && strspn(s, "0123456789abcdef") == 16 && !strcmp(s + 16, ".bin");
+}
+
+static int read_all(int fd, unsigned char *buf, size_t n) {
+    while (n) {
+        ssize_t r = read(fd, buf, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        buf += r, n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* The entry's binary if the file is a safe one (ocr_cache_open), this key's
+ * and whole, touched as just used; NULL otherwise (*rejected: a file was there). */
+static unsigned char *disk_read(int dfd, const char *name, const char *key, size_t klen,
+                                size_t *blen, int *rejected) {
+    struct stat st;
+    char why[600];
     unsigned char *buf = NULL, *bin = NULL;
-    long size;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || (uint64_t)size > MAX_FILE ||
-        (size_t)size < klen + 16 || fseek(f, 0, SEEK_SET) != 0 || !(buf = malloc((size_t)size)) ||
-        fread(buf, 1, (size_t)size, f) != (size_t)size)
+    int fd = ocr_cache_open(dfd, name, O_RDONLY, &st, why, sizeof why);
+    *rejected = fd >= 0 || why[0];
+    note_once(why);
+    if (fd < 0) return NULL;
+    size_t size = (size_t)st.st_size;
+    if ((uint64_t)st.st_size > MAX_FILE || size < klen + 16 || !(buf = malloc(size)) ||
+        read_all(fd, buf, size) != 0)
         goto done;
     uint64_t n, sum;
     memcpy(&n, buf + klen, sizeof n);
     memcpy(&sum, buf + size - 8, sizeof sum);
     if (memcmp(buf, key, klen) != 0 || n == 0 || n != (uint64_t)size - klen - 16 ||
-        sum != fnv(FNV0, buf, (size_t)size - 8))
+        sum != fnv(FNV0, buf, size - 8))
         goto done;
     if ((bin = malloc((size_t)n))) memcpy(bin, buf + klen + 8, (size_t)n);
     *blen = (size_t)n;
+    futimens(fd, NULL); /* its age is its last use: the eviction's order */
 done:
     free(buf);
-    fclose(f);
+    close(fd);
     return bin;
 }
 
@@ -130,24 +182,68 @@ static unsigned char *binary_of(cl_program p, cl_device_id dev, size_t *blen) {
     return bins[i];
 }
 
-/* Keeps p's binary under the key: a whole file or none. 1 if stored. */
-static int disk_store(cl_program p, cl_device_id dev, const char *key, size_t klen,
-                      const char *path) {
-    static unsigned counter;
+typedef struct {
+    char name[24];
+    uint64_t size;
+    struct timespec used;
+} kept;
+
+static int older(const void *a, const void *b) {
+    const struct timespec *x = &((const kept *)a)->used, *y = &((const kept *)b)->used;
+    return x->tv_sec != y->tv_sec ? (x->tv_sec < y->tv_sec ? -1 : 1)
+                                  : (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
+}
+
+/* Deletes the least recently used entries until the directory's entries
+ * hold at most `max` bytes. */
+static void evict(int dfd, uint64_t max) {
+    int d2 = dup(dfd);
+    DIR *d = d2 >= 0 ? fdopendir(d2) : NULL;
+    kept *rows = NULL, *more;
+    size_t n = 0, cap = 0;
+    uint64_t total = 0;
+    struct dirent *de;
+    struct stat st;
+    if (!d) {
+        if (d2 >= 0) close(d2);
+        return;
+    }
+    while ((de = readdir(d)))
+        if (is_entry_name(de->d_name) && fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode)) {
+            if (n == cap) {
+                if (!(more = realloc(rows, (cap = cap * 2 + 16) * sizeof *rows))) break;
+                rows = more;
+            }
+            snprintf(rows[n].name, sizeof rows[n].name, "%s", de->d_name);
+            rows[n].size = (uint64_t)st.st_size, rows[n].used = st.st_mtim;
+            total += rows[n++].size;
+        }
+    closedir(d);
+    if (n) qsort(rows, n, sizeof *rows, older);
+    for (size_t i = 0; i < n && total > max; ++i)
+        if (unlinkat(dfd, rows[i].name, 0) == 0) total -= rows[i].size;
+    free(rows);
+}
+
+/* Keeps p's binary under the key: a whole file or none, then the bound. 1 if stored. */
+static int disk_store(cl_program p, cl_device_id dev, const char *key, size_t klen, int dfd,
+                      const char *name) {
     size_t blen = 0;
     unsigned char *bin = binary_of(p, dev, &blen);
-    char tmp[1200];
-    int stored = 0;
-    if (!bin) return 0;
-    snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(),
-             __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
-    FILE *f = ocr_mkdirs_for(tmp) == 0 ? fopen(tmp, "wb") : NULL;
+    char tmp[96];
+    int stored = 0, fd = bin ? ocr_cache_tmp(dfd, name, tmp, sizeof tmp) : -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !f) close(fd), unlinkat(dfd, tmp, 0);
     if (f) {
         uint64_t n = blen, sum = fnv(fnv(fnv(FNV0, key, klen), &n, sizeof n), bin, blen);
         int ok = fwrite(key, 1, klen, f) == klen && fwrite(&n, sizeof n, 1, f) == 1 &&
                  fwrite(bin, 1, blen, f) == blen && fwrite(&sum, sizeof sum, 1, f) == 1;
-        stored = fclose(f) == 0 && ok && rename(tmp, path) == 0;
-        if (!stored) remove(tmp);
+        stored = fclose(f) == 0 && ok && renameat(dfd, tmp, dfd, name) == 0;
+        if (!stored)
+            unlinkat(dfd, tmp, 0);
+        else
+            evict(dfd, disk_max());
     }
     free(bin);
     return stored;
@@ -161,14 +257,12 @@ typedef struct {
 /* The program from the disk's binary, built; NULL when there is none that
  * builds (rejected when there was a file). */
 static cl_program disk_load(const ocr_device *dev, const entry *e, const char *key, size_t klen,
-                            const char *path, outcome *how) {
+                            int dfd, const char *name, outcome *how) {
     size_t blen = 0;
     cl_int err, bin_err;
-    unsigned char *bin = disk_read(path, key, klen, &blen);
-    if (!bin) {
-        how->rejected = access(path, F_OK) == 0;
-        return NULL;
-    }
+    unsigned char *bin = disk_read(dfd, name, key, klen, &blen, &how->rejected);
+    if (!bin) return NULL;
+    how->rejected = 0;
     const unsigned char *b = bin;
     cl_program p =
         clCreateProgramWithBinary(dev->context, 1, &dev->device, &blen, &b, &bin_err, &err);
@@ -189,12 +283,18 @@ static cl_int build(const ocr_device *dev, const entry *e, int disk, cl_program 
                     const char **call, outcome *how) {
     cl_int err;
     size_t klen = 0;
-    char path[1100];
+    char name[32], why[PATH_MAX + 128];
+    int dfd = -1;
     char *key = disk ? disk_key(dev, e, &klen) : NULL;
-    if (key && disk_path(key, klen, path, sizeof path) != 0) free(key), key = NULL;
-    if (key && (*out = disk_load(dev, e, key, klen, path, how))) {
+    if (key) {
+        disk_name(key, klen, name, sizeof name);
+        dfd = ocr_cache_dir("programs", 1, why, sizeof why);
+        note_once(why);
+    }
+    if (dfd >= 0 && (*out = disk_load(dev, e, key, klen, dfd, name, how))) {
         how->from_binary = 1;
         free(key);
+        close(dfd);
         return CL_SUCCESS;
     }
     const char *text = e->src;
@@ -204,8 +304,10 @@ static cl_int build(const ocr_device *dev, const entry *e, int disk, cl_program 
         *call = "clBuildProgram";
         err = clBuildProgram(*out, 1, &dev->device, e->options, NULL, NULL);
     }
-    if (err == CL_SUCCESS && key) how->stored = disk_store(*out, dev->device, key, klen, path);
+    if (err == CL_SUCCESS && dfd >= 0)
+        how->stored = disk_store(*out, dev->device, key, klen, dfd, name);
     free(key);
+    if (dfd >= 0) close(dfd);
     return err;
 }
 

@@ -1,8 +1,10 @@
 /* ocr_tune.c - per-device tuning of reduce7 (--tune) and the cache that keeps
  * the winner: the geometry that matters is swept on the device at hand, and
  * later runs on the same device, driver, element type and kernel source use
- * it. Defaults tuned on one GPU are not tuned for the next. */
-#define _XOPEN_SOURCE 700 /* POSIX 2008 and realpath */
+ * it. Defaults tuned on one GPU are not tuned for the next. The cache is
+ * read and written like the program cache (ocr_paths.c): only this user's
+ * files that no one else can write, no link followed. */
+#define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h"
 
 #include <errno.h>
@@ -75,6 +77,23 @@ static int parse_line(char *line, char **f, int nf) {
 /* The values --tune tries besides the registry's default (ocr_kernels.c):
  * an entry's unroll must be one of them. */
 static const unsigned other_unrolls[] = {4, 16, 2};
+/* The groups per compute unit it tries besides the registry's default. */
+static const size_t gpu_other_gpcu[] = {4, 16, 2, 32}, cpu_other_gpcu[] = {1, 2, 8, 16};
+#define N_GPCU 4
+
+/* The most groups an entry may have on dev: as many per compute unit as the
+ * sweep's largest candidate. More would leave most of a run to the host's
+ * finish (a group count past n launches no kernel at all). */
+static size_t most_groups(const ocr_device *dev) {
+    const ocr_kernel_spec *r7 = ocr_kernel_find("reduce7");
+    size_t most = r7->grid.gpu_items_per_cu / r7->local_size;
+    if (r7->grid.cpu_groups_per_cu > most) most = r7->grid.cpu_groups_per_cu;
+    for (size_t i = 0; i < N_GPCU; ++i) {
+        if (gpu_other_gpcu[i] > most) most = gpu_other_gpcu[i];
+        if (cpu_other_gpcu[i] > most) most = cpu_other_gpcu[i];
+    }
+    return (dev->info.compute_units ? dev->info.compute_units : 1) * most;
+}
 
 /* A whole number, decimal within [1, max] or hex within [0, max]: no sign, no junk. */
 static int parse_num(const char *s, int base, unsigned long long max, unsigned long long *out) {
@@ -132,6 +151,43 @@ int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, o
     return ocr_tune_lookup_ex(dev, t, kernel_dir, 0, out, note, note_len);
 }
 
+/* Says once per process why the tuning cache was not read or written. */
+static void note_once(const char *why) {
+    static int noted;
+    if (!why[0] || __atomic_exchange_n(&noted, 1, __ATOMIC_RELAXED)) return;
+    ocr_errorf("note: not using the tuning cache: %s", why);
+}
+
+/* The tuning cache opened to read, or NULL: absent, or not safe to trust
+ * (ocr_cache_open; noted once). */
+static FILE *open_cache(void) {
+    char why[PATH_MAX + 128];
+    struct stat st;
+    int dfd = ocr_cache_dir("", 0, why, sizeof why), fd = -1;
+    if (dfd >= 0) fd = ocr_cache_open(dfd, "tune.tsv", O_RDONLY, &st, why, sizeof why);
+    note_once(why);
+    if (dfd >= 0) close(dfd);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (fd >= 0 && !f) close(fd);
+    return f;
+}
+
+/* Why e cannot run on dev as tuned, in buf, or NULL. */
+static const char *beyond_device(const ocr_device *dev, const tune_entry *e, char *buf,
+                                 size_t len) {
+    const ocr_device_info *in = &dev->info;
+    size_t wg = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
+    if (e->tu.local_size > wg)
+        snprintf(buf, len, "work-group size %zu exceeds the device's maximum %zu", e->tu.local_size,
+                 wg);
+    else if (e->tu.groups > most_groups(dev))
+        snprintf(buf, len, "groups %zu exceed the %zu this device's sweep tries at most",
+                 e->tu.groups, most_groups(dev));
+    else
+        return NULL;
+    return buf;
+}
+
 /* Every entry goes through parse_entry's checks, whichever source keys it. */
 int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir, int embedded,
                        ocr_tuning *out, char *note, size_t note_len) {
@@ -141,7 +197,7 @@ int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir
     note[0] = '\0';
     if ((embedded ? embedded_hash(&h) : source_hash(kernel_dir, &h)) != 0) return 0;
     ocr_tune_cache_path(path, sizeof path);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_cache();
     if (!f) return 0;
     int found = 0, lineno = 0;
     while (!found && getline(&line, &cap, f) >= 0) { /* whole lines, however long */
@@ -151,11 +207,7 @@ int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir
         if (!bad && (strcmp(e.device, dev->info.name) || strcmp(e.driver, dev->info.driver) ||
                      strcmp(e.type, ocr_type_name(t))))
             continue;
-        if (!bad && e.tu.local_size > dev->info.max_wg) {
-            snprintf(why, sizeof why, "work-group size %zu exceeds the device's maximum %zu",
-                     e.tu.local_size, dev->info.max_wg);
-            bad = why;
-        }
+        if (!bad) bad = beyond_device(dev, &e, why, sizeof why);
         if (bad) {
             snprintf(note, note_len, "ignored line %d of %s: %s", lineno, path, bad);
             continue;
@@ -190,67 +242,62 @@ static void test_hook(const char *point) {
         nanosleep(&(struct timespec){0, 10000000}, NULL);
 }
 
-/* Waits for the cache's lock (PATH.lock, fcntl): one store at a time, so
- * concurrent tuners keep each other's entries. The descriptor, or -1. */
-static int lock_cache(const char *path) {
-    char lk[1100];
-    snprintf(lk, sizeof lk, "%s.lock", path);
-    int fd = open(lk, O_RDWR | O_CREAT, 0644);
+/* Waits for the cache's lock (tune.tsv.lock in dfd, fcntl): one store at a
+ * time, so concurrent tuners keep each other's entries. The descriptor, or -1. */
+static int lock_cache(int dfd, const char *path) {
+    char why[PATH_MAX + 128];
+    struct stat st;
+    int fd = ocr_cache_open(dfd, "tune.tsv.lock", O_RDWR | O_CREAT, &st, why, sizeof why);
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
     test_hook("locking");
+    if (fd < 0 && !why[0]) snprintf(why, sizeof why, "%s", strerror(errno));
     while (fd >= 0 && fcntl(fd, F_SETLKW, &fl) != 0)
         if (errno != EINTR) {
+            snprintf(why, sizeof why, "%s", strerror(errno));
             close(fd);
             fd = -1;
         }
-    if (fd < 0) ocr_errorf("cannot lock the tuning cache (%s): %s", lk, strerror(errno));
+    if (fd < 0) ocr_errorf("cannot lock the tuning cache (%s.lock): %s", path, why);
     return fd;
 }
 
-/* The file to replace: the cache, or the target of a cache that is a
- * symbolic link (kept a link). Refuses a read-only cache; *mode: its mode
- * (0: new file). */
-static ocr_status cache_target(const char *path, char *target, size_t len, mode_t *mode) {
-    struct stat ls, ts;
-    *mode = 0;
-    snprintf(target, len, "%s", path);
-    if (lstat(path, &ls) != 0) return OCR_OK; /* no cache yet */
-    if (S_ISLNK(ls.st_mode)) {
-        char *real = realpath(path, NULL);
-        if (!real) {
-            ocr_errorf("the tuning cache %s is a symbolic link that does not resolve (%s): not "
-                       "stored; remove the link or create its target",
-                       path, strerror(errno));
-            return OCR_IO;
-        }
-        snprintf(target, len, "%s", real);
-        free(real);
-    }
-    if (stat(target, &ts) != 0 || !S_ISREG(ts.st_mode)) {
-        ocr_errorf("the tuning cache %s is not a regular file: not stored", target);
+/* The cache file to rewrite, opened to read (*in; NULL: none yet), or a
+ * refusal: one that is not safe to trust (a link, another user's, writable
+ * by others, not a regular file), or read-only. *mode: its mode (0: new). */
+static ocr_status cache_old(int dfd, const char *path, FILE **in, mode_t *mode) {
+    char why[PATH_MAX + 128];
+    struct stat st;
+    *in = NULL, *mode = 0;
+    int fd = ocr_cache_open(dfd, "tune.tsv", O_RDONLY, &st, why, sizeof why);
+    if (fd < 0 && why[0]) {
+        ocr_errorf("the tuning was not stored: %s", why);
         return OCR_IO;
     }
-    if (!(ts.st_mode & S_IWUSR) || access(target, W_OK) != 0) {
+    if (fd < 0) return OCR_OK; /* no cache yet */
+    if (!(st.st_mode & S_IWUSR)) {
         ocr_errorf("the tuning cache %s is read-only (mode %03o): the tuning was not stored; "
                    "make it writable or remove it",
-                   target, (unsigned)(ts.st_mode & 0777));
+                   path, (unsigned)(st.st_mode & 0777));
+        close(fd);
         return OCR_IO;
     }
-    *mode = ts.st_mode & 07777;
-    return OCR_OK;
+    *mode = st.st_mode & 0755;
+    if (!(*in = fdopen(fd, "r"))) close(fd);
+    return *in ? OCR_OK : OCR_IO;
 }
 
-/* Writes target afresh through a temporary file beside it: every other
- * valid entry kept, this key's old one and broken lines dropped, the new
- * entry added, the mode kept. Called with the lock held. */
-static ocr_status rewrite(const char *target, mode_t mode, const ocr_device *dev, ocr_type t,
-                          uint64_t h, const ocr_tuning *tu) {
-    char tmp[PATH_MAX + 32], why[160], *line = NULL, *copy = NULL;
+/* Writes the cache afresh through a new temporary file in dfd: every other
+ * valid entry of `in` kept, this key's old one and broken lines dropped, the
+ * new entry added, the mode kept. Called with the lock held; closes in. */
+static ocr_status rewrite(int dfd, const char *path, FILE *in, mode_t mode, const ocr_device *dev,
+                          ocr_type t, uint64_t h, const ocr_tuning *tu) {
+    char tmp[96], why[160], *line = NULL, *copy = NULL;
     size_t cap = 0;
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target, (long)getpid());
-    FILE *out = fopen(tmp, "w"), *in = fopen(target, "r");
+    int fd = ocr_cache_tmp(dfd, "tune.tsv", tmp, sizeof tmp);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!out) {
-        ocr_errorf("cannot write %s: %s", tmp, strerror(errno));
+        ocr_errorf("cannot write a temporary file beside %s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd), unlinkat(dfd, tmp, 0);
         if (in) fclose(in);
         return OCR_IO;
     }
@@ -272,9 +319,9 @@ static ocr_status rewrite(const char *target, mode_t mode, const ocr_device *dev
     int bad = mode && fchmod(fileno(out), mode) != 0; /* the old file's mode */
     if (fclose(out) != 0) bad = 1;
     test_hook("rename");
-    if (bad || rename(tmp, target) != 0) {
-        ocr_errorf("cannot write %s: %s", target, strerror(errno));
-        remove(tmp);
+    if (bad || renameat(dfd, tmp, dfd, "tune.tsv") != 0) {
+        ocr_errorf("cannot write %s: %s", path, strerror(errno));
+        unlinkat(dfd, tmp, 0);
         return OCR_IO;
     }
     return OCR_OK;
@@ -283,23 +330,31 @@ static ocr_status rewrite(const char *target, mode_t mode, const ocr_device *dev
 ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
                           const ocr_tuning *tu) {
     ocr_last_error_clear();
-    char path[1024], target[PATH_MAX];
+    char path[1024], why[PATH_MAX + 128];
     uint64_t h;
     mode_t mode;
+    FILE *in;
     if (source_hash(kernel_dir, &h) != 0) {
         ocr_errorf("cannot read reduce7.cl to key the tuning cache");
         return OCR_IO;
     }
     ocr_tune_cache_path(path, sizeof path);
-    if (ocr_mkdirs_for(path) != 0) {
-        ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
+    int dfd = ocr_cache_dir("", 1, why, sizeof why);
+    if (dfd < 0) {
+        if (why[0])
+            ocr_errorf("the tuning was not stored: %s", why);
+        else if (!path[0])
+            ocr_errorf("the tuning was not stored: no per-user cache (neither XDG_CACHE_HOME "
+                       "nor HOME is an absolute path)");
+        else
+            ocr_errorf("cannot create the directory of %s: %s", path, strerror(errno));
         return OCR_IO;
     }
-    int lock = lock_cache(path);
-    if (lock < 0) return OCR_IO;
-    ocr_status st = cache_target(path, target, sizeof target, &mode);
-    if (st == OCR_OK) st = rewrite(target, mode, dev, t, h, tu);
-    close(lock); /* releases the lock */
+    int lock = lock_cache(dfd, path);
+    ocr_status st = lock < 0 ? OCR_IO : cache_old(dfd, path, &in, &mode);
+    if (st == OCR_OK) st = rewrite(dfd, path, in, mode, dev, t, h, tu);
+    if (lock >= 0) close(lock); /* releases the lock */
+    close(dfd);
     return st;
 }
 
@@ -360,10 +415,12 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
      * defaults first (ocr_kernels.c); the others around them. */
     const ocr_kernel_spec *r7 = ocr_kernel_find("reduce7");
     const size_t gpu_local[] = {r7->local_size, 64, 256, 512, 1024};
-    const size_t gpu_gpcu[] = {r7->grid.gpu_items_per_cu / r7->local_size, 4, 16, 2, 32};
+    const size_t gpu_gpcu[] = {r7->grid.gpu_items_per_cu / r7->local_size, gpu_other_gpcu[0],
+                               gpu_other_gpcu[1], gpu_other_gpcu[2], gpu_other_gpcu[3]};
     const unsigned gpu_unroll[] = {r7->grid.unroll, other_unrolls[0], other_unrolls[1],
                                    other_unrolls[2]};
-    const size_t cpu_gpcu[] = {r7->grid.cpu_groups_per_cu, 1, 2, 8, 16};
+    const size_t cpu_gpcu[] = {r7->grid.cpu_groups_per_cu, cpu_other_gpcu[0], cpu_other_gpcu[1],
+                               cpu_other_gpcu[2], cpu_other_gpcu[3]};
     ocr_tuning cand[128];
     unsigned nc = 0;
     if (gpu) {

@@ -1,0 +1,12 @@
+# The per-user caches' files (issue 37): the program cache's entries and the
+# tuning cache are only read when they are this user's own regular files in
+# directories no one else can write, no link is followed, a FIFO does not
+# hang, no HOME means no cache (never the current directory), and the program
+# cache keeps under OCLREDUCTION_CACHE_MAX, least recently used out.
+add_executable(test_cache ${UNIT}/test_cache.c)
+target_link_libraries(test_cache PRIVATE oclreduction)
+target_include_directories(test_cache PRIVATE ${PROJECT_SOURCE_DIR}/host/lib)
+foreach(part modes owner dirmode link tmplink fifo nohome evict tunelinks tunegroups)
+  ocr_test(cache.${part} LABELS quick cache PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/cache_test.sh ${OCR} $<TARGET_FILE:test_cache> ${PROJECT_SOURCE_DIR}/cl ${part})
+endforeach()
