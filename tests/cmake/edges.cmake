@@ -46,7 +46,7 @@ set_tests_properties(edges.sweep_size_wraps edges.sweep_size_reversed edges.swee
                      PROPERTIES LABELS "quick;tools;edges")
 
 # --- the tuning cache (host/lib/run/ocr_tune.c): every field checked, the real
-# line number in the note, the file's mode and symbolic link kept, a
+# line number in the note, the file's mode kept, a symbolic link refused, a
 # read-only cache refused, two tuners at once keep both entries.
 foreach(part fields files race)
   add_test(NAME edges.tune_${part} COMMAND ${SCRIPTS}/tune_edges_test.sh ${OCR} ${part})

@@ -13,6 +13,8 @@
 #   fifo      a FIFO at the entry's name does not hang ocr_reducer_create
 #   nohome    neither HOME nor XDG_CACHE_HOME (or relative ones): nothing is
 #             written, least of all in the current directory
+#   pynohome  the same for the Python package (PY: its python, with PYTHONPATH
+#             set to the package)
 #   evict     OCLREDUCTION_CACHE_MAX: least recently used out, 0 turns it off
 #   tunelinks tune.tsv and tune.tsv.lock as links: not followed, targets kept;
 #             another user's tune.tsv ignored
@@ -125,6 +127,18 @@ nohome() {
     [ "$rc" = 3 ] && grep -q "the tuning was not stored: no per-user cache" "$tmp/out" ||
       { cat "$tmp/out"; no "$env: --tune exited $rc without saying it stored nothing"; }
   done
+  local made; made=$(find "$tmp/cwd" -mindepth 1)
+  [ -z "$made" ] || no "files made in the current directory: $made"
+  cd "$tmp" || exit 1
+}
+
+pynohome() {
+  mkdir "$tmp/cwd" && cd "$tmp/cwd" || exit 1
+  env -u HOME -u XDG_CACHE_HOME "$PY" -c '
+import numpy as np, pyopencl as cl, pyopencl.array as cla, oclreduction
+q = cl.CommandQueue(cl.create_some_context(interactive=False))
+print("sum", oclreduction.sum(cla.to_device(q, np.arange(10000, dtype=np.int32))).get())' > "$tmp/out" 2>&1
+  grep -q "^sum 49995000$" "$tmp/out" || { cat "$tmp/out"; no "the Python sum failed"; }
   local made; made=$(find "$tmp/cwd" -mindepth 1)
   [ -z "$made" ] || no "files made in the current directory: $made"
   cd "$tmp" || exit 1
