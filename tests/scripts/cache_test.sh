@@ -69,13 +69,17 @@ owner() {
   plant
   chown 65534 "$progs/$name" 2>/dev/null || echo "note: chown failed; the mode alone is tested"
   chmod 666 "$progs/$name"
-  refused "another user's entry" "(belongs to another user|is writable by others)"
+  refused "another user's entry" "(belongs to another user|is writable by its group or others)"
+  # The user's own forgery again, writable by all: the mode alone refuses it.
+  "$t" forge "$tmp"/mod/oclreduction/programs/*.bin "$progs/$name" || no "forge failed"
+  chmod 666 "$progs/$name"
+  refused "an entry of mode 0666" "$name is writable by its group or others \\(mode 666\\)"
 }
 
 dirmode() {
   plant
   chmod 770 "$progs"
-  refused "a group-writable directory" "directory $progs is writable by others \\(mode 770\\)"
+  refused "a group-writable directory" "directory $progs is writable by its group or others \\(mode 770\\)"
 }
 
 link() {
@@ -196,7 +200,7 @@ tunelinks() {
   rm "$top/tune.tsv" && cp "$tmp/good.tsv" "$top/tune.tsv" && chmod 666 "$top/tune.tsv"
   chown 65534 "$top/tune.tsv" 2>/dev/null || echo "note: chown failed; the mode alone is tested"
   "$ocr" -n 7 -s 64K -r 1 > "$tmp/out" 2>&1 || no "a run with another user's tune.tsv failed"
-  grep -q "^Tuning: built-in defaults" "$tmp/out" && grep -Eq "note: not using the tuning cache: .*(belongs to another user|writable by others)" "$tmp/out" ||
+  grep -q "^Tuning: built-in defaults" "$tmp/out" && grep -Eq "note: not using the tuning cache: .*(belongs to another user|writable by its group or others)" "$tmp/out" ||
     { cat "$tmp/out"; no "another user's tune.tsv was used, or not noted"; }
 }
 

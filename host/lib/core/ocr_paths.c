@@ -72,7 +72,7 @@ static const char *unsafe(int fd, mode_t type, struct stat *st, char *why, size_
     else if (st->st_uid != geteuid())
         snprintf(why, len, "%s belongs to another user (uid %lu)", what, (unsigned long)st->st_uid);
     else if (st->st_mode & 022)
-        snprintf(why, len, "%s is writable by others (mode %03o)", what,
+        snprintf(why, len, "%s is writable by its group or others (mode %03o)", what,
                  (unsigned)(st->st_mode & 0777));
     else
         return NULL;
@@ -112,14 +112,15 @@ int ocr_cache_dir(const char *sub, int create, char *why, size_t len) {
     why[0] = '\0';
     if (cache_top(top, sizeof top) != 0) return -1;
     if (create) make_parents(top);
-    int fd = open_dir(-1, top, create);
+    int fd = open_dir(-1, top, create), err = errno;
     snprintf(what, sizeof what, "the cache directory %s", top);
-    if (fd < 0 && errno != ENOENT) snprintf(why, len, "%s: %s", what, link_or(errno));
+    if (fd < 0 && err != ENOENT) snprintf(why, len, "%s: %s", what, link_or(err));
     if (fd >= 0 && unsafe(fd, S_IFDIR, &st, why, len, what)) close(fd), fd = -1;
     if (fd < 0 || !sub || !sub[0]) return fd;
     int sfd = open_dir(fd, sub, create);
+    err = errno;
     snprintf(what, sizeof what, "the cache directory %s/%s", top, sub);
-    if (sfd < 0 && errno != ENOENT) snprintf(why, len, "%s: %s", what, link_or(errno));
+    if (sfd < 0 && err != ENOENT) snprintf(why, len, "%s: %s", what, link_or(err));
     if (sfd >= 0 && unsafe(sfd, S_IFDIR, &st, why, len, what)) close(sfd), sfd = -1;
     close(fd);
     return sfd;
@@ -129,13 +130,14 @@ int ocr_cache_open(int dfd, const char *name, int flags, struct stat *st, char *
     char what[600];
     why[0] = '\0';
     /* O_NONBLOCK: a FIFO planted at the name does not wait for a writer. */
-    int fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    int fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600), err = errno;
     snprintf(what, sizeof what, "the cache file %s", name);
     if (fd < 0) {
-        if (errno == ELOOP)
+        if (err == ELOOP)
             snprintf(why, len, "%s is a symbolic link", what);
-        else if (errno != ENOENT)
-            snprintf(why, len, "%s: %s", what, strerror(errno));
+        else if (err != ENOENT)
+            snprintf(why, len, "%s: %s", what, strerror(err));
+        errno = err;
         return -1;
     }
     if (unsafe(fd, S_IFREG, st, why, len, what)) {
