@@ -15,7 +15,8 @@
 #             written, least of all in the current directory
 #   pynohome  the same for the Python package (PY: its python, with PYTHONPATH
 #             set to the package)
-#   evict     OCLREDUCTION_CACHE_MAX: least recently used out, 0 turns it off
+#   evict     OCLREDUCTION_CACHE_MAX: least recently used out, 0 turns it off;
+#             temporary files an hour old (a store that died) removed
 #   tunelinks tune.tsv and tune.tsv.lock as links: not followed, targets kept;
 #             another user's tune.tsv ignored
 #   tunegroups a tune entry of 2^24 groups is ignored (no run without kernels)
@@ -163,7 +164,12 @@ evict() {
   local max=$((s_int + s_long + s_long / 2))
   export OCLREDUCTION_CACHE_MAX=$max
   sum int && grep -q "1 from disk" "$tmp/out" || { cat "$tmp/out"; no "int not from disk"; }
+  # What a process that died before its rename left, and a fresh one.
+  echo old > "$progs/.$e_long.0123abcd.tmp" && touch -d '2 hours ago' "$progs/.$e_long.0123abcd.tmp"
+  echo new > "$progs/.$e_long.4567abcd.tmp"
   sum float || { cat "$tmp/out"; no "the float sum failed"; }
+  [ -e "$progs/.$e_long.0123abcd.tmp" ] && no "a temporary file two hours old was kept"
+  [ -e "$progs/.$e_long.4567abcd.tmp" ] || no "a fresh temporary file (a store under way) was removed"
   [ "$(bytes)" -le "$max" ] || no "the cache holds $(bytes) bytes, more than OCLREDUCTION_CACHE_MAX=$max"
   [ -e "$progs/$e_long" ] && no "the least recently used entry (long) was kept"
   [ -e "$progs/$e_int" ] || no "the int entry, used last but one, was evicted"

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DISK_MAGIC  "oclreduction-program-1\n"
@@ -194,8 +195,15 @@ static int older(const void *a, const void *b) {
                                   : (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
 }
 
+/* A temporary file (ocr_cache_tmp) an hour old: its process died before the rename. */
+static int stale_tmp(const char *s, const struct stat *st) {
+    size_t n = strlen(s);
+    return s[0] == '.' && n > 5 && !strcmp(s + n - 4, ".tmp") && S_ISREG(st->st_mode) &&
+           time(NULL) - st->st_mtim.tv_sec > 3600;
+}
+
 /* Deletes the least recently used entries until the directory's entries
- * hold at most `max` bytes. */
+ * hold at most `max` bytes, and stale temporary files. */
 static void evict(int dfd, uint64_t max) {
     int d2 = dup(dfd);
     DIR *d = d2 >= 0 ? fdopendir(d2) : NULL;
@@ -208,9 +216,10 @@ static void evict(int dfd, uint64_t max) {
         if (d2 >= 0) close(d2);
         return;
     }
-    while ((de = readdir(d)))
-        if (is_entry_name(de->d_name) && fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISREG(st.st_mode)) {
+    while ((de = readdir(d))) {
+        if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (stale_tmp(de->d_name, &st)) unlinkat(dfd, de->d_name, 0);
+        if (is_entry_name(de->d_name) && S_ISREG(st.st_mode)) {
             if (n == cap) {
                 if (!(more = realloc(rows, (cap = cap * 2 + 16) * sizeof *rows))) break;
                 rows = more;
@@ -219,6 +228,7 @@ static void evict(int dfd, uint64_t max) {
             rows[n].size = (uint64_t)st.st_size, rows[n].used = st.st_mtim;
             total += rows[n++].size;
         }
+    }
     closedir(d);
     if (n) qsort(rows, n, sizeof *rows, older);
     for (size_t i = 0; i < n && total > max; ++i)
