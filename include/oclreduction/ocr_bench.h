@@ -442,13 +442,18 @@ typedef struct {
 OCR_API ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
                                 const char *kernel_dir, ocr_tuning *best, FILE *progress);
 /* The per-user cache: $XDG_CACHE_HOME/oclreduction/tune.tsv (else
- * ~/.cache/...), one entry per device, driver, type and kernel source hash. */
+ * $HOME/.cache/...; "" when neither is an absolute path: no cache), one entry
+ * per device, driver, type and kernel source hash. A file or directory that
+ * is a link, another user's or writable by others is neither read nor
+ * written (docs/tuning.md): the lookup notes it once on the message channel,
+ * the store returns OCR_IO. */
 OCR_API void ocr_tune_cache_path(char *buf, size_t len);
 OCR_API ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
                                   const ocr_tuning *tu);
 /* 1 and *out if the cache holds an entry for this device, driver, type and
  * today's reduce7.cl; else 0, with a note when an entry was there but ignored
- * (corrupt, or tuned for another version of the kernel). */
+ * (corrupt, tuned for another version of the kernel, or past the device's
+ * limits: its work-group size, 32 groups per compute unit). */
 OCR_API int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir,
                             ocr_tuning *out, char *note, size_t note_len);
 /* A tunable built-in kernel with no geometry of the caller's (no local size,
