@@ -10,6 +10,9 @@ foreach(part modes owner dirmode link tmplink fifo nohome evict tunelinks tunegr
   ocr_test(cache.${part} LABELS quick cache PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/cache_test.sh ${OCR} $<TARGET_FILE:test_cache> ${PROJECT_SOURCE_DIR}/cl ${part})
 endforeach()
+ocr_test(cache.tunewg LABELS quick cache tune PROPERTIES TIMEOUT 300
+         ENVIRONMENT "SHIM=$<TARGET_FILE:fault_shim>"
+         COMMAND ${SCRIPTS}/cache_test.sh ${OCR} $<TARGET_FILE:test_cache> ${PROJECT_SOURCE_DIR}/cl tunewg)
 if(OCR_PYTEST_PYTHON)
   ocr_test(cache.pynohome LABELS quick cache python PROPERTIES TIMEOUT 300
            ENVIRONMENT "PY=${OCR_PYTEST_PYTHON};PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1"

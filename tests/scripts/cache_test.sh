@@ -20,6 +20,9 @@
 #   tunelinks tune.tsv and tune.tsv.lock as links: not followed, targets kept;
 #             another user's tune.tsv ignored
 #   tunegroups a tune entry of 2^24 groups is ignored (no run without kernels)
+#   tunewg    a tuned work-group size past the compiled kernel's limit (the
+#             fault shim, SHIM, lowers it to 64) is shrunk, not refused; a
+#             size the user gives (-w) still is
 set -u
 ocr=$1 t=$2 cl=$3 part=$4
 # POCL's own cache stays where it was (the XDG_CACHE_HOME below would move it).
@@ -217,6 +220,19 @@ tunegroups() {
   grep -q "^Passes: 0" "$tmp/out" && no "2^24 groups: a run without a kernel"
   grep -q "^Tuning: built-in defaults" "$tmp/out" && grep -q "note: ignored line 1 of $top/tune.tsv: groups 16777216 exceed" "$tmp/out" ||
     { cat "$tmp/out"; no "the entry of 2^24 groups was used, or not noted"; }
+}
+
+tunewg() {
+  local dev=(-p 0 -d 0) shim=(env LD_PRELOAD="$SHIM" OCR_FAULT_KERNEL_WG=64 ASAN_OPTIONS=verify_asan_link_order=0)
+  "$ocr" --tune "${dev[@]}" -s 64K --tune-budget 1 > /dev/null 2>&1 || no "--tune failed"
+  awk -F'\t' -v OFS='\t' '{ $6 = 256; $9 = 1; print }' "$top/tune.tsv" > "$tmp/t" && cat "$tmp/t" > "$top/tune.tsv"
+  "${shim[@]}" "$ocr" -n 7 "${dev[@]}" -s 64K -r 1 > "$tmp/out" 2>&1 || no "the tuned run failed"
+  grep -q "^Tuning: tuned for this device" "$tmp/out" && grep -q "work-group size 64," "$tmp/out" &&
+    grep -q "^Test PASSED!" "$tmp/out" || { cat "$tmp/out"; no "the tuned 256 was not shrunk to the kernel's 64"; }
+  TEST_CACHE_TUNED=1 "${shim[@]}" "$t" sum int > "$tmp/out" 2>&1 || { cat "$tmp/out"; no "the tuned reducer failed"; }
+  "${shim[@]}" "$ocr" -n 7 "${dev[@]}" -w 256 -s 64K -r 1 > "$tmp/out" 2>&1
+  local rc=$?
+  [ "$rc" = 3 ] && grep -q "the compiled kernel allows 64" "$tmp/out" || { cat "$tmp/out"; no "-w 256 past the kernel's 64: exit $rc"; }
 }
 
 "$part"

@@ -10,6 +10,9 @@
  *                          return NULL and set *errcode_ret
  *   OCR_FAULT_NO_FP64=1    clGetDeviceInfo(CL_DEVICE_DOUBLE_FP_CONFIG) answers
  *                          0, as on a device without double precision
+ *   OCR_FAULT_KERNEL_WG=N  clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)
+ *                          answers at most N, as for a kernel that needs many
+ *                          registers
  */
 #define _GNU_SOURCE
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -157,9 +160,24 @@ WRAP_INT(clGetProgramBuildInfo,
          (p, d, i, s, v, r))
 WRAP_OBJ(cl_kernel, clCreateKernel, (cl_program p, const char *n, cl_int *errcode_ret),
          (p, n, errcode_ret))
-WRAP_INT(clGetKernelWorkGroupInfo,
-         (cl_kernel k, cl_device_id d, cl_kernel_work_group_info i, size_t s, void *v, size_t *r),
-         (k, d, i, s, v, r))
+/* clGetKernelWorkGroupInfo by hand: it can also lower a kernel's limit. */
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
+                                                         cl_kernel_work_group_info i, size_t s,
+                                                         void *v, size_t *r) {
+    typedef cl_int(CL_API_CALL * fn)(cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t,
+                                     void *, size_t *);
+    static long count;
+    cl_int err_;
+    if (should_fail("clGetKernelWorkGroupInfo", &count, &err_)) return err_;
+    REAL(clGetKernelWorkGroupInfo, fn)
+    cl_int e = real_(k, d, i, s, v, r);
+    const char *wg = getenv("OCR_FAULT_KERNEL_WG");
+    size_t most = wg ? (size_t)strtoull(wg, NULL, 10) : 0;
+    if (e == CL_SUCCESS && i == CL_KERNEL_WORK_GROUP_SIZE && v && s == sizeof(size_t) && most &&
+        *(size_t *)v > most)
+        *(size_t *)v = most;
+    return e;
+}
 WRAP_INT(clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v))
 WRAP_INT(clEnqueueWriteBuffer,
          (cl_command_queue q, cl_mem b, cl_bool bl, size_t o, size_t s, const void *p, cl_uint n,

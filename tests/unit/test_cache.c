@@ -2,7 +2,8 @@
  * test_cache.c - the reducer's side of tests/scripts/cache_test.sh (the disk
  * program cache under attack).
  *   sum [TYPE [KERNEL_DIR]]  one sum reducer of TYPE (int, long, float,
- *       double; KERNEL_DIR: its sources from there) over 0 .. 9999; prints the
+ *       double; KERNEL_DIR: its sources from there) over 0 .. 9999, with the
+ *       built-in geometry (the tune cache's with TEST_CACHE_TUNED set); prints the
  *       result against the host's, the program cache's counters and every
  *       message of the library's channel; exit 0 if right, 1 if not.
  *   forge FROM TO  rewrites the entry TO with FROM's binary under TO's own key
@@ -57,7 +58,8 @@ static int sum(ocr_type t, const char *kernel_dir) {
     CL_OPEN_FIRST(dev, ctx, q);
     cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * es, host, &err);
     CL_OK(err);
-    ocr_reducer_options o = {.kernel_dir = kernel_dir, .ignore_tuning = 1};
+    ocr_reducer_options o = {.kernel_dir = kernel_dir,
+                             .ignore_tuning = !getenv("TEST_CACHE_TUNED")};
     ocr_reducer *r = NULL;
     ocr_value v;
     ocr_status st = ocr_reducer_create(ctx, dev, t, OCR_SUM, &o, &r);

@@ -23,18 +23,19 @@ ocr_status ocr_geometry_policy(const ocr_device *dev, const ocr_build_request *r
     const ocr_kernel_spec *sp = &rq->spec;
     const ocr_device_info *in = &dev->info;
     p->user = user;
-    p->user_local = rq->local_size != 0;
-    p->local = p->user_local ? rq->local_size : sp->local_size ? sp->local_size : 256;
+    /* A tuned size (OCR_KERNEL_TUNED) is kept, but shrunk like a default one. */
+    p->user_local = rq->local_size != 0 && !(sp->caps & OCR_KERNEL_TUNED);
+    p->local = rq->local_size ? rq->local_size : sp->local_size ? sp->local_size : 256;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
     p->vec = 16 / ocr_type_size(input); /* the loads are of input elements */
-    if (p->vec > 4) p->vec = 4; /* small types: 4 per load (reduce7's FOLD takes 2 or 4) */
+    if (p->vec > 4) p->vec = 4;         /* small types: 4 per load (reduce7's FOLD takes 2 or 4) */
     /* reduce7: blocked access on CPU devices, coalesced strides elsewhere (a
      * device that says it is both, like oclgrind, counts as a GPU); on a CPU,
      * the registry row's work-group size. */
     cl_device_type ty = in->type;
     p->blocked =
         rq->access ? rq->access == 2 : (ty & CL_DEVICE_TYPE_CPU) && !(ty & CL_DEVICE_TYPE_GPU);
-    if (sp->kind == OCR_PER_GRID && p->blocked && !p->user_local)
+    if (sp->kind == OCR_PER_GRID && p->blocked && !rq->local_size)
         p->local = sp->grid.cpu_local_size;
     if (p->local > limit) {
         if (p->user_local) {

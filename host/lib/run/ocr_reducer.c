@@ -136,6 +136,7 @@ static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt)
                            sizeof note)) {
         rq.local_size = tu.local_size, rq.groups = tu.groups;
         rq.unroll = tu.unroll, rq.access = tu.access;
+        rq.spec.caps |= OCR_KERNEL_TUNED;
     }
     return rq;
 }

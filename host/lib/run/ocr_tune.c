@@ -490,6 +490,7 @@ void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, 
     if (ocr_tune_lookup(dev, rq->type, rq->kernel_dir, &tu, note, sizeof note)) {
         rq->local_size = tu.local_size, rq->groups = tu.groups;
         rq->unroll = tu.unroll, rq->access = tu.access;
+        rq->spec.caps |= OCR_KERNEL_TUNED;
         snprintf(tuning, len, "tuned for this device (%s)", tu.source);
     } else {
         if (note[0]) ocr_errorf("note: %s", note);
