@@ -478,7 +478,7 @@ def grade_class(a, s, ocr, out, held):
         s["seed"] = secrets.randbits(63) if caps["grade-seed"] else 1
     opts = grade_options(s, caps)
     s["graded"] = [list(p) for p in graded_pairs(ocr, s, caps)]
-    rubric = read_rubric(s["rubric"], {tuple(p) for p in s["graded"]})
+    rubric = read_rubric(s["rubric"], [tuple(p) for p in s["graded"]])
     subs = submissions(a.dir, s["kernel"])
     if not subs:
         raise Usage(f"no .cl files or student folders in {a.dir}")

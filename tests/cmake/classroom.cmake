@@ -5,6 +5,13 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_lms_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_settings LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_settings_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
+  # Issue 36: the class tool's own handling, with a stand-in for the grader
+  # (seconds each): hostile names, links, FIFOs and folders; the rubric
+  # against the matrix; submission times; similarity.
+  ocr_test(grade.class_hostile LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_hostile_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_rubric LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_rubric_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
 endif()
 # The tutorial's global fence on local data (docs/labs/tutorial-notes.md):
 # POCL gives the right sums, so only the race checks can call it, RACE.
