@@ -12,6 +12,10 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_hostile_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_rubric LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_rubric_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_late LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_late_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_similarity LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_similarity_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
 endif()
 # The tutorial's global fence on local data (docs/labs/tutorial-notes.md):
 # POCL gives the right sums, so only the race checks can call it, RACE.
