@@ -109,13 +109,21 @@ def grader_tmpdirs(pgid):
 def stop(p):
     """End the child P and everything it started (its own process group)."""
     dirs = grader_tmpdirs(p.pid)
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    try:
+        os.killpg(p.pid, signal.SIGTERM)
+        p.wait(timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    for _ in range(100):  # the group's last members (a case in flight), within 10 s
         try:
-            os.killpg(p.pid, sig)
-            p.wait(timeout=5)
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
             break
-        except (OSError, subprocess.TimeoutExpired):
+        try:
+            p.wait(timeout=0.1)
+        except subprocess.TimeoutExpired:
             pass
+        time.sleep(0.1)
     for d in dirs:
         for f in glob.glob(os.path.join(d, "stderr[0-9]")):
             os.unlink(f)

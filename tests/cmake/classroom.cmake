@@ -16,6 +16,9 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_late_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_similarity LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_similarity_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # SIGTERM while the real grader runs a hanging kernel: everything stops.
+  ocr_test(grade.class_signal LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_signal_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
 endif()
 # The tutorial's global fence on local data (docs/labs/tutorial-notes.md):
 # POCL gives the right sums, so only the race checks can call it, RACE.
