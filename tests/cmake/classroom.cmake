@@ -19,6 +19,11 @@ if(Python3_FOUND)
   # The same class, settings and seed twice: the same gradebook and feedback.
   ocr_test(grade.class_seed LABELS grade PROPERTIES TIMEOUT 600
            COMMAND ${SCRIPTS}/grade_class_seed_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+  # Seven kernels graded idle and under load (2 busy processes per core):
+  # the same gradebook, every verdict right. Needs the grader's drawn sizes,
+  # every type and load-independent limits (issue 36); skipped (77) without.
+  ocr_test(grade.class_load LABELS grade PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+           COMMAND ${SCRIPTS}/grade_class_load_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   # SIGTERM while the real grader runs a hanging kernel: everything stops.
   ocr_test(grade.class_signal LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_signal_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
