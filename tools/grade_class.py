@@ -98,7 +98,8 @@ def grader_tmpdirs(pgid):
             if os.getpgid(int(pid)) != pgid:
                 continue
             for fd in os.listdir(f"/proc/{pid}/fd"):
-                m = re.match(r"(/tmp/ocr-grade-\w{6})/stderr\d$", os.readlink(f"/proc/{pid}/fd/{fd}"))
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                m = re.match(r"(/tmp/ocr-grade-\w{6})/stderr\d$", link)
                 if m:
                     found.add(m.group(1))
         except OSError:
@@ -164,7 +165,8 @@ def find_grader():
         if os.path.isfile(cand) and os.access(cand, os.X_OK):
             return cand
     raise RuntimeError(f"no oclReduction: not on PATH and not built in {root}/build; build it "
-                       "(cmake -B build && cmake --build build) or name it: OCR=/path/to/oclReduction")
+                       "(cmake -B build && cmake --build build) or name it: "
+                       "OCR=/path/to/oclReduction")
 
 
 def grader_caps(ocr):
@@ -226,7 +228,8 @@ def grade_one(s, ocr, path, opts):
         if re.search(r"(^|\s)(elems|local)=", m.group(1)):
             note = (f"grade_class: ignored in '// grade:{m.group(1).rstrip()}': the teacher's "
                     f"geometry is {s['elems']} elements per group, {s['local']} work-items\n")
-    cmd = [ocr, "--grade", "--kernel-file", path, "--kernel-name", kernel, "--format", "json"] + opts
+    cmd = [ocr, "--grade", "--kernel-file", path, "--kernel-name", kernel, "--format", "json"]
+    cmd += opts
     t0 = time.monotonic()
     rc, out, err = run(cmd)
     err = note + err.decode("utf-8", "replace")
@@ -255,8 +258,8 @@ def verdict_row(student, sid, path, why, report, rc, err):
     if path is None:
         row.update(verdict="NO_SUBMISSION", reason=why)
     elif report is None:
-        first = next((l for l in err.splitlines() if l.strip() and not l.startswith("grade_class:")),
-                     "no message")
+        said = [x for x in err.splitlines() if x.strip() and not x.startswith("grade_class:")]
+        first = said[0] if said else "no message"
         row.update(verdict="ERROR", reason=f"the grader exited {rc}: {first}")
     else:
         sm = report["summary"]

@@ -73,6 +73,8 @@ def feedback(row, report, err, max_points):
         f.write(f"Reason: {row['reason']}\n")
     if row["replay"]:
         f.write(f"Replay: {row['replay']}\n")
+    if (report or {}).get("regrade"):
+        f.write(f"Regrade: {report['regrade']}\n")
     failed = [c for c in (report or {}).get("cases", []) if c["verdict"] not in ("PASS", "SKIPPED")]
     if failed:
         f.write(f"\nFailed checks ({len(failed)}):\n")
