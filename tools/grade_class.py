@@ -505,6 +505,9 @@ def grade_class(a, s, ocr, out, held):
     for i, (student, sid, path, why) in enumerate(subs):
         progress(f"grade_class: {i + 1}/{len(subs)} {student} ({time.monotonic() - t_start:.0f} s)")
         report, grc, err, secs = grade_one(s, ocr, path, opts) if path else (None, 0, "", 0.0)
+        if grc == 2:  # the grader refused the teacher's options, not this student's file
+            said = [x for x in err.splitlines() if x.startswith("oclReduction")]
+            raise Usage("the grader refused the class's settings: " + (said[0] if said else err))
         row = verdict_row(student, sid, path, why, report, grc, err)
         if row["verdict"] == "ERROR":
             rc = 3

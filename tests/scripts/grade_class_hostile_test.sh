@@ -13,7 +13,9 @@
 #  - the output folder equal to or inside the class folder, or locked by
 #    another grade_class, or unwritable: exit 2 with a message;
 #  - settings and rubrics that are not UTF-8, huge, /dev/zero, or hold absurd
-#    values: exit 2 naming the file (and line), never a Python traceback;
+#    values: exit 2 naming the file (and line), never a Python traceback; a
+#    geometry the grader refuses (more than the device's memory): exit 2
+#    with the grader's message, not a gradebook of ERROR rows;
 #  - without OCR and with no oclReduction on PATH, the checkout's own
 #    build/oclReduction is found; without it the message names OCR.
 set -u
@@ -101,6 +103,9 @@ expect2 "s3:2: elems is from 1 to" gc "$k" "$tmp/o" --settings "$tmp/s3"
 printf 'local = -4\n' > "$tmp/s4"
 expect2 "s4:1: local is from 1 to" gc "$k" "$tmp/o" --settings "$tmp/s4"
 expect2 "elems is from 1 to" gc "$k" "$tmp/o" --elems 0
+expect2 "the grader refused the class's settings: oclReduction: --grade: 1048576 elements" \
+  gc "$k" "$tmp/o7" --elems 1048576
+[ ! -e "$tmp/o7/gradebook.csv" ] || bad "a gradebook of ERROR rows for settings the grader refused"
 printf 'max_points 1e300\n' > "$tmp/r1"
 expect2 "r1:1: '1e300' is not a number of points" gc "$k" "$tmp/o" --rubric "$tmp/r1"
 printf 'max_points 10\n\x00\n' > "$tmp/r2"
