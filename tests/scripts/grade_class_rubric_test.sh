@@ -20,6 +20,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 "$py" - "$src" <<'PY' || fail=1
 import sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, sys.argv[1] + "/tools")
 import grade_class_input as gi
 r = gi.read_rubric(sys.argv[1] + "/docs/labs/rubric.example", gi.DOCUMENTED_MATRIX)
