@@ -5,6 +5,28 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_lms_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_settings LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_settings_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
+  # Issue 36: the class tool's own handling, with a stand-in for the grader
+  # (seconds each): hostile names, links, FIFOs and folders; the rubric
+  # against the matrix; submission times; similarity.
+  ocr_test(grade.class_hostile LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_hostile_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_rubric LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_rubric_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_late LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_late_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_similarity LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_similarity_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # The same class, settings and seed twice: the same gradebook and feedback.
+  ocr_test(grade.class_seed LABELS grade PROPERTIES TIMEOUT 600
+           COMMAND ${SCRIPTS}/grade_class_seed_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+  # Seven kernels graded idle and under load (2 busy processes per core):
+  # the same gradebook, every verdict right. Needs the grader's drawn sizes,
+  # every type and load-independent limits (issue 36); skipped (77) without.
+  ocr_test(grade.class_load LABELS grade PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+           COMMAND ${SCRIPTS}/grade_class_load_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+  # SIGTERM while the real grader runs a hanging kernel: everything stops.
+  ocr_test(grade.class_signal LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_signal_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
 endif()
 # The tutorial's global fence on local data (docs/labs/tutorial-notes.md):
 # POCL gives the right sums, so only the race checks can call it, RACE.
