@@ -141,7 +141,7 @@ static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt)
 }
 
 /* Both scratch buffers sized once for the most values a pass of a plain call
- * writes: a full grid's groups (a pair each for accurate sums), whatever n.
+ * writes: a full grid's groups (OCR_ACCURATE_PARTS each for accurate sums), whatever n.
  * No call then allocates, and no buffer a pending call uses is let go (a
  * reallocation confuses oclgrind 21.10's uninitialized-value checker, which
  * then reports values that the pass before wrote; docs/testing.md).
@@ -152,7 +152,7 @@ static ocr_status presize(ocr_reducer *r) {
     uint64_t need = 0;
     for (int i = 0; i < 2; ++i) {
         if (g[i]->kind != OCR_PER_GRID) return OCR_OK; /* outputs grow with n */
-        uint64_t most = g[i]->max_groups * (g[i]->accurate ? 2 : 1);
+        uint64_t most = g[i]->max_groups * (g[i]->accurate ? OCR_ACCURATE_PARTS : 1);
         if (most > need) need = most;
     }
     for (int i = 0; i < 2 && st == OCR_OK; ++i)

@@ -86,7 +86,8 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
         .local_size = r->local_size,
         .extra_options = opts,
     };
-    int flags = (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE;
+    int flags = (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE |
+                OCR_BUILD_OWN_OPTIONS;
     return ocr_kernel_build_ex(&r->dev, &rq, flags, input, k);
 }
 
