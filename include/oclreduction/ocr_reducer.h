@@ -170,10 +170,15 @@ OCR_API void ocr_reducer_release(ocr_reducer *r);
  * least num_segments + 1 values of offsets_type: OCR_UINT or OCR_ULONG, from
  * its element 0; may be NULL when num_segments is 0). Every segment must lie
  * within the n elements from offset (n bounds what is read and is checked
- * against buf's size). Offsets are the caller's data, not checked on the
- * host: an offset beyond n is read as n, and a segment whose end is before
- * its start is empty, so wrong offsets give wrong values but never a read
- * outside [offset, offset + n). One launch whatever num_segments (a grid of
+ * against buf's size). The offsets' values are the caller's data on the
+ * device and this asynchronous call does not check them (that would need a
+ * read and a wait): an offset beyond n is read as n, and a segment whose end
+ * is before its start is empty, so wrong offsets give wrong values, without
+ * an error, but never a read outside [offset, offset + n). Check them with
+ * ocr_segment_offsets_check where they are on the host. What is checked:
+ * offsets_type, the offsets buffer's size, and that the offsets and the
+ * results are not the same memory (one buffer, or overlapping sub-buffers of
+ * one: the kernel would race with itself): OCR_USAGE. One launch whatever num_segments (a grid of
  * groups strides over the segments; each segment is reduced by a team of
  * work-items sized from the mean length n / num_segments). */
 OCR_API ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
@@ -182,6 +187,13 @@ OCR_API ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue 
                                                cl_mem result_buf, size_t result_offset,
                                                cl_uint num_wait, const cl_event *wait,
                                                cl_event *done);
+
+/* OCR_OK if num_segments + 1 offsets (OCR_UINT: uint32_t, OCR_ULONG:
+ * uint64_t values) describe segments of n elements: none below the one
+ * before it, none past n (the first is then >= 0 too). Else one message
+ * naming the first bad offset, and OCR_USAGE. */
+OCR_API ocr_status ocr_segment_offsets_check(const void *offsets, ocr_type offsets_type,
+                                             uint64_t num_segments, uint64_t n);
 
 /* A contiguous row-major matrix of rows x cols elements from buf[offset] on,
  * reduced along each row (NumPy's axis=1 or -1): `rows` values. One launch

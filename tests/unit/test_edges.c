@@ -10,6 +10,8 @@
  *   - a -D or -U of any name the kernels are built with (every entry of
  *     ocr_build_reserved_name, in every spelling) is OCR_USAGE from the
  *     check, ocr_reducer_create and ocr_kernel_build;
+ *   - segment offsets: ocr_segment_offsets_check, and an offsets buffer that
+ *     is (or overlaps) the result buffer is OCR_USAGE;
  *   - ocr_reducer_geometry(NULL) is NULL; ocr_reducer_plan refuses NULL and n = 0;
  *   - ocr_kernel_build refuses a work-group size or group count past
  *     OCR_MAX_LOCAL_SIZE / OCR_MAX_GROUPS (buffers sized from them would
@@ -119,6 +121,58 @@ static void reserved_names(void) {
     CHECK(k == NULL);
     ocr_kernel_release(k);
     ocr_device_close(d);
+}
+
+/* Segment offsets: ocr_segment_offsets_check refuses decreasing ones and
+ * ones past n; the segmented call refuses an offsets buffer that is the
+ * result buffer, or a sub-buffer overlapping it (the kernel raced with itself). */
+static void segment_offsets(void) {
+    const uint32_t good[] = {0, 5, 5, 10}, down[] = {0, 5, 3, 10}, past[] = {0, 5, 11};
+    const uint64_t good64[] = {2, 7}, past64[] = {0, UINT64_MAX};
+    CHECK(ocr_segment_offsets_check(good, OCR_UINT, 3, 10) == OCR_OK);
+    CHECK(ocr_segment_offsets_check(good64, OCR_ULONG, 1, 10) == OCR_OK);
+    CHECK(ocr_segment_offsets_check(down, OCR_UINT, 3, 10) == OCR_USAGE);
+    CHECK(strstr(ocr_last_error(), "offsets[2] = 3 is below the one before") != NULL);
+    CHECK(ocr_segment_offsets_check(past, OCR_UINT, 2, 10) == OCR_USAGE);
+    CHECK(strstr(ocr_last_error(), "offsets[2] = 11 is past the end") != NULL);
+    CHECK(ocr_segment_offsets_check(past64, OCR_ULONG, 1, 10) == OCR_USAGE);
+    CHECK(ocr_segment_offsets_check(good, OCR_INT, 3, 10) == OCR_USAGE);
+
+    cl_int err;
+    int data[64];
+    for (int i = 0; i < 64; ++i)
+        data[i] = i;
+    cl_mem in =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    cl_mem both = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    ocr_reducer *r = NULL;
+    CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &r) == OCR_OK);
+    if (!r) return;
+    uint32_t offs[] = {0, 16, 32, 64};
+    clEnqueueWriteBuffer(q, both, CL_TRUE, 0, sizeof offs, offs, 0, NULL, NULL);
+    /* the same buffer, the results over the offsets, then after them */
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, both, OCR_UINT, 3, both, 1, 0, NULL, NULL) ==
+          OCR_USAGE);
+    CHECK(strstr(ocr_reducer_last_error(r), "offsets buffer and the result buffer overlap") !=
+          NULL);
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, both, OCR_UINT, 3, both, 4, 0, NULL, NULL) ==
+          OCR_OK);
+    int got[3] = {0, 0, 0};
+    clEnqueueReadBuffer(q, both, CL_TRUE, 4 * sizeof(int), sizeof got, got, 0, NULL, NULL);
+    CHECK(got[0] == 120 && got[1] == 376 && got[2] == 1520);
+    /* sub-buffers of one buffer: overlapping refused, apart accepted */
+    cl_buffer_region ro = {0, 1024}, rr = {0, 1024}, ra = {2048, 1024};
+    cl_mem so = clCreateSubBuffer(both, 0, CL_BUFFER_CREATE_TYPE_REGION, &ro, &err);
+    cl_mem sr = clCreateSubBuffer(both, 0, CL_BUFFER_CREATE_TYPE_REGION, &rr, &err);
+    cl_mem sa = clCreateSubBuffer(both, 0, CL_BUFFER_CREATE_TYPE_REGION, &ra, &err);
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, so, OCR_UINT, 3, sr, 2, 0, NULL, NULL) ==
+          OCR_USAGE);
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, so, OCR_UINT, 3, sa, 0, 0, NULL, NULL) ==
+          OCR_OK);
+    clFinish(q);
+    clReleaseMemObject(sa), clReleaseMemObject(sr), clReleaseMemObject(so);
+    ocr_reducer_release(r);
+    clReleaseMemObject(both), clReleaseMemObject(in);
 }
 
 /* Geometries past the bounds are refused before anything is made. */
@@ -297,6 +351,7 @@ int main(int argc, char **argv) {
     CL_OPEN_FIRST(dev, ctx, q);
     build_options(argv[1]);
     reserved_names();
+    segment_offsets();
     geometry_bounds();
     overlap();
     clReleaseCommandQueue(q);
