@@ -167,17 +167,31 @@ static inline ACC acc_add(ACC a, T x) {
 static inline ACC acc_merge(ACC a, ACC b) {
     return (ACC)(two_sum(a.s0, a.s1 + b.s1, b.s0), two_sum(a.s2, a.s3 + b.s3, b.s2));
 }
-/* The one rounding of the final value: unscaled where the scaled pair fits,
- * else in the scaled domain (the small pair then far below an ulp), so that
+/* The one rounding of the final value. Where the scaled pair's value (hi +
+ * lo, exact) fits unscaled, the four terms hi, lo (unscaled), s and c are
+ * distilled: TwoSum sweeps, which keep their exact sum, until none moves;
+ * then each term is below half an ulp of the one above, so the top one is
+ * within an ulp of the exact sum even where the large values cancel (the
+ * small ones must not be lost then). Else the result is near the largest
+ * and the small pair far below its ulp: summed in the scaled domain, so that
  * only a rounded result past the type's largest becomes an infinity. */
 static inline T acc_value(ACC a) {
     if (!isfinite(a.s0) || !isfinite(a.s2)) return a.s0 * ACC_UP + a.s2;
-    if (fabs(a.s0) < ACC_UNSCALED) {
-        PAIR p = two_sum(a.s0 * ACC_UP, a.s1 * ACC_UP + a.s3, a.s2);
-        return p.s0 + p.s1;
+    PAIR b = two_sum(a.s0, (T)0, a.s1);
+    if (fabs(b.s0) >= ACC_UNSCALED)
+        return (b.s0 + (b.s1 + (a.s2 + a.s3) * ACC_DOWN)) * ACC_UP;
+    T p[4] = {a.s3, b.s1 * ACC_UP, a.s2, b.s0 * ACC_UP};
+    for (uint sweep = 0; sweep < 64; ++sweep) {
+        int moved = 0;
+        for (uint i = 1; i < 4; ++i) {
+            PAIR t = two_sum(p[i], (T)0, p[i - 1]);
+            moved |= t.s0 != p[i] || t.s1 != p[i - 1];
+            p[i] = t.s0, p[i - 1] = t.s1;
+        }
+        if (!moved)
+            break;
     }
-    PAIR p = two_sum(a.s0, a.s1 + a.s3 * ACC_DOWN, a.s2 * ACC_DOWN);
-    return (p.s0 + p.s1) * ACC_UP;
+    return p[3] + (p[2] + (p[1] + p[0]));
 }
 #define ACC_ADD(a, x)   acc_add(a, x)
 #define ACC_MERGE(a, b) acc_merge(a, b)
