@@ -58,12 +58,18 @@ typedef struct {
                                   OCR_MAX_LOCAL_SIZE (else OCR_USAGE) */
     size_t groups;             /* groups of the first pass, 0: chosen for the device; at
                                   most OCR_MAX_GROUPS (else OCR_USAGE) */
-    const char *build_options; /* appended to the kernel's build options, or NULL */
+    const char *build_options; /* appended to the kernel's build options, or NULL; a -D or
+                                  -U of a name the kernels are built with (OCR_*, T,
+                                  LOCAL_SIZE, ...: ocr_build_reserved_name) is OCR_USAGE */
     int ignore_tuning;         /* 1: the built-in geometry even where the tune cache has an
                                   entry (a nonzero local_size or groups ignores it too) */
     int accurate;              /* 1: a compensated float or double sum (OCR_SUM only, else
                                   OCR_USAGE), within one ulp of the correctly rounded exact
                                   sum, at nearly the plain speed on a GPU (docs/library.md);
+                                  IEEE's +-inf where an infinity is in the data or the
+                                  exact sum overflows (partial sums may: FLT_MAX, FLT_MAX,
+                                  -FLT_MAX is FLT_MAX), NaN where a NaN is or +inf meets
+                                  -inf;
                                   refuses build_options that allow reassociation
                                   (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations) */
 } ocr_reducer_options;
@@ -101,7 +107,7 @@ OCR_API ocr_status ocr_reducer_create(cl_context context, cl_device_id device, o
  * The value is combined in the kernel's order (a tree): integer results and
  * min/max are exact; float sums and products may differ from a sequential
  * loop by rounding (an accurate reducer's sums: by one ulp of the exact sum
- * at most). */
+ * at most, or IEEE's infinity or NaN). */
 OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                       size_t offset, uint64_t n, ocr_value *result);
 

@@ -193,6 +193,9 @@ def test_huge_values_spread_over_groups(context, queue, dtype, groups, local_siz
     x[at[20:]] = -big
     x[at[0]] = big * np.float64(0.5)  # exact sum: -big / 2 plus the rest
     cases = {"finite": x}
+    c = x.copy()
+    c[at[0]] = big  # 20 of +big, 20 of -big: they cancel, the small ones are the sum
+    cases["cancel"] = c
     y = x.copy()
     y[at[20]] = big  # 21 of +big, 19 of -big: the exact sum overflows
     cases["overflow"] = y
