@@ -83,7 +83,9 @@ static void reserved_names(void) {
                                         "--define-macro %s",
                                         "--undefine-macro %s",
                                         "-DA=1 -D\t%s",
-                                        "-D%s\\=1"};
+                                        "-D%s\\=1",
+                                        "-D%s(x)=x",
+                                        "-D'%s\\\\=1'"};
     char name[64], opts[160];
     size_t i;
     for (i = 0; ocr_build_reserved_name(i); ++i) {

@@ -96,11 +96,13 @@ static ocr_status check_word(const char *options, const char *w, const char **p,
             ocr_errorf("build options \"%s\": %s needs %s", options, f, with_argument[i].needs);
             return OCR_USAGE;
         }
-        const char *r = with_argument[i].macro ? reserved_entry(a, strcspn(a, "=")) : NULL;
+        /* the name: its identifier characters (T(x)=x and T\=1 name T) */
+        size_t len = strspn(a, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+        const char *r = with_argument[i].macro ? reserved_entry(a, len) : NULL;
         if (r) {
             ocr_errorf("build options \"%s\": %s %.*s: the kernels are built with that name "
                        "(%s), which the library sets itself",
-                       options, f, (int)strcspn(a, "="), a, r);
+                       options, f, (int)len, a, r);
             return OCR_USAGE;
         }
         return OCR_OK;
