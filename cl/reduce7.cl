@@ -65,22 +65,25 @@
  * Accurate sums (OCR_ACCURATE=1, float and double sums only): a plain float
  * sum loses a rounding error at every addition, and the errors of a long
  * sequential run per lane add up (about 1e-7 of sum|x| for 2^20 floats). In
- * this mode every accumulator is a pair (s, c): each addition is an
+ * this mode every accumulator holds pairs (s, c): each addition is an
  * error-free TwoSum (t = s + x; the rounding error of t, recovered exactly by
  * five more additions, goes into c), the lanes and the group's tree combine
- * pairs the same way, and every pass of more than one group writes its groups'
- * pairs, s and c side by side (2 values per group), which the next pass
- * simply reads as twice as many values. Only the last value written, by a
- * single group or by reduce7_finish, rounds s + c once. The result is within
- * one ulp of the correctly rounded sum. Why it is nearly free: the kernel
- * waits on memory, and six more additions per element fit in that wait; the
- * grid-stride loop and its loads are unchanged. What it costs: twice the
- * registers per lane, twice the local memory of the tree, twice the partial
- * values (a few thousand at most), and on a CPU device, where the loop is
- * compute-bound SIMD code, about seven vector additions per vector instead of
- * one. It relies on the compiler not reassociating float additions, which
- * OpenCL C forbids unless -cl-fast-relaxed-math or
- * -cl-unsafe-math-optimizations is given: the host refuses both here.
+ * them the same way. Elements near the type's largest go into a second pair,
+ * scaled by 2^-64, so that no partial sum overflows while the exact sum is
+ * finite; infinities and NaNs give IEEE's answer (acc_value). Every pass of
+ * more than one group writes its groups' accumulators, 4 values each, which
+ * the next pass (built with OCR_ACCURATE_IN) or the host's finish reads as
+ * such. Only the last value written, by a single group or by reduce7_finish,
+ * rounds once. The result is within one ulp of the correctly rounded sum. Why
+ * it is nearly free: the kernel waits on memory, and a dozen more operations
+ * per element fit in that wait; the grid-stride loop and its loads are
+ * unchanged. What it costs: four times the registers per lane and the local
+ * memory of the tree, four times the partial values (a few thousand at most),
+ * and on a CPU device, where the loop is compute-bound SIMD code, about
+ * fifteen vector operations per vector instead of one. It relies on the
+ * compiler not reassociating float additions, which OpenCL C forbids unless
+ * -cl-fast-relaxed-math or -cl-unsafe-math-optimizations is given: the host
+ * refuses both here.
  *
  * Where the extreme is (argmin, argmax: cl/reduce_common.h): the passes
  * combine 16-byte keys (the value as an ordered number, its index), a total
@@ -115,34 +118,84 @@
 #ifndef OCR_ACCURATE
 #define OCR_ACCURATE 0
 #endif
+#ifndef OCR_ACCURATE_IN
+#define OCR_ACCURATE_IN 0
+#endif
 #define LANES 16
 
 #if OCR_ACCURATE
 #if !OCR_IS_FLOAT || OCR_OP != OCR_OP_SUM
 #error "OCR_ACCURATE is for float and double sums"
 #endif
-/* A compensated accumulator: the value is s + c (.s0 + .s1), c holding the
- * rounding errors of the additions into s. A 2-vector rather than a struct:
- * functions returning a struct, once inlined, leave an LLVM intrinsic that
- * oclgrind lacks; only its lanes are ever used (see FOLD on vector operators). */
-typedef OCR_CAT(OCR_T, 2) ACC;
-#define ACC_ZERO ((ACC)((T)0, (T)0))
-#define ACC_PAIR(s, c) ((ACC)((s), (c)))
+/* A compensated accumulator: two pairs (s, c), the value s + c each, c holding
+ * the rounding errors of the additions into s. Elements of magnitude ACC_BIG
+ * and up go into the first pair scaled by 2^-64 (exact: they stay far from the
+ * subnormals), the rest into the second unscaled, so neither s overflows
+ * while the exact sum is finite ([FLT_MAX, FLT_MAX, -FLT_MAX] is FLT_MAX):
+ * the value is (.s0 + .s1) 2^64 + (.s2 + .s3). A 4-vector rather than a
+ * struct: functions returning a struct, once inlined, leave an LLVM intrinsic
+ * that oclgrind lacks; only its lanes are ever used (see FOLD on vector
+ * operators). An infinity or a NaN makes an s non-finite for good (its c is
+ * then garbage and ignored): the value is IEEE's, inf + -inf a NaN. */
+typedef OCR_CAT(OCR_T, 4) ACC;
+typedef OCR_CAT(OCR_T, 2) PAIR;
+#if OCR_FP64 /* T is double (OCR_FP64 says so: an accurate sum reads T itself) */
+#define ACC_BIG   0x1p984 /* 2^(max exponent - 40): 2^40 elements under it cannot overflow */
+#define ACC_DOWN  0x1p-64
+#define ACC_UP    0x1p64
+#define ACC_UNSCALED 0x1p958 /* a scaled s under this is finite times 2^64 */
+#else
+#define ACC_BIG   0x1p88f
+#define ACC_DOWN  0x1p-64f
+#define ACC_UP    0x1p64f
+#define ACC_UNSCALED 0x1p62f
+#endif
+#define ACC_ZERO ((ACC)((T)0))
 
-/* TwoSum: t = fl(s + x) and its exact error, whatever the magnitudes
- * (branch-free, unlike Fast2Sum, which needs |s| >= |x|). */
-static inline ACC acc_add(ACC a, T x) {
-    T s = a.s0, t = s + x, z = t - s;
-    return ACC_PAIR(t, a.s1 + ((s - (t - z)) + (x - z)));
+/* TwoSum: t = fl(s + x) and its exact error added to c, whatever the
+ * magnitudes (branch-free, unlike Fast2Sum, which needs |s| >= |x|). */
+static inline PAIR two_sum(T s, T c, T x) {
+    T t = s + x, z = t - s;
+    return (PAIR)(t, c + ((s - (t - z)) + (x - z)));
 }
-/* Two pairs: TwoSum of the values, the errors summed. */
+static inline ACC acc_add(ACC a, T x) {
+    const int big = fabs(x) >= ACC_BIG; /* an infinity too; a NaN not */
+    return (ACC)(two_sum(a.s0, a.s1, big ? x * ACC_DOWN : (T)0),
+                 two_sum(a.s2, a.s3, big ? (T)0 : x));
+}
+/* Two accumulators: TwoSum of the values, the errors summed. */
 static inline ACC acc_merge(ACC a, ACC b) {
-    ACC r = acc_add(a, b.s0);
-    return ACC_PAIR(r.s0, r.s1 + b.s1);
+    return (ACC)(two_sum(a.s0, a.s1 + b.s1, b.s0), two_sum(a.s2, a.s3 + b.s3, b.s2));
+}
+/* The one rounding of the final value. Where the scaled pair's value (hi +
+ * lo, exact) fits unscaled, the four terms hi, lo (unscaled), s and c are
+ * distilled: TwoSum sweeps, which keep their exact sum, until none moves;
+ * then each term is below half an ulp of the one above, so the top one is
+ * within an ulp of the exact sum even where the large values cancel (the
+ * small ones must not be lost then). Else the result is near the largest
+ * and the small pair far below its ulp: summed in the scaled domain, so that
+ * only a rounded result past the type's largest becomes an infinity. */
+static inline T acc_value(ACC a) {
+    if (!isfinite(a.s0) || !isfinite(a.s2)) return a.s0 * ACC_UP + a.s2;
+    PAIR b = two_sum(a.s0, (T)0, a.s1);
+    if (fabs(b.s0) >= ACC_UNSCALED)
+        return (b.s0 + (b.s1 + (a.s2 + a.s3) * ACC_DOWN)) * ACC_UP;
+    T p[4] = {a.s3, b.s1 * ACC_UP, a.s2, b.s0 * ACC_UP};
+    for (uint sweep = 0; sweep < 64; ++sweep) {
+        int moved = 0;
+        for (uint i = 1; i < 4; ++i) {
+            PAIR t = two_sum(p[i], (T)0, p[i - 1]);
+            moved |= t.s0 != p[i] || t.s1 != p[i - 1];
+            p[i] = t.s0, p[i - 1] = t.s1;
+        }
+        if (!moved)
+            break;
+    }
+    return p[3] + (p[2] + (p[1] + p[0]));
 }
 #define ACC_ADD(a, x)   acc_add(a, x)
 #define ACC_MERGE(a, b) acc_merge(a, b)
-#define ACC_VALUE(a)    ((a).s0 + (a).s1) /* the one rounding of the final value */
+#define ACC_VALUE(a)    acc_value(a)
 #else
 typedef T ACC;
 #define ACC_ZERO        ((T)(OCR_IDENTITY))
@@ -223,14 +276,21 @@ static ACC group_tree(__local ACC *lcl, ACC x, uint lid) {
     return x;
 }
 
+#if OCR_ACCURATE
+/* An accumulator as 4 values from p[0] on (scalar stores: see FOLD). */
+#define ACC_PUT(p, x) ((p)[0] = (x).s0, (p)[1] = (x).s1, (p)[2] = (x).s2, (p)[3] = (x).s3)
+#define ACC_GET(p)    ((ACC)((p)[0], (p)[1], (p)[2], (p)[3]))
+#endif
+
 /* Work-item 0's group value: one value where the launch has a single group
- * (the final one), else the pair (s, c) at out[2 g], out[2 g + 1] in accurate
- * mode (the host plans 2 values per group), the value at out[g] otherwise. */
+ * (the final one), else the accumulator's 4 values from out[4 g] on in
+ * accurate mode (the host plans 4 values per group, and builds the next
+ * pass's kernel with OCR_ACCURATE_IN to read them), the value at out[g]
+ * otherwise. */
 static void put_group(__global T *out, const ulong out_off, ACC x) {
 #if OCR_ACCURATE
     if (get_num_groups(0) > 1) {
-        out[out_off + 2 * get_group_id(0)] = x.s0;
-        out[out_off + 2 * get_group_id(0) + 1] = x.s1;
+        ACC_PUT(out + out_off + 4 * get_group_id(0), x);
         return;
     }
 #endif
@@ -242,7 +302,14 @@ static void put_group(__global T *out, const ulong out_off, ACC x) {
 /* (No restrict here: inlined, it becomes an LLVM intrinsic oclgrind lacks.) */
 static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     const ulong stride = get_global_size(0);
-#if OCR_BLOCKED
+#if OCR_ACCURATE_IN
+    /* An accurate sum's later passes: the n values are the groups'
+     * accumulators, 4 values each (put_group), merged one per load. */
+    in += off;
+    ACC x = ACC_ZERO;
+    for (ulong i = get_global_id(0); i < n / 4; i += stride)
+        x = ACC_MERGE(x, ACC_GET(in + 4 * i));
+#elif OCR_BLOCKED
     /* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
      * after another on one core, so a grid stride would make each work-item
      * touch one vector per cache line and jump. There, each work-item streams
@@ -262,13 +329,19 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     typedef OCR_CAT(OCR_T, 16) TL; /* LANES wide */
     TL acc = (TL)(OCR_IDENTITY);
 #if OCR_ACCURATE
-    /* TwoSum lane by lane, as vector arithmetic (see acc_add). */
-    TL comp = (TL)(0);
+    /* TwoSum lane by lane, as vector arithmetic (see acc_add): acc and comp
+     * the small pair, big and big_c the scaled one. */
+    TL comp = (TL)(0), big = comp, big_c = comp;
     for (; i + LANES <= end; i += LANES) {
         TL v = OCR_CVT_N(OCR_VLOAD16(in + i), 16);
+        TL vb = select((TL)(0), v * ACC_DOWN, isgreaterequal(fabs(v), (TL)(ACC_BIG)));
+        v = select(v, (TL)(0), isgreaterequal(fabs(v), (TL)(ACC_BIG)));
         TL t = acc + v, z = t - acc;
         comp += (acc - (t - z)) + (v - z);
         acc = t;
+        t = big + vb, z = t - big;
+        big_c += (big - (t - z)) + (vb - z);
+        big = t;
     }
 #else
     for (; i + LANES <= end; i += LANES)
@@ -279,10 +352,12 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     T lane[LANES];
     vstore16(acc, 0, lane);
 #if OCR_ACCURATE
-    T lane_c[LANES];
+    T lane_c[LANES], lane_b[LANES], lane_bc[LANES];
     vstore16(comp, 0, lane_c);
+    vstore16(big, 0, lane_b);
+    vstore16(big_c, 0, lane_bc);
     for (uint u = 0; u < LANES; ++u)
-        x = ACC_MERGE(x, ACC_PAIR(lane[u], lane_c[u]));
+        x = ACC_MERGE(x, (ACC)(lane_b[u], lane_bc[u], lane[u], lane_c[u]));
 #else
     for (uint u = 0; u < LANES; ++u)
         x = OCR_COMBINE(x, lane[u]);
@@ -387,8 +462,8 @@ reduce7(__global const IN_T *restrict in, __global T *restrict out, const ulong 
 #if defined(OCR_FINISH) && OCR_FINISH
 /* reduce7 and the last group's finish: out[out_off] receives the reduction of
  * all n values. The host sets `ticket` (one uint, zero before the first launch; the
- * last group resets it) and `partial` (one value per group, a pair (s, c) in
- * accurate mode) once per built kernel, so launches of one kernel object must
+ * last group resets it) and `partial` (one value per group, 4 in accurate
+ * mode) once per built kernel, so launches of one kernel object must
  * not overlap. */
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const ulong n,
@@ -406,8 +481,7 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
     ACC x = group_tree(lcl, stream(in, in_off, n), lid);
     if (lid == 0) {
 #if OCR_ACCURATE
-        partial[2 * get_group_id(0)] = x.s0;
-        partial[2 * get_group_id(0) + 1] = x.s1;
+        ACC_PUT(partial + 4 * get_group_id(0), x);
 #else
         partial[get_group_id(0)] = x;
 #endif
@@ -427,7 +501,7 @@ reduce7_finish(__global const IN_T *restrict in, __global T *restrict out, const
     ACC y = ACC_ZERO;
     for (uint g = lid; g < groups; g += LOCAL_SIZE)
 #if OCR_ACCURATE
-        y = ACC_MERGE(y, ACC_PAIR(partial[2 * g], partial[2 * g + 1]));
+        y = ACC_MERGE(y, ACC_GET(partial + 4 * g));
 #else
         y = OCR_COMBINE(y, partial[g]);
 #endif

@@ -179,7 +179,8 @@ static const option_def options[] = {
     CUSTOM(0, "type", "T", parse_type,
            "element type: int uint long ulong float double char uchar short ushort half; "
            "default int (the last five are read as such and combined in long, ulong or float)"),
-    CUSTOM(0, "op", "O", parse_op, "operator: sum prod min max and or xor argmin argmax; default sum"),
+    CUSTOM(0, "op", "O", parse_op,
+           "operator: sum prod min max and or xor argmin argmax; default sum"),
     NUM('w', "local-size", "L", T_SIZE, local_size, 1, OCR_MAX_LOCAL_SIZE,
         "work-group size, where the kernel allows one"),
     NUM('g', "groups", "G", T_SIZE, groups, 1, OCR_MAX_GROUPS,
@@ -211,7 +212,9 @@ static const option_def options[] = {
     CUSTOM(0, "data", "D", parse_data,
            "exact (default: float sums exact in any order, checked bit for bit), uniform, or "
            "one-sided (losses cannot cancel: a --kernel-file run's second data set), or max "
-           "(every element the integer type's largest: --type char -s 16M sums to 2130706432)"),
+           "(every element the integer type's largest: --type char -s 16M sums to 2130706432; "
+           "with --accurate, the float type's largest in signs + + - -: partial sums overflow, "
+           "the sum is 0, the largest or inf by n mod 4)"),
     FLAG('l', "list", list, "list platforms and devices, then exit"),
     FLAG(0, "list-kernels", list_kernels, "list the built-in kernels, then exit"),
     FLAG(0, "explain", explain, "print the pass plan and exit without running"),
@@ -422,8 +425,10 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
                  ocr_type_name(o->type));
         return bad(msg, NULL, NULL);
     }
-    if (o->data == OCR_DATA_MAX && ocr_type_is_float(o->type)) {
-        snprintf(msg, sizeof msg, "--data max is for integer types, not %s",
+    if (o->data == OCR_DATA_MAX && ocr_type_is_float(o->type) && !o->accurate) {
+        snprintf(msg, sizeof msg,
+                 "--data max is for integer types, not %s (float and double: "
+                 "with --accurate)",
                  ocr_type_name(o->type));
         return bad(msg, NULL, NULL);
     }

@@ -143,7 +143,8 @@ struct ocr_kernel {
     char *path;
     char *options;
     /* argmin/argmax: this build reads values and writes keys; `rest`, the same
-     * kernel built to read keys (keys_in), runs every later pass. */
+     * kernel built to read keys (keys_in), runs every later pass. Accurate
+     * sums alike: `rest` reads the groups' accumulators (OCR_ACCURATE_IN). */
     struct ocr_kernel *rest;
     int keys_in;
 };
@@ -171,7 +172,10 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
  * (OCR_IN_T; reduce7 only); req->type for none. */
 #define OCR_BUILD_EMBEDDED   1
 #define OCR_BUILD_DISK_CACHE 2
-#define OCR_BUILD_KEYS_IN    4 /* argmin/argmax's later passes (ocr_kernel.rest) */
+#define OCR_BUILD_KEYS_IN    4 /* later passes (ocr_kernel.rest): keys, accumulators */
+/* extra_options starts with the library's own -D options (the segmented
+ * kernels'), the caller's after them already checked (ocr_reducer_create) */
+#define OCR_BUILD_OWN_OPTIONS 8
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int flags,
                                ocr_type input, ocr_kernel **out);
 
@@ -299,6 +303,10 @@ ocr_value ocr_arg_decode(ocr_type t, ocr_op o, const ocr_arg_key *k);
 ocr_value ocr_arg_reduce(const void *data, uint64_t n, ocr_type t, ocr_op o);
 /* The same over n keys a pass wrote. */
 ocr_value ocr_arg_finish(const void *keys, uint64_t n, ocr_type t, ocr_op o);
+/* An accurate sum's CPU finish: n float or double values, or (parts) the
+ * groups' accumulators a pass wrote, OCR_ACCURATE_PARTS values each
+ * (cl/reduce7.cl), rounded once to t. */
+ocr_value ocr_sum_accurate_parts(const void *data, uint64_t n, ocr_type t, int parts);
 ocr_value ocr_arg_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b);
 /* OpenCL C text of the identity, and the unsigned twin type (NULL for floats). */
 const char *ocr_identity_source(ocr_type t, ocr_op o);

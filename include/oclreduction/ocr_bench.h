@@ -123,10 +123,17 @@ typedef struct ocr_kernel ocr_kernel;
 
 /* OCR_OK if extra build options (NULL or "" included) can go to the compiler:
  * each -D, -U and -I has its argument, attached or as the next word, and a
- * macro name starts like an identifier. Else one message and OCR_USAGE (some
- * OpenCL compilers crash on a bare -D). Every build checks its extra_options
- * with it; a program can call it while parsing its own options. */
+ * macro name starts like an identifier and is none the kernels are built with
+ * (ocr_build_reserved_name: -DOCR_IDENTITY=5 would change what is computed).
+ * The words are split and unquoted as a shell would ("-D" "NAME", '-DNAME=1').
+ * Else one message and OCR_USAGE (some OpenCL compilers crash on a bare -D).
+ * Every build checks its extra_options with it (the reducer's build_options,
+ * the benchmark API's, the CLI's --build-options, the grader's); a program
+ * can call it while parsing its own options. */
 OCR_API ocr_status ocr_build_options_check(const char *options);
+/* Entry i of the names a caller's -D or -U may not name, NULL past the last:
+ * a name, or "PREFIX*" for every name that starts with PREFIX. */
+OCR_API const char *ocr_build_reserved_name(size_t i);
 /* OCR_OK unless the options let the compiler reassociate float additions
  * (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations), which would undo an
  * accurate sum's compensation: then one message and OCR_USAGE. */
@@ -259,7 +266,9 @@ OCR_API ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr
 typedef struct {
     ocr_value expected;  /* exact for integers; compensated sum/product for floats */
     double tolerance;    /* allowed |got - expected|; 0 for exact comparisons */
-    int nonfinite_input; /* the input holds NaN or Inf */
+    int nonfinite_input; /* the input holds NaN or Inf: any non-finite result passes a
+                            non-finite expected value (0 for accurate sums, whose
+                            infinities and NaNs are IEEE's: ocr_reference_accurate) */
     int any_order;       /* exact data: exact in every order (else: in every order whose
                             partial sums stay below 2^24 units, see ocr_reference.c) */
     int arg;             /* argmin/argmax: the index (expected.arg.index) is checked too */
@@ -272,10 +281,13 @@ OCR_API void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op
                                 ocr_data_kind kind, ocr_reference *ref);
 /* For an accurate sum (ocr_build_request.accurate): a float or double sum's
  * tolerance, where it has one (uniform data), becomes one ulp of the
- * reference, whatever the depth. Exact data stay bit for bit. */
+ * reference, whatever the depth. Exact data stay bit for bit. An infinity or
+ * NaN must be IEEE's: +-inf where an infinity is in the input or the exact
+ * sum overflows, NaN where a NaN is or +inf meets -inf. */
 OCR_API void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref);
 /* The sum of n float or double values, compensated in long double and
- * rounded once to t: the CPU finish of an accurate sum. */
+ * rounded once to t (past the type's largest: an infinity; with an infinity
+ * or NaN among them: IEEE's sum). */
 OCR_API ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t);
 /* 1 if got matches the reference. */
 OCR_API int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);

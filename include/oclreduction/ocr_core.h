@@ -175,13 +175,18 @@ typedef struct {
                                    launch (reduce7_finish: the last group combines the
                                    groups' values), used when M = 1; see cl/reduce7.cl */
     int accurate;               /* PER_GRID compensated float sum (OCR_ACCURATE): a launch of
-                                   more than one group writes 2 values per group, the pair
-                                   (sum, compensation); a single group writes the value */
+                                   more than one group writes OCR_ACCURATE_PARTS values per
+                                   group (its accumulator, cl/reduce7.cl); a single group
+                                   writes the value */
     uint64_t finish_max_groups; /* finishes: one launch up to this many groups, and when the
                                    grid is full; in between, two (the value read right after
                                    a longer last kernel waits longer: docs/benchmarks.md);
                                    0: one launch at any count */
 } ocr_geometry;
+/* The values an accurate sum's group writes for the next pass: two pairs
+ * (sum, compensation), the first of the elements near the type's largest,
+ * scaled by 2^-64 (cl/reduce7.cl). */
+#define OCR_ACCURATE_PARTS 4
 
 /* ---- errors ------------------------------------------------------------- */
 

@@ -58,12 +58,18 @@ typedef struct {
                                   OCR_MAX_LOCAL_SIZE (else OCR_USAGE) */
     size_t groups;             /* groups of the first pass, 0: chosen for the device; at
                                   most OCR_MAX_GROUPS (else OCR_USAGE) */
-    const char *build_options; /* appended to the kernel's build options, or NULL */
+    const char *build_options; /* appended to the kernel's build options, or NULL; a -D or
+                                  -U of a name the kernels are built with (OCR_*, T,
+                                  LOCAL_SIZE, ...: ocr_build_reserved_name) is OCR_USAGE */
     int ignore_tuning;         /* 1: the built-in geometry even where the tune cache has an
                                   entry (a nonzero local_size or groups ignores it too) */
     int accurate;              /* 1: a compensated float or double sum (OCR_SUM only, else
                                   OCR_USAGE), within one ulp of the correctly rounded exact
                                   sum, at nearly the plain speed on a GPU (docs/library.md);
+                                  IEEE's +-inf where an infinity is in the data or the
+                                  exact sum overflows (partial sums may: FLT_MAX, FLT_MAX,
+                                  -FLT_MAX is FLT_MAX), NaN where a NaN is or +inf meets
+                                  -inf;
                                   refuses build_options that allow reassociation
                                   (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations) */
 } ocr_reducer_options;
@@ -101,7 +107,7 @@ OCR_API ocr_status ocr_reducer_create(cl_context context, cl_device_id device, o
  * The value is combined in the kernel's order (a tree): integer results and
  * min/max are exact; float sums and products may differ from a sequential
  * loop by rounding (an accurate reducer's sums: by one ulp of the exact sum
- * at most). */
+ * at most, or IEEE's infinity or NaN). */
 OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                       size_t offset, uint64_t n, ocr_value *result);
 
@@ -170,10 +176,15 @@ OCR_API void ocr_reducer_release(ocr_reducer *r);
  * least num_segments + 1 values of offsets_type: OCR_UINT or OCR_ULONG, from
  * its element 0; may be NULL when num_segments is 0). Every segment must lie
  * within the n elements from offset (n bounds what is read and is checked
- * against buf's size). Offsets are the caller's data, not checked on the
- * host: an offset beyond n is read as n, and a segment whose end is before
- * its start is empty, so wrong offsets give wrong values but never a read
- * outside [offset, offset + n). One launch whatever num_segments (a grid of
+ * against buf's size). The offsets' values are the caller's data on the
+ * device and this asynchronous call does not check them (that would need a
+ * read and a wait): an offset beyond n is read as n, and a segment whose end
+ * is before its start is empty, so wrong offsets give wrong values, without
+ * an error, but never a read outside [offset, offset + n). Check them with
+ * ocr_segment_offsets_check where they are on the host. What is checked:
+ * offsets_type, the offsets buffer's size, and that the offsets and the
+ * results are not the same memory (one buffer, or overlapping sub-buffers of
+ * one: the kernel would race with itself): OCR_USAGE. One launch whatever num_segments (a grid of
  * groups strides over the segments; each segment is reduced by a team of
  * work-items sized from the mean length n / num_segments). */
 OCR_API ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
@@ -182,6 +193,13 @@ OCR_API ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue 
                                                cl_mem result_buf, size_t result_offset,
                                                cl_uint num_wait, const cl_event *wait,
                                                cl_event *done);
+
+/* OCR_OK if num_segments + 1 offsets (OCR_UINT: uint32_t, OCR_ULONG:
+ * uint64_t values) describe segments of n elements: none below the one
+ * before it, none past n (the first is then >= 0 too). Else one message
+ * naming the first bad offset, and OCR_USAGE. */
+OCR_API ocr_status ocr_segment_offsets_check(const void *offsets, ocr_type offsets_type,
+                                             uint64_t num_segments, uint64_t n);
 
 /* A contiguous row-major matrix of rows x cols elements from buf[offset] on,
  * reduced along each row (NumPy's axis=1 or -1): `rows` values. One launch

@@ -302,6 +302,29 @@ def _identity(op: str, dt: np.dtype) -> Any:
             "or": 0, "xor": 0}[op]
 
 
+def _checked_offsets(offsets: Any, n: int) -> Any:
+    """offsets (a pyopencl Array, read back, or anything np.asarray takes) as a
+    NumPy array of segment offsets into n elements: 1-D, at least one, of an
+    integer dtype, the first >= 0, none below the one before, the last <= n;
+    else ValueError (TypeError for a non-integer dtype)."""
+    host = offsets.get() if hasattr(offsets, "get") and hasattr(offsets, "queue") \
+        else np.asarray(offsets)
+    if host.ndim != 1 or host.size < 1:
+        raise ValueError("offsets must be a 1-D array of at least one integer")
+    if host.dtype.kind not in "iu":
+        raise TypeError(f"offsets must be integers, not {host.dtype}")
+    if host[0] < 0:
+        raise ValueError(f"offsets[0] = {host[0]} is negative")
+    down = np.flatnonzero(host[1:] < host[:-1])
+    if down.size:
+        j = int(down[0]) + 1
+        raise ValueError(f"offsets must not decrease: offsets[{j}] = {host[j]} < "
+                         f"offsets[{j - 1}] = {host[j - 1]}")
+    if host[-1] > n:
+        raise ValueError(f"offsets[{host.size - 1}] = {host[-1]} is past the {n} elements")
+    return host
+
+
 def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, queue: Any = None,
                    wait_for: Optional[Sequence[Any]] = None) -> Any:
     """Many reductions in one call: segment j = a[offsets[j]:offsets[j+1]] of
@@ -309,8 +332,10 @@ def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, que
     "max", "and", "or", "xor") into element j of the returned 1-D Array of
     len(offsets) - 1 values (of dtype, default a.dtype); an empty segment gives
     the identity (also for min and max: the type's extreme). offsets: a
-    pyopencl Array or a NumPy array of non-decreasing integers, at most
-    a.size (uint32 or uint64 on the device; others are converted)."""
+    pyopencl Array or a NumPy array of non-decreasing integers of any integer
+    dtype, the first >= 0, the last at most a.size (uint32 or uint64 on the
+    device; others are converted), checked on the host (a device array is
+    read back for it): ValueError otherwise."""
     import pyopencl.array as cla
     if op not in _OPS or op.startswith("arg"):
         raise ValueError(f"unknown operator {op!r}: one of "
@@ -324,12 +349,10 @@ def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, que
         raise TypeError(f"segment_reduce does not take {a.dtype} data yet (small types: whole "
                         "arrays)")
     queue = _queue_of(a, queue)
+    host = _checked_offsets(offsets, a.size)
     if not isinstance(offsets, cla.Array) or offsets.dtype not in (np.uint32, np.uint64) \
             or offsets.offset:
-        host = offsets.get() if isinstance(offsets, cla.Array) else np.asarray(offsets)
-        if host.ndim != 1 or host.size < 1 or (host.size and host.min() < 0):
-            raise ValueError("offsets must be a 1-D array of at least one non-negative integer")
-        offsets = cla.to_device(queue, host.astype(np.uint64 if host.max() >> 32 else np.uint32))
+        offsets = cla.to_device(queue, host.astype(np.uint64 if int(host[-1]) >> 32 else np.uint32))
     k = offsets.size - 1
     result = cla.empty(queue, (k,), acc, allocator=a.allocator)
     if k == 0:

@@ -247,7 +247,11 @@ class Reducer:
                               wait_for: Optional[Sequence[Any]] = None) -> Any:
         """Segment j = data[offsets[j]:offsets[j+1]] (offsets: an Array of uint32
         or uint64, len(offsets) - 1 segments) reduced into result[j], in one
-        call (ocr_reducer_reduce_segments); returns the event."""
+        call (ocr_reducer_reduce_segments); returns the event. Like the C call
+        it does not read the offsets back to check their values (decreasing
+        ones or ones past len(data) give wrong values, never a read outside
+        data); oclreduction.segment_reduce checks them (ValueError). Offsets
+        and result in the same memory: OcrError (USAGE)."""
         k = offsets.size - 1
         ot = {np.dtype(np.uint32): D.OCR_UINT, np.dtype(np.uint64): D.OCR_ULONG}.get(
             offsets.dtype)

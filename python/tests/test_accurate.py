@@ -111,3 +111,115 @@ def test_refusals(context, queue):
     with pytest.raises(OcrError) as e:
         Reducer(context, np.float32, "sum", accurate=True, build_options="-cl-fast-relaxed-math")
     assert "reassociate" in e.value.message
+
+
+def ieee_sum(x):
+    """The IEEE sum of x in x's type: NaN where a NaN is or +inf meets -inf,
+    +-inf where an infinity is or the exact sum overflows, else the correctly
+    rounded exact sum. math.fsum where it answers; where its float64 partials
+    overflow (OverflowError), the exact sum as a Fraction, its overflow
+    mapped to an infinity of its sign."""
+    from fractions import Fraction
+    v = x.astype(np.float64).tolist()
+    if any(math.isnan(a) for a in v) or (math.inf in v and -math.inf in v):
+        return x.dtype.type(math.nan)
+    if math.inf in v or -math.inf in v:
+        return x.dtype.type(math.inf if math.inf in v else -math.inf)
+    try:
+        s = math.fsum(v)
+    except OverflowError:
+        e = sum(Fraction(a) for a in v)
+        try:
+            s = float(e)
+        except OverflowError:
+            s = math.inf if e > 0 else -math.inf
+    with np.errstate(over="ignore"):
+        return x.dtype.type(s)  # float32: past FLT_MAX (rounded), an infinity
+
+
+def assert_ieee(got, want):
+    got = np.asarray(got)[()]
+    if not np.isfinite(want):
+        assert (np.isnan(got) and np.isnan(want)) or got == want, (got, want)
+    else:
+        # one ulp at want (at the type's largest, the spacing below it)
+        with np.errstate(over="ignore"):
+            sp = np.float64(np.spacing(np.abs(want)))
+        if not np.isfinite(sp):
+            sp = np.float64(np.abs(want)) - np.float64(np.nextafter(np.abs(want), want.dtype.type(0)))
+        assert np.isfinite(got), (got, want)
+        assert abs(np.float64(got) - np.float64(want)) <= sp, (got, want)
+
+
+def specials(dtype):
+    big, tiny = np.finfo(dtype).max, np.finfo(dtype).smallest_subnormal
+    inf, nan = np.inf, np.nan
+    return [[1, inf], [-inf, 1], [inf, -inf], [1, nan, inf], [nan], [-inf, -inf, 2],
+            [big, big], [-big, -big], [big, big, -big], [big, -big, tiny],
+            [big, big, -big, -big, 3], [big, big, big, -big, -big, -big, -big],
+            [big / 2, big / 2, big * 0.75, 1, -big / 2],
+            [3e38, 3e38], [1e308, 1e308], [-1e308, -1e308, 1e308]]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_specials_and_overflow_follow_ieee(queue, dtype):
+    """[1, inf] is inf, [3e38, 3e38] (float32) inf, [FLT_MAX, FLT_MAX, -FLT_MAX]
+    FLT_MAX: what IEEE arithmetic on the exact sum gives, not NaN."""
+    needs(queue, dtype)
+    for case in specials(dtype):
+        with np.errstate(over="ignore"):
+            x = np.array(case, dtype=np.float64).astype(dtype)
+        got = ocr.sum(cla.to_device(queue, x), accurate=True).get()
+        assert_ieee(got, ieee_sum(x))
+
+
+@pytest.mark.parametrize("groups,local_size,n", [
+    (0, 0, 100003),        # the device's geometry
+    (7, 4, 4103),          # one launch and the last group's finish
+    (1000, 1, 16000),      # several launches of accumulators
+    (1, 1, 4103),          # a single work-item
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_huge_values_spread_over_groups(context, queue, dtype, groups, local_size, n):
+    """Values near the type's largest at random places among ordinary ones:
+    partial sums overflow in any order, the exact sum does not (or does, by
+    design), and an infinity or a NaN anywhere decides the result."""
+    needs(queue, dtype)
+    rng = np.random.default_rng(n + groups)
+    big = np.finfo(dtype).max
+    x = rng.uniform(-1.0, 1.0, n).astype(dtype)
+    at = rng.choice(n, 40, replace=False)
+    x[at[:20]] = big
+    x[at[20:]] = -big
+    x[at[0]] = big * np.float64(0.5)  # exact sum: -big / 2 plus the rest
+    cases = {"finite": x}
+    c = x.copy()
+    c[at[0]] = big  # 20 of +big, 20 of -big: they cancel, the small ones are the sum
+    cases["cancel"] = c
+    y = x.copy()
+    y[at[20]] = big  # 21 of +big, 19 of -big: the exact sum overflows
+    cases["overflow"] = y
+    for name, pos, val in [("inf", n // 3, np.inf), ("-inf", n - 1, -np.inf),
+                           ("nan", 5, np.nan)]:
+        z = x.copy()
+        z[pos] = val
+        cases[name] = z
+    w = x.copy()
+    w[2], w[n - 2] = np.inf, -np.inf
+    cases["inf-inf"] = w
+    with Reducer(context, dtype, "sum", groups=groups, local_size=local_size,
+                 ignore_tuning=True, accurate=True) as r:
+        for name, c in cases.items():
+            got = r.reduce(queue, cla.to_device(queue, c))
+            assert_ieee(got, ieee_sum(c))
+
+
+@pytest.mark.parametrize("opts", ["-DOCR_IDENTITY=5", "-D LOCAL_SIZE=64", "-U OCR_T",
+                                  "-D \"ELEMS_PER_GROUP=2\"", "'-DT=float'"])
+def test_reserved_build_options_refused(context, opts):
+    """The kernels' own names cannot be redefined: -DOCR_IDENTITY=5 made an
+    int sum of 4103 values 4788, without an error."""
+    with pytest.raises(OcrError) as e:
+        Reducer(context, np.int32, "sum", build_options=opts)
+    assert e.value.status == ocr.USAGE
+    assert "the kernels are built with that name" in e.value.message

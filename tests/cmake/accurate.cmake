@@ -57,6 +57,30 @@ cli_test(accurate.json_plain --rc 0 --out "\"accurate\": false"
 cli_test(accurate.plain_is_worse --rc 0 --out "error [0-9.]+e\\+0[3-9] ulps|error [0-9]{2,}(\\.[0-9]*)? ulps"
          -- ${OCR} -n 7 --type float --data uniform -s 4194304 -r 1)
 
+# IEEE's answer with infinities, NaNs and the type's largest values (issue 37:
+# [1, inf], [3e38, 3e38] and [FLT_MAX, FLT_MAX, -FLT_MAX] gave NaN): --data
+# max holds the largest in signs + + - -, partial sums overflow, the exact
+# sum is 0 (n = 4100), the largest (4103) or inf (4102), checked bit for bit;
+# the C API on data with an analytic exact sum (tests/unit/test_accurate_ieee.c);
+# the program against math.fsum on its own data (python.accurate_fsum).
+foreach(t float double)
+  foreach(spec "4100|0" "4103|[0-9.]+e\\+3[0-9]+" "4102|inf" "2|inf" "3|[0-9.]+e\\+3[0-9]+")
+    string(REPLACE "|" ";" f "${spec}")
+    list(GET f 0 n)
+    list(GET f 1 v)
+    cli_test(accurate.${t}.max.${n} --rc 0 --out "^Result: ${v} \\(reference ${v}, exact\\)"
+             --out "Test PASSED" -- ${OCR} -n 7 --accurate --type ${t} --data max -s ${n} -r 1)
+    cli_test(accurate.${t}.max.${n}.launches --rc 0 --out "^Result: ${v} \\(reference" --out "Test PASSED"
+             -- ${OCR} -n 7 --accurate --type ${t} --data max -s ${n} -r 1 -M 1 -g 1500 -w 1)
+  endforeach()
+endforeach()
+cli_test(accurate.max_needs_accurate --rc 2 --err "--data max is for integer types, not float \\(float and double: with --accurate\\)"
+         -- ${OCR} -n 7 --type float --data max -s 100)
+add_executable(test_accurate_ieee ${UNIT}/test_accurate_ieee.c)
+target_link_libraries(test_accurate_ieee PRIVATE oclreduction)
+add_test(NAME accurate.ieee_c COMMAND test_accurate_ieee)
+set_tests_properties(accurate.ieee_c PROPERTIES LABELS "quick;accurate;unit;reducer" TIMEOUT 600)
+
 # A copy of the kernels without the compensation FAILS the check (exit 1).
 ocr_test(accurate.drop_compensation_fails LABELS quick accurate
          COMMAND ${SCRIPTS}/accurate_drop.sh ${OCR} ${PROJECT_SOURCE_DIR}/cl)
@@ -68,6 +92,14 @@ if(OCLGRIND)
         ocr_test(oclgrind.reduce7.accurate.${a}.${t}.${n} LABELS oclgrind accurate
                  COMMAND ${OG} 0 ${OCR} -n 7 -s ${n} -M 1 -r 1 --access ${a} --accurate --type ${t}
                          --data uniform -g 5 -w 8)
+        # the type's largest (two pairs, the scaled one busy), and launches of
+        # accumulators (the kernel built with OCR_ACCURATE_IN)
+        ocr_test(oclgrind.reduce7.accurate.max.${a}.${t}.${n} LABELS oclgrind accurate
+                 COMMAND ${OG} 0 ${OCR} -n 7 -s ${n} -M 1 -r 1 --access ${a} --accurate --type ${t}
+                         --data max -g 5 -w 8)
+        ocr_test(oclgrind.reduce7.accurate.launches.${a}.${t}.${n} LABELS oclgrind accurate
+                 COMMAND ${OG} 0 ${OCR} -n 7 -s ${n} -M 1 -r 1 --access ${a} --accurate --type ${t}
+                         --data max -g 600 -w 1)
       endforeach()
     endforeach()
   endforeach()

@@ -30,6 +30,18 @@ edge_test(build_options_split --rc 2 --err "-I needs a directory" --env "POCL_DE
           -- ${OCR} --split all -s 5003 --build-options "-I")
 edge_test(build_options_grade --rc 2 --err "-D needs a macro name" -- ${OCR} --grade ${KF} --build-options "-D ")
 edge_test(build_options_kernel_file --rc 2 --err "-U needs a macro name" -- ${OCR} ${KF} -s 5003 --build-options "-U")
+# A -D or -U of a name the kernels are built with is refused (exit 2), in the
+# single run and the grader: -DOCR_IDENTITY=5 made an int sum 4788 for 4103.
+# The library's list covers every name in cl/ and the host's -D options.
+edge_test(build_options_reserved --rc 2 --err "-D OCR_IDENTITY: the kernels are built with that name"
+          --no-out . -- ${OCR} -n 6 -s 4103 -r 1 --build-options "-DOCR_IDENTITY=5")
+edge_test(build_options_reserved_quoted --rc 2 --err "-D LOCAL_SIZE: the kernels are built with"
+          --no-out . -- ${OCR} -n 7 -s 4103 -r 1 --build-options "-D \"LOCAL_SIZE=3\"")
+edge_test(build_options_reserved_grade --rc 2 --err "-D T: the kernels are built with that name"
+          -- ${OCR} --grade ${KF} --build-options "-D T=float")
+add_test(NAME edges.build_options_reserved_all
+         COMMAND ${SCRIPTS}/reserved_names_test.sh ${OCR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(edges.build_options_reserved_all PROPERTIES LABELS "quick;cli;edges" TIMEOUT 300)
 edge_test(build_options_good --rc 0 --out "^Test PASSED!$" --out "^Build options added: -DA -D B=2 -I /tmp$"
           -- ${OCR} -n 6 -s 5003 -r 1 --build-options "-DA -D B=2 -I /tmp")
 

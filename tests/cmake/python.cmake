@@ -35,6 +35,12 @@ add_test(NAME python.wheel COMMAND ${SCRIPTS}/python_wheel_test.sh
 set_tests_properties(python.wheel PROPERTIES LABELS "python;install" TIMEOUT 1500
   SKIP_RETURN_CODE 77 ENVIRONMENT "CMAKE_BUILD_PARALLEL_LEVEL=2")
 
+# oclReduction --accurate against math.fsum on the program's own data
+# (IEEE's infinity, NaN or the rounded exact sum; partial sums that overflow).
+add_test(NAME python.accurate_fsum COMMAND ${OCR_PYTEST_PYTHON} ${SCRIPTS}/accurate_fsum_test.py $<TARGET_FILE:oclReduction>)
+set_tests_properties(python.accurate_fsum PROPERTIES LABELS "python;accurate" TIMEOUT 900
+  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+
 # oclReduction --op argmin/argmax against NumPy on the program's own data.
 add_test(NAME python.arg_numpy COMMAND ${OCR_PYTEST_PYTHON} ${SCRIPTS}/arg_numpy_test.py $<TARGET_FILE:oclReduction>)
 set_tests_properties(python.arg_numpy PROPERTIES LABELS "quick;python" TIMEOUT 300

@@ -7,6 +7,11 @@
  *     among the elements reduced (the same cl_mem, a sub-buffer of it, its
  *     parent) and accepts one that lies outside them; ocr_reducer_reduce_into
  *     judges the element at its result offset, not element 0;
+ *   - a -D or -U of any name the kernels are built with (every entry of
+ *     ocr_build_reserved_name, in every spelling) is OCR_USAGE from the
+ *     check, ocr_reducer_create and ocr_kernel_build;
+ *   - segment offsets: ocr_segment_offsets_check, and an offsets buffer that
+ *     is (or overlaps) the result buffer is OCR_USAGE;
  *   - ocr_reducer_geometry(NULL) is NULL; ocr_reducer_plan refuses NULL and n = 0;
  *   - ocr_kernel_build refuses a work-group size or group count past
  *     OCR_MAX_LOCAL_SIZE / OCR_MAX_GROUPS (buffers sized from them would
@@ -54,10 +59,122 @@ static void build_options(const char *kernel_dir) {
     for (size_t i = 0; i < sizeof good_options / sizeof good_options[0]; ++i)
         CHECK(ocr_build_options_check(good_options[i]) == OCR_OK);
     /* A good option still builds and reduces. */
-    ocr_reducer_options ro = {.build_options = "-D OCR_EDGE_TEST=1"};
+    ocr_reducer_options ro = {.build_options = "-D EDGE_TEST=1"};
     ocr_reducer *r = NULL;
     CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &ro, &r) == OCR_OK);
     ocr_reducer_release(r);
+}
+
+/* Every reserved name in every spelling the compiler takes, refused; names
+ * beside them pass. -DOCR_IDENTITY=5 made an int sum 4788 for 4103, OCR_OK. */
+static void reserved_names(void) {
+    static const char *const forms[] = {"-D%s",
+                                        "-D%s=5",
+                                        "-D %s",
+                                        "-D %s=5",
+                                        "-U%s",
+                                        "-U %s",
+                                        "\"-D%s=5\"",
+                                        "-D \"%s=5\"",
+                                        "\"-D\" \"%s\"",
+                                        "-D '%s'",
+                                        "-cl-mad-enable -D%s=(1)",
+                                        "--define-macro=%s",
+                                        "--define-macro %s",
+                                        "--undefine-macro %s",
+                                        "-DA=1 -D\t%s",
+                                        "-D%s\\=1",
+                                        "-D%s(x)=x",
+                                        "-D'%s\\\\=1'"};
+    char name[64], opts[160];
+    size_t i;
+    for (i = 0; ocr_build_reserved_name(i); ++i) {
+        const char *e = ocr_build_reserved_name(i);
+        snprintf(name, sizeof name, "%s", e);
+        if (name[strlen(name) - 1] == '*') name[strlen(name) - 1] = 'X'; /* OCR_* -> OCR_X */
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; ++f) {
+            snprintf(opts, sizeof opts, forms[f], name);
+            int ok = ocr_build_options_check(opts) == OCR_USAGE &&
+                     strstr(ocr_last_error(), "the kernels are built with") != NULL;
+            CHECK(ok);
+            if (!ok) printf("  \"%s\" not refused\n", opts);
+        }
+    }
+    CHECK(i >= 20); /* the list is there */
+    static const char *const fine[] = {"-DOCR", "-DTT=1",   "-D LOCAL_SIZES", "-DMY_OCR_T",
+                                       "-Dt=1", "-I OCR_T", "-DVALUE=OCR_T"};
+    for (size_t f = 0; f < sizeof fine / sizeof fine[0]; ++f)
+        CHECK(ocr_build_options_check(fine[f]) == OCR_OK);
+    /* The reducer and the benchmark API refuse it before building. */
+    ocr_reducer_options ro = {.build_options = "-DOCR_IDENTITY=5"};
+    ocr_reducer *r = NULL;
+    CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &ro, &r) == OCR_USAGE);
+    CHECK(r == NULL);
+    ocr_device *d = NULL;
+    ocr_device_choice any = {-1, -1, CL_DEVICE_TYPE_ALL, 0};
+    CHECK(ocr_device_open(&any, &d) == OCR_OK);
+    if (!d) return;
+    ocr_build_request rq = {.spec = *ocr_kernel_find("reduce6"),
+                            .type = OCR_INT,
+                            .op = OCR_SUM,
+                            .extra_options = "-D LOCAL_SIZE=64"};
+    ocr_kernel *k = NULL;
+    CHECK(ocr_kernel_build(d, &rq, &k) == OCR_USAGE);
+    CHECK(k == NULL);
+    ocr_kernel_release(k);
+    ocr_device_close(d);
+}
+
+/* Segment offsets: ocr_segment_offsets_check refuses decreasing ones and
+ * ones past n; the segmented call refuses an offsets buffer that is the
+ * result buffer, or a sub-buffer overlapping it (the kernel raced with itself). */
+static void segment_offsets(void) {
+    const uint32_t good[] = {0, 5, 5, 10}, down[] = {0, 5, 3, 10}, past[] = {0, 5, 11};
+    const uint64_t good64[] = {2, 7}, past64[] = {0, UINT64_MAX};
+    CHECK(ocr_segment_offsets_check(good, OCR_UINT, 3, 10) == OCR_OK);
+    CHECK(ocr_segment_offsets_check(good64, OCR_ULONG, 1, 10) == OCR_OK);
+    CHECK(ocr_segment_offsets_check(down, OCR_UINT, 3, 10) == OCR_USAGE);
+    CHECK(strstr(ocr_last_error(), "offsets[2] = 3 is below the one before") != NULL);
+    CHECK(ocr_segment_offsets_check(past, OCR_UINT, 2, 10) == OCR_USAGE);
+    CHECK(strstr(ocr_last_error(), "offsets[2] = 11 is past the end") != NULL);
+    CHECK(ocr_segment_offsets_check(past64, OCR_ULONG, 1, 10) == OCR_USAGE);
+    CHECK(ocr_segment_offsets_check(good, OCR_INT, 3, 10) == OCR_USAGE);
+
+    cl_int err;
+    int data[64];
+    for (int i = 0; i < 64; ++i)
+        data[i] = i;
+    cl_mem in =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    cl_mem both = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    ocr_reducer *r = NULL;
+    CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &r) == OCR_OK);
+    if (!r) return;
+    uint32_t offs[] = {0, 16, 32, 64};
+    clEnqueueWriteBuffer(q, both, CL_TRUE, 0, sizeof offs, offs, 0, NULL, NULL);
+    /* the same buffer, the results over the offsets, then after them */
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, both, OCR_UINT, 3, both, 1, 0, NULL, NULL) ==
+          OCR_USAGE);
+    CHECK(strstr(ocr_reducer_last_error(r), "offsets buffer and the result buffer overlap") !=
+          NULL);
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, both, OCR_UINT, 3, both, 4, 0, NULL, NULL) ==
+          OCR_OK);
+    int got[3] = {0, 0, 0};
+    clEnqueueReadBuffer(q, both, CL_TRUE, 4 * sizeof(int), sizeof got, got, 0, NULL, NULL);
+    CHECK(got[0] == 120 && got[1] == 376 && got[2] == 1520);
+    /* sub-buffers of one buffer: overlapping refused, apart accepted */
+    cl_buffer_region ro = {0, 1024}, rr = {0, 1024}, ra = {2048, 1024};
+    cl_mem so = clCreateSubBuffer(both, 0, CL_BUFFER_CREATE_TYPE_REGION, &ro, &err);
+    cl_mem sr = clCreateSubBuffer(both, 0, CL_BUFFER_CREATE_TYPE_REGION, &rr, &err);
+    cl_mem sa = clCreateSubBuffer(both, 0, CL_BUFFER_CREATE_TYPE_REGION, &ra, &err);
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, so, OCR_UINT, 3, sr, 2, 0, NULL, NULL) ==
+          OCR_USAGE);
+    CHECK(ocr_reducer_reduce_segments(r, q, in, 0, 64, so, OCR_UINT, 3, sa, 0, 0, NULL, NULL) ==
+          OCR_OK);
+    clFinish(q);
+    clReleaseMemObject(sa), clReleaseMemObject(sr), clReleaseMemObject(so);
+    ocr_reducer_release(r);
+    clReleaseMemObject(both), clReleaseMemObject(in);
 }
 
 /* Geometries past the bounds are refused before anything is made. */
@@ -235,6 +352,8 @@ int main(int argc, char **argv) {
     split_shares(); /* no device needed */
     CL_OPEN_FIRST(dev, ctx, q);
     build_options(argv[1]);
+    reserved_names();
+    segment_offsets();
     geometry_bounds();
     overlap();
     clReleaseCommandQueue(q);

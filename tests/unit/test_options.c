@@ -32,7 +32,7 @@ int main(void) {
         return 3;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     if (err != CL_SUCCESS) return 3;
-    const char *broken = "-D OCR_IDENTITY=this_is_not_declared";
+    const char *broken = "-D get_local_id=this_is_not_declared";
 
     ocr_reducer_options o = OCR_REDUCER_OPTIONS;
     CHECK(o.size == sizeof o);

@@ -110,8 +110,9 @@ int main(void) {
     CHECK(ocr_plan_make(&group, 10, 0, &p) == OCR_USAGE);
     ocr_geometry bad = {OCR_PER_GROUP, 64, 1, 0, 1, 0, 0, 0};
     CHECK(ocr_plan_make(&bad, 100, 1, &p) == OCR_USAGE);
-    /* An accurate sum: a pass of several groups writes a pair per group, a
-     * single group one value; it always ends, even with tiny groups. */
+    /* An accurate sum: a pass of several groups writes its accumulators
+     * (OCR_ACCURATE_PARTS values per group), a single group one value; it
+     * always ends, even with tiny groups. */
     ocr_geometry acc = {OCR_PER_GRID, 256, 16, 8, 1, 0, 1, 0};
     ocr_geometry tiny = {OCR_PER_GRID, 1, 2, 4096, 1, 0, 1, 0};
     for (uint64_t n = 1; n < ((uint64_t)1 << 24); n = n * 3 + 1) {
@@ -119,7 +120,7 @@ int main(void) {
         CHECK(p.leftover == 1);
         for (unsigned i = 0; i < p.npasses; ++i) {
             const ocr_pass *s = &p.pass[i];
-            CHECK(s->n_out == (s->groups > 1 ? 2 * s->groups : 1));
+            CHECK(s->n_out == (s->groups > 1 ? OCR_ACCURATE_PARTS * s->groups : 1));
             CHECK(s->n_out < s->n_in || s->n_in == 1);
         }
         CHECK(ocr_plan_make(&tiny, n, 1, &p) == OCR_OK && p.leftover == 1);

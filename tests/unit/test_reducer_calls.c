@@ -203,7 +203,7 @@ static void share_memory(cl_mem b, char *path, size_t len) {
                DELTA(s1, s2, shared) == 1 && DELTA(s1, s2, entries) == 0,
            "second create built again (%ld) or did not share (%ld)",
            DELTA(s1, s2, source_builds) + DELTA(s1, s2, binary_builds), DELTA(s1, s2, shared));
-    ocr_reducer_options other = {.build_options = "-D OCR_TEST_OTHER=1"};
+    ocr_reducer_options other = {.build_options = "-D TEST_OTHER=1"};
     ocr_reducer *r3 = make(OCR_INT, &other);
     ocr_program_cache_stats s3 = stats();
     EXPECT(DELTA(s2, s3, source_builds) == 1 && DELTA(s2, s3, entries) == 1,

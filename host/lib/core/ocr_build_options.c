@@ -5,16 +5,52 @@
  * (ocr_kernel_build_ex), so library callers are covered too. */
 #include "ocr_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char spaces[] = " \t\n\v\f\r";
 
-/* The options that take an argument, attached (-DNAME) or as the next word. */
+/* The names the kernels are built with: the host's -D options (type,
+ * operator, identity, geometry, modes: ocr_program.c, ocr_segments.c) and
+ * the macros and types of cl/ (reduce_common.h, reduce*.cl, segreduce.cl).
+ * A caller's -D or -U of one would change what the library computes behind
+ * its back (-DOCR_IDENTITY=5 made a sum wrong with OCR_OK), so each is
+ * refused. "X*": every name that starts with X. The one list: the build
+ * check, the CLI, the grader and Python all come here, and
+ * tests/scripts/reserved_names_test.sh checks it against cl/. */
+static const char *const reserved[] = {
+    "OCR_*", "SEG_*",    "ACC_*",      "ACC",         "T",
+    "UT",    "IN_T",     "V",          "VU",          "TL",
+    "TV",    "PAIR",     "LOCAL_SIZE", "BLOCK",       "ELEMS_PER_GROUP",
+    "VEC",   "UNROLL",   "LANES",      "ARG_LANES",   "FOLD",
+    "LANE",  "LANE_KEY", "LOADV",      "TAKE",        "STEP",
+    "VSIGN", "SEGS",     "SEGS_ARGS",  "KERNEL_NAME",
+};
+
+const char *ocr_build_reserved_name(size_t i) {
+    return i < sizeof reserved / sizeof reserved[0] ? reserved[i] : NULL;
+}
+
+/* The reserved entry that the macro name[0..len) is, or NULL. */
+static const char *reserved_entry(const char *name, size_t len) {
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; ++i) {
+        size_t rl = strlen(reserved[i]);
+        if (reserved[i][rl - 1] == '*' ? len >= rl - 1 && strncmp(name, reserved[i], rl - 1) == 0
+                                       : len == rl && strncmp(name, reserved[i], rl) == 0)
+            return reserved[i];
+    }
+    return NULL;
+}
+
+/* The options that take an argument, attached (-DNAME) or as the next word;
+ * clang's long spellings of -D and -U too. */
 static const struct {
     const char *flag;
     const char *needs; /* what the argument is, for the message */
-    int identifier;    /* 1: the argument must start like a C identifier */
+    int macro;         /* 1: the argument is a macro name (before any '=') */
 } with_argument[] = {
+    {"--define-macro", "a macro name", 1},
+    {"--undefine-macro", "a macro name", 1},
     {"-D", "a macro name (-D NAME, -DNAME or -DNAME=VALUE)", 1},
     {"-U", "a macro name (-U NAME or -UNAME)", 1},
     {"-I", "a directory (-I DIR or -IDIR)", 0},
@@ -24,30 +60,68 @@ static int starts_identifier(const char *s) {
     return *s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z');
 }
 
-ocr_status ocr_build_options_check(const char *options) {
-    const char *p = options ? options : "";
-    while (*(p += strspn(p, spaces))) {
-        size_t len = strcspn(p, spaces);
-        for (size_t i = 0; i < sizeof with_argument / sizeof with_argument[0]; ++i) {
-            if (strncmp(p, with_argument[i].flag, 2) != 0) continue;
-            const char *arg = p + 2; /* attached, else the next word */
-            size_t alen = len - 2;
-            if (alen == 0) {
-                arg += strspn(arg, spaces);
-                alen = strcspn(arg, spaces);
-            }
-            int ok =
-                alen > 0 && *arg != '-' && (!with_argument[i].identifier || starts_identifier(arg));
-            if (!ok) {
-                ocr_errorf("build options \"%s\": %s needs %s", options, with_argument[i].flag,
-                           with_argument[i].needs);
-                return OCR_USAGE;
-            }
-            if (len == 2) len = (size_t)(arg + alen - p); /* the next word is its argument */
+/* The next word from *p into w, as a shell would split it: quotes ('...',
+ * "...") removed, a backslash keeping the next character (outside '...');
+ * 0 when none is left. */
+static int next_word(const char **p, char *w) {
+    const char *s = *p + strspn(*p, spaces);
+    char q = 0;
+    if (!*s) return 0;
+    while (*s && (q || !strchr(spaces, *s))) {
+        if (q ? *s == q : *s == '"' || *s == '\'') {
+            q = q ? 0 : *s++;
+            continue;
         }
-        p += len;
+        if (*s == '\\' && q != '\'' && s[1]) ++s;
+        *w++ = *s++;
+    }
+    *w = '\0';
+    *p = s;
+    return 1;
+}
+
+/* One word w (and for a bare flag, the next from *p, into arg). */
+static ocr_status check_word(const char *options, const char *w, const char **p, char *arg) {
+    for (size_t i = 0; i < sizeof with_argument / sizeof with_argument[0]; ++i) {
+        const char *f = with_argument[i].flag;
+        size_t fl = strlen(f);
+        if (strncmp(w, f, fl) != 0) continue;
+        const char *a = w + fl; /* attached (--define-macro=NAME), else the next word */
+        if (fl > 2 && *a == '=')
+            ++a;
+        else if (fl > 2 && *a)
+            continue; /* another long option */
+        if (!*a) a = next_word(p, arg) ? arg : "";
+        if (!*a || *a == '-' || (with_argument[i].macro && !starts_identifier(a))) {
+            ocr_errorf("build options \"%s\": %s needs %s", options, f, with_argument[i].needs);
+            return OCR_USAGE;
+        }
+        /* the name: its identifier characters (T(x)=x and T\=1 name T) */
+        size_t len = strspn(a, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+        const char *r = with_argument[i].macro ? reserved_entry(a, len) : NULL;
+        if (r) {
+            ocr_errorf("build options \"%s\": %s %.*s: the kernels are built with that name "
+                       "(%s), which the library sets itself",
+                       options, f, (int)len, a, r);
+            return OCR_USAGE;
+        }
+        return OCR_OK;
     }
     return OCR_OK;
+}
+
+ocr_status ocr_build_options_check(const char *options) {
+    const char *p = options ? options : "";
+    ocr_status st = OCR_OK;
+    char *w = malloc(2 * strlen(p) + 2), *arg = w ? w + strlen(p) + 1 : NULL;
+    if (!w) {
+        ocr_errorf("out of host memory");
+        return OCR_NO_MEMORY;
+    }
+    while (st == OCR_OK && next_word(&p, w))
+        st = check_word(options, w, &p, arg);
+    free(w);
+    return st;
 }
 
 /* An accurate sum's TwoSum recovers each addition's rounding error from

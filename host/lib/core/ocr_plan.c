@@ -55,9 +55,11 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
             uint64_t per_group = L * g->elems_per_group;
             s->groups = ceil_div(cur, per_group);
             if (s->groups > g->max_groups) s->groups = g->max_groups;
-            /* accurate: a pair per group; never as many values as came in */
-            if (g->accurate && s->groups > 1 && 2 * s->groups >= cur) s->groups = (cur + 3) / 4;
-            s->n_out = g->accurate && s->groups > 1 ? 2 * s->groups : s->groups;
+            /* accurate: OCR_ACCURATE_PARTS values per group; never as many
+             * values as came in */
+            if (g->accurate && s->groups > 1 && OCR_ACCURATE_PARTS * s->groups >= cur)
+                s->groups = (cur + 2 * OCR_ACCURATE_PARTS - 1) / (2 * OCR_ACCURATE_PARTS);
+            s->n_out = g->accurate && s->groups > 1 ? OCR_ACCURATE_PARTS * s->groups : s->groups;
             s->global_size = s->groups * L;
             /* each lane of a work-item runs sequentially over its share, then
              * the lanes (up to 16) fold and the group's tree runs */

@@ -162,7 +162,9 @@ static ocr_status build_once(ocr_device *dev, ocr_kernel *k, const ocr_strbuf *s
                       rq->unroll ? rq->unroll : sp->grid.unroll, blocked);
         if (finish)
             n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_FINISH=%d%s", finish, std);
-        if (rq->accurate) n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_ACCURATE=1");
+        if (rq->accurate)
+            n += snprintf(opts + n, sizeof opts - (size_t)n, " -D OCR_ACCURATE=1%s",
+                          k->keys_in ? " -D OCR_ACCURATE_IN=1" : "");
     }
     /* A user kernel's arguments are checked after the build (check_signature). */
     if (rq->kernel_file) n += snprintf(opts + n, sizeof opts - (size_t)n, " -cl-kernel-arg-info");
@@ -364,10 +366,11 @@ static ocr_status setup_finish(ocr_device *dev, ocr_kernel *k, size_t local) {
     k->finish_ticket = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                       sizeof zero, &zero, &err);
     OCR_CHECK(err, "clCreateBuffer");
-    k->finish_partial = clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
-                                       (size_t)k->geom.max_groups * (k->geom.accurate ? 2 : 1) *
-                                           ocr_acc_size(k->type, k->op),
-                                       NULL, &err); /* a pair per group when accurate */
+    k->finish_partial =
+        clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
+                       (size_t)k->geom.max_groups * (k->geom.accurate ? OCR_ACCURATE_PARTS : 1) *
+                           ocr_acc_size(k->type, k->op),
+                       NULL, &err);
     OCR_CHECK(err, "clCreateBuffer");
     cl_uint at = k->offsets ? 5 : 3; /* after in, out, n and the offsets */
     OCR_CL(clSetKernelArg(k->finish_kernel, at, sizeof(cl_mem), &k->finish_ticket));
@@ -429,7 +432,8 @@ static ocr_status build_fitted(ocr_device *dev, ocr_kernel *k, const ocr_strbuf 
 }
 
 /* argmin/argmax: the kernel again, reading keys, in the first build's
- * geometry: k->rest, which runs every pass after the first. */
+ * geometry: k->rest, which runs every pass after the first. An accurate sum's
+ * reads the groups' accumulators (OCR_ACCURATE_IN) the same way. */
 static ocr_status build_rest(ocr_device *dev, const ocr_build_request *rq, int flags,
                              ocr_kernel *k) {
     ocr_build_request again = *rq;
@@ -440,7 +444,7 @@ static ocr_status build_rest(ocr_device *dev, const ocr_build_request *rq, int f
 
 /* What cannot be built at all, before anything is. */
 static ocr_status refuse(const ocr_device *dev, const ocr_build_request *rq, ocr_type input,
-                         int user) {
+                         int user, int flags) {
     if ((ocr_type_traits_of(rq->type)->needs_fp64 || ocr_type_traits_of(input)->needs_fp64) &&
         !dev->info.fp64) {
         ocr_errorf("%s does not support double precision (no cl_khr_fp64): use another --type or "
@@ -454,7 +458,7 @@ static ocr_status refuse(const ocr_device *dev, const ocr_build_request *rq, ocr
                    input != rq->type ? "and no widening" : "--list-kernels");
         return OCR_USAGE;
     }
-    return ocr_build_options_check(rq->extra_options);
+    return flags & OCR_BUILD_OWN_OPTIONS ? OCR_OK : ocr_build_options_check(rq->extra_options);
 }
 
 /* An accurate sum: a kernel that has the mode, a float sum, and build
@@ -549,12 +553,12 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
-    k->build_flags = flags & ~OCR_BUILD_KEYS_IN;
+    k->build_flags = flags & ~(OCR_BUILD_KEYS_IN | OCR_BUILD_OWN_OPTIONS);
     k->keys_in = (flags & OCR_BUILD_KEYS_IN) != 0;
     k->type = rq->type;
     k->in_type = input;
     k->op = rq->op;
-    if ((st = refuse(dev, rq, input, user)) != OCR_OK || (st = check_accurate(rq)) != OCR_OK)
+    if ((st = refuse(dev, rq, input, user, flags)) != OCR_OK || (st = check_accurate(rq)) != OCR_OK)
         goto fail;
     if ((st = ocr_source_load(dev, rq, embedded, k, &src)) != OCR_OK) goto fail;
     if ((st = ocr_geometry_policy(dev, rq, user, input, &pol)) != OCR_OK) goto fail;
@@ -562,11 +566,13 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     if ((st = build_fitted(dev, k, &src, rq, finish, std, &pol)) != OCR_OK) goto fail;
     ocr_geometry_set(dev, rq, &pol, k);
     if (finish && (st = setup_finish(dev, k, pol.local)) != OCR_OK) goto fail;
-    if (ocr_op_is_arg(rq->op) && !k->keys_in && (st = build_rest(dev, rq, flags, k)) != OCR_OK)
+    if ((ocr_op_is_arg(rq->op) || rq->accurate) && !k->keys_in &&
+        (st = build_rest(dev, rq, flags, k)) != OCR_OK)
         goto fail;
-    /* accurate: the CPU finishes the first pass's pairs */
-    k->default_m =
-        rq->spec.default_m ? rq->spec.default_m : k->geom.max_groups * (k->geom.accurate ? 2 : 1);
+    /* accurate: the CPU finishes the first pass's accumulators */
+    k->default_m = rq->spec.default_m
+                       ? rq->spec.default_m
+                       : k->geom.max_groups * (k->geom.accurate ? OCR_ACCURATE_PARTS : 1);
     free(src.s);
     *out = k;
     return OCR_OK;

@@ -142,7 +142,7 @@ static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt)
 }
 
 /* Both scratch buffers sized once for the most values a pass of a plain call
- * writes: a full grid's groups (a pair each for accurate sums), whatever n.
+ * writes: a full grid's groups (OCR_ACCURATE_PARTS each for accurate sums), whatever n.
  * No call then allocates, and no buffer a pending call uses is let go (a
  * reallocation confuses oclgrind 21.10's uninitialized-value checker, which
  * then reports values that the pass before wrote; docs/testing.md).
@@ -153,7 +153,7 @@ static ocr_status presize(ocr_reducer *r) {
     uint64_t need = 0;
     for (int i = 0; i < 2; ++i) {
         if (g[i]->kind != OCR_PER_GRID) return OCR_OK; /* outputs grow with n */
-        uint64_t most = g[i]->max_groups * (g[i]->accurate ? 2 : 1);
+        uint64_t most = g[i]->max_groups * (g[i]->accurate ? OCR_ACCURATE_PARTS : 1);
         if (most > need) need = most;
     }
     for (int i = 0; i < 2 && st == OCR_OK; ++i)
@@ -310,6 +310,18 @@ static ocr_status mem_root(cl_mem m, cl_mem *root, size_t *origin) {
     }
 fail:
     return st;
+}
+
+ocr_status ocr_mem_overlap(cl_mem a, uint64_t a_at, uint64_t a_len, cl_mem b, uint64_t b_at,
+                           uint64_t b_len, int *overlap) {
+    ocr_status st;
+    cl_mem ra, rb;
+    size_t oa, ob;
+    *overlap = 0;
+    if ((st = mem_root(a, &ra, &oa)) != OCR_OK || (st = mem_root(b, &rb, &ob)) != OCR_OK) return st;
+    a_at += oa, b_at += ob;
+    *overlap = ra == rb && a_len && b_len && a_at < b_at + b_len && b_at < a_at + a_len;
+    return OCR_OK;
 }
 
 /* The value is written to element result_offset of result_buf while elements

@@ -39,6 +39,10 @@ void ocr_reducer_keep_error(char **slot, char *text, ocr_status st);
 ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size);
 /* OCR_USAGE when elements [result_offset, + count) of result_buf meet input
  * elements [offset, offset + n) of buf (same buffer, sub-buffer or parent). */
+/* *overlap: whether bytes [a_at, a_at + a_len) of a and [b_at, b_at + b_len)
+ * of b are the same memory (one buffer, or sub-buffers of one). */
+ocr_status ocr_mem_overlap(cl_mem a, uint64_t a_at, uint64_t a_len, cl_mem b, uint64_t b_at,
+                           uint64_t b_len, int *overlap);
 ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
                                      cl_mem result_buf, size_t result_offset, uint64_t count);
 /* A call's queue (not NULL; its context and device checked when it changed,

@@ -232,8 +232,10 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
     OCR_CL(clEnqueueReadBuffer(q, last, CL_TRUE, 0, plan->leftover * les, left, 0, NULL, &ev_r));
 
     uint64_t t0 = ocr_now_ns();
-    rs->result = keys                ? ocr_arg_finish(left, plan->leftover, k->type, k->op)
-                 : k->geom.accurate ? ocr_sum_compensated(left, plan->leftover, k->type)
+    /* accurate: the groups' accumulators where a pass of several groups ran last */
+    rs->result = keys               ? ocr_arg_finish(left, plan->leftover, k->type, k->op)
+                 : k->geom.accurate ? ocr_sum_accurate_parts(left, plan->leftover, k->type,
+                                                             plan->npasses && plan->leftover > 1)
                                     : ocr_reduce_naive(left, plan->leftover, lt, k->op);
     t->cpu_ns = ocr_now_ns() - t0;
     t->wall_ns = ocr_now_ns() - wall0;

@@ -59,12 +59,12 @@ static int is_cpu(const ocr_reducer *r) {
 static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, ocr_kernel **k) {
     if (*k) return OCR_OK;
     char opts[1024];
-    int len = snprintf(opts, sizeof opts,
-                       "-D SEG_UNROLL=%d -D SEG_CHUNK_UNROLL=%d -D SEG_RUN=%d -D SEG_SERIAL=%d "
-                       "-D SEG_FIX_SERIAL=%d -D SEG_PROBES=%d%s%s",
-                       SEG_UNROLL, SEG_CHUNK_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL,
-                       SEG_PROBES,
-                       r->build_options ? " " : "", r->build_options ? r->build_options : "");
+    int len =
+        snprintf(opts, sizeof opts,
+                 "-D SEG_UNROLL=%d -D SEG_CHUNK_UNROLL=%d -D SEG_RUN=%d -D SEG_SERIAL=%d "
+                 "-D SEG_FIX_SERIAL=%d -D SEG_PROBES=%d%s%s",
+                 SEG_UNROLL, SEG_CHUNK_UNROLL, SEG_RUN, SEG_SERIAL, SEG_FIX_SERIAL, SEG_PROBES,
+                 r->build_options ? " " : "", r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
         return OCR_RUNTIME;
@@ -86,7 +86,8 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
         .local_size = r->local_size,
         .extra_options = opts,
     };
-    int flags = (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE;
+    int flags =
+        (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE | OCR_BUILD_OWN_OPTIONS;
     return ocr_kernel_build_ex(&r->dev, &rq, flags, input, k);
 }
 
@@ -256,8 +257,8 @@ fail:
 
 /* Long segments (n >= k chunks, so at least one chunk): segchunks over the
  * elements, then segfix over the segments. */
-static ocr_status enqueue_chunks(ocr_reducer *r, const seg_call *c, const seg_how *h,
-                                 cl_uint log2, cl_uint nw, const cl_event *wl, cl_event *ev) {
+static ocr_status enqueue_chunks(ocr_reducer *r, const seg_call *c, const seg_how *h, cl_uint log2,
+                                 cl_uint nw, const cl_event *wl, cl_event *ev) {
     ocr_status st;
     uint64_t chunks = (c->n + ((uint64_t)1 << log2) - 1) >> log2;
     size_t local = r->k_chunks->geom.local_size, global = (size_t)chunks * local;
@@ -315,6 +316,47 @@ fail:
     return st;
 }
 
+/* The kernel reads the offsets while it writes the results: the same memory
+ * would race (1 of 4096 sums wrong in 1 of 3 runs). */
+static ocr_status offsets_apart(cl_mem offsets, ocr_type ot, uint64_t k, cl_mem result,
+                                size_t result_offset, size_t es) {
+    int overlap = 0;
+    ocr_status st = ocr_mem_overlap(offsets, 0, (k + 1) * ocr_type_size(ot), result,
+                                    (uint64_t)result_offset * es, k * es, &overlap);
+    if (st == OCR_OK && overlap) {
+        ocr_errorf("the offsets buffer and the result buffer overlap (the same memory, or "
+                   "sub-buffers of one): pass another result buffer");
+        return OCR_USAGE;
+    }
+    return st;
+}
+
+ocr_status ocr_segment_offsets_check(const void *offsets, ocr_type offsets_type,
+                                     uint64_t num_segments, uint64_t n) {
+    const int wide = offsets_type == OCR_ULONG;
+    if (!wide && offsets_type != OCR_UINT) {
+        ocr_errorf("offsets_type must be OCR_UINT or OCR_ULONG, not %d", (int)offsets_type);
+        return OCR_USAGE;
+    }
+    if (!offsets) {
+        ocr_errorf("no offsets to check");
+        return OCR_USAGE;
+    }
+    uint64_t prev = 0;
+    for (uint64_t j = 0; j <= num_segments; ++j) {
+        uint64_t o = wide ? ((const uint64_t *)offsets)[j] : ((const uint32_t *)offsets)[j];
+        if (o < prev || o > n) {
+            ocr_errorf("segment offsets must not decrease and must lie within the %llu elements: "
+                       "offsets[%llu] = %llu %s",
+                       (unsigned long long)n, (unsigned long long)j, (unsigned long long)o,
+                       o > n ? "is past the end" : "is below the one before");
+            return OCR_USAGE;
+        }
+        prev = o;
+    }
+    return OCR_OK;
+}
+
 ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_mem buf,
                                        size_t offset, uint64_t n, cl_mem offsets_buf,
                                        ocr_type offsets_type, uint64_t num_segments,
@@ -344,6 +386,9 @@ ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_me
                    (unsigned long long)num_segments + 1);
         st = OCR_USAGE;
     }
+    if (st == OCR_OK && num_segments)
+        st = offsets_apart(offsets_buf, offsets_type, num_segments, result_buf, result_offset,
+                           r->es);
     if (st == OCR_OK && num_segments) {
         *(offsets_type == OCR_UINT ? &h.o32 : &h.o64) = offsets_buf;
         st = build_segments(r);
