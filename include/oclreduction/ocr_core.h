@@ -159,7 +159,7 @@ OCR_API ocr_value ocr_identity(ocr_type t, ocr_op o);
 typedef enum {
     OCR_PER_ITEM,  /* each work-item combines 2 elements into one output (reduce0/1) */
     OCR_PER_GROUP, /* each work-group combines elems_per_group elements into one output */
-    OCR_PER_GRID,  /* a fixed number of groups stride over the input (reduce7) */
+    OCR_PER_GRID   /* a fixed number of groups stride over the input (reduce7) */
 } ocr_kernel_kind;
 
 /* The geometry the kernel was built with: what the plan needs. */
@@ -182,6 +182,10 @@ typedef struct {
                                    a longer last kernel waits longer: docs/benchmarks.md);
                                    0: one launch at any count */
 } ocr_geometry;
+
+/* A reducer (ocr_reducer.h), declared here once: ocr_bench.h names it too, and
+ * C before C11 refuses a typedef repeated. */
+typedef struct ocr_reducer ocr_reducer;
 
 /* ---- errors ------------------------------------------------------------- */
 
