@@ -173,8 +173,10 @@ OCR_API void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kerne
 OCR_API int ocr_device_has_extension(const ocr_device *dev, const char *name);
 
 /* Searches for a kernel file: explicit dir, $OCLREDUCTION_KERNEL_DIR, the
- * source tree (build-tree binaries), the installed data directory. On failure
- * reports every place searched. Returns a malloc'd path or NULL. */
+ * source tree (build-tree binaries), the kernels installed beside the shared
+ * library (found through dladdr, so a moved prefix works for any program),
+ * beside the program, the configured data directory. On failure reports every
+ * place searched. Returns a malloc'd path or NULL. */
 OCR_API char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
 
 /* ---- plan --------------------------------------------------------------- */

@@ -15,8 +15,10 @@
 #
 # clGetEventProfilingInfo failing with CL_PROFILING_INFO_NOT_AVAILABLE (the
 # shim's default for it, as Intel's CPU runtime does now and then) is no
-# failure: the run must PASS (exit 0) with one note that the host clock stood
-# in. The same call failing with CL_OUT_OF_RESOURCES (-5) must exit 3 as any.
+# failure: the run must PASS (exit 0), saying nothing or one note that the
+# host clock stood in (the query is asked again after waiting for the event,
+# and the shim fails one call only; cli.fault_no_end_time_* withhold every END
+# time). The same call failing with CL_OUT_OF_RESOURCES (-5) must exit 3.
 #
 # clRelease* are traced but not failed: the host does not act on a failed
 # release (the object is going away; OpenCL lets them fail only for invalid
@@ -55,8 +57,10 @@ for sc in "${scenarios[@]}"; do
       grep -qE "Sanitizer|runtime error:" "$tmp/err" && why="; sanitizer report"
       if [ "$name" = clGetEventProfilingInfo ] && [ -z "$e" ]; then
         [ "$rc" = 0 ] && grep -q "^Test PASSED!$" "$tmp/out" || why="$why; exit status $rc, expected 0 (PASSED)"
-        [ "$(grep -c "^oclReduction: note: .*the host clock stands in" "$tmp/err")" = 1 ] &&
-          [ "$(wc -l < "$tmp/err")" = 1 ] || why="$why; not one note alone on stderr"
+        # the query asked again after the wait succeeds (the shim fails one
+        # call): nothing said; else one note
+        [ "$(grep -vc "^oclReduction: note: .*the host clock stands in" "$tmp/err")" = 0 ] &&
+          [ "$(wc -l < "$tmp/err")" -le 1 ] || why="$why; stderr holds more than the note"
       else
         named=$(grep -cE "^oclReduction: $name failed: CL_[A-Z0-9_]+ \(-?[0-9]+\) at [a-z_]+\.c:[0-9]+$" "$tmp/err")
         all=$(grep -cE "failed: CL_" "$tmp/err")
