@@ -128,7 +128,7 @@ static ocr_status one_run(const cli_options *o, uint64_t k, seg_run *s, uint64_t
                           uint64_t *wrong, uint64_t *first) {
     ocr_status st;
     cl_event done = NULL, before = NULL;
-    cl_ulong t0 = 0, t1 = 0, tb = 0;
+    uint64_t h0 = ocr_now_ns(), t0 = 0, t1 = 0, tb = 0, tb0, span;
     cl_command_queue q = ocr_device_queue(s->dev);
     size_t es = ocr_type_size(o->type);
     cl_int err = clEnqueueMarkerWithWaitList(q, 0, NULL, &before);
@@ -143,24 +143,20 @@ static ocr_status one_run(const cli_options *o, uint64_t k, seg_run *s, uint64_t
         clReleaseEvent(before);
         return st;
     }
+    /* the times through ocr_event_span: the host clock where the runtime
+     * gives none (then t0 = t1 = 0, and *ns is the host's span) */
     err = clWaitForEvents(1, &done);
-    if (err == CL_SUCCESS &&
-        clGetEventProfilingInfo(before, CL_PROFILING_COMMAND_END, sizeof tb, &tb, NULL) != CL_SUCCESS)
-        tb = 0;
+    if (err == CL_SUCCESS && ocr_event_span(before, h0, &tb0, &tb, &span) != OCR_OK) tb = 0;
     clReleaseEvent(before);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    if (err == CL_SUCCESS)
+    if (err == CL_SUCCESS && (st = ocr_event_span(done, h0, &t0, &t1, ns)) == OCR_OK)
         err = clEnqueueReadBuffer(q, s->out, CL_TRUE, 0, k * es, s->got, 0, NULL, NULL);
     clReleaseEvent(done);
+    if (st != OCR_OK) return st; /* the library said why */
     if (err != CL_SUCCESS) {
         fprintf(stderr, "oclReduction: the segmented run failed: %s\n", ocr_cl_error_name(err));
         return OCR_OPENCL;
     }
-    if (tb && tb <= t0) t0 = tb;
-    *ns = t1 > t0 ? t1 - t0 : 0;
+    if (t1 && tb && tb <= t0) *ns = t1 - tb;
     for (uint64_t j = 0; j < k; ++j) {
         ocr_value v;
         memset(&v, 0, sizeof v);

@@ -331,6 +331,9 @@ int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind
 /* ocr_find_kernel_file saying nothing at all (no message, no warning): a probe. */
 char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);
 
+/* The directory of the file holding the library's code (the shared library,
+ * or the program an archive is linked into), or "" where unknown. */
+void ocr_library_dir(char *buf, size_t len);
 /* For a binary of a build tree (exe_dir: its directory), the source tree's cl/
  * as the build's marker file names it (host/lib/core/ocr_paths.c); else NULL. */
 const char *ocr_source_kernel_dir(const char *exe_dir);

@@ -183,8 +183,10 @@ OCR_API void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kerne
 OCR_API int ocr_device_has_extension(const ocr_device *dev, const char *name);
 
 /* Searches for a kernel file: explicit dir, $OCLREDUCTION_KERNEL_DIR, the
- * source tree (build-tree binaries), the installed data directory. On failure
- * reports every place searched. Returns a malloc'd path or NULL. */
+ * source tree (build-tree binaries), the kernels installed beside the shared
+ * library (found through dladdr, so a moved prefix works for any program),
+ * beside the program, the configured data directory. On failure reports every
+ * place searched. Returns a malloc'd path or NULL. */
 OCR_API char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
 
 /* ---- plan --------------------------------------------------------------- */
@@ -214,7 +216,6 @@ OCR_API void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
  * call keeping two launches where a read right behind one longer kernel waits
  * longer (ocr_geometry.finish_max_groups). For benchmarks that print the plan
  * beside the time. OCR_USAGE for a NULL reducer or plan, or n == 0. */
-typedef struct ocr_reducer ocr_reducer;
 OCR_API ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan);
 /* Enqueues every pass of plan p (made for k's geometry) of the built kernel k
  * on the in-order queue q: pass 0 reads the p->n values at the start of `in`,
@@ -318,10 +319,10 @@ typedef struct {
 
 /* How input data reaches the device (what T gpu's H2D part measures). */
 typedef enum {
-    OCR_HOST_AUTO,      /* zero-copy on host-unified devices, else pinned */
-    OCR_HOST_PAGEABLE,  /* clEnqueueWriteBuffer from ordinary (malloc) memory */
-    OCR_HOST_PINNED,    /* ... from page-locked memory (CL_MEM_ALLOC_HOST_PTR, mapped) */
-    OCR_HOST_ZERO_COPY, /* kernels read a host-allocated buffer; H2D is its map + unmap */
+    OCR_HOST_AUTO,     /* zero-copy on host-unified devices, else pinned */
+    OCR_HOST_PAGEABLE, /* clEnqueueWriteBuffer from ordinary (malloc) memory */
+    OCR_HOST_PINNED,   /* ... from page-locked memory (CL_MEM_ALLOC_HOST_PTR, mapped) */
+    OCR_HOST_ZERO_COPY /* kernels read a host-allocated buffer; H2D is its map + unmap */
 } ocr_host_mem;
 
 OCR_API const char *ocr_host_mem_name(ocr_host_mem h);
@@ -488,7 +489,16 @@ OCR_API ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64
 
 /* ---- timing ------------------------------------------------------------- */
 
-OCR_API uint64_t ocr_now_ns(void);                      /* monotonic clock */
+OCR_API uint64_t ocr_now_ns(void); /* monotonic clock */
+/* The command behind ev (enqueued on a profiling queue): its device-clock
+ * start and end and *ns = end - start. Where the runtime gives no times
+ * (CL_PROFILING_INFO_NOT_AVAILABLE, as Intel's CPU runtime now and then does
+ * for a command that ran), it waits for the command and asks again; if still
+ * none, *start = *end = 0 and *ns is the host clock from host_t0 (the caller's
+ * ocr_now_ns() from before the command was enqueued) to now: an upper bound,
+ * and a note says so (once per process). Other failures: OCR_OPENCL. */
+OCR_API ocr_status ocr_event_span(cl_event ev, uint64_t host_t0, uint64_t *start, uint64_t *end,
+                                  uint64_t *ns);
 OCR_API uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
 OCR_API uint64_t ocr_min_u64(const uint64_t *v, size_t n);
 /* Both of v[0..n), n >= 1 (sorts v in place): every run statistic. */

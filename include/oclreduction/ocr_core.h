@@ -159,7 +159,7 @@ OCR_API ocr_value ocr_identity(ocr_type t, ocr_op o);
 typedef enum {
     OCR_PER_ITEM,  /* each work-item combines 2 elements into one output (reduce0/1) */
     OCR_PER_GROUP, /* each work-group combines elems_per_group elements into one output */
-    OCR_PER_GRID,  /* a fixed number of groups stride over the input (reduce7) */
+    OCR_PER_GRID   /* a fixed number of groups stride over the input (reduce7) */
 } ocr_kernel_kind;
 
 /* The geometry the kernel was built with: what the plan needs. */
@@ -187,6 +187,10 @@ typedef struct {
  * (sum, compensation), the first of the elements near the type's largest,
  * scaled by 2^-64 (cl/reduce7.cl). */
 #define OCR_ACCURATE_PARTS 4
+
+/* A reducer (ocr_reducer.h), declared here once: ocr_bench.h names it too, and
+ * C before C11 refuses a typedef repeated. */
+typedef struct ocr_reducer ocr_reducer;
 
 /* ---- errors ------------------------------------------------------------- */
 

@@ -26,9 +26,20 @@
  * release.
  *
  * Threads: a reducer is not locked; use each from one thread at a time (or
- * one reducer per thread). Calls may use different queues of the context:
- * each call's commands wait for the previous call's (scratch is shared), and
- * the passes of a call wait for each other, so out-of-order queues work too.
+ * one reducer per thread). A call made while another call is in the same
+ * reducer (from another thread, or from the message callback) does nothing
+ * and returns OCR_USAGE ("used from two threads at once"); it never waits.
+ * Calls may use different queues of the context: each call's commands wait
+ * for the previous call's (scratch is shared), and the passes of a call wait
+ * for each other, so out-of-order queues work too.
+ *
+ * Released reducers: the library keeps the set of live reducers' addresses,
+ * so a call on a released reducer, a second ocr_reducer_release, or a pointer
+ * that never was a reducer is refused (OCR_USAGE; release, which returns
+ * nothing, says it through ocr_last_error), without reading the memory it
+ * points to. What cannot be detected: once a later ocr_reducer_create gets
+ * the released reducer's address back from malloc, a stale pointer reaches
+ * that new reducer; set your pointer to NULL after release.
  */
 #ifndef OCR_REDUCER_H
 #define OCR_REDUCER_H
@@ -38,8 +49,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct ocr_reducer ocr_reducer;
 
 /* Optional settings; a NULL pointer, or a zeroed struct, takes every default.
  *
@@ -143,15 +152,18 @@ OCR_API ocr_value ocr_result_value(ocr_type type, ocr_op op, const void *element
 
 /* The message of the last failed call on r ("" if none has failed), valid
  * until the next call on r. With r == NULL: the calling thread's last failed
- * ocr_reducer_create. */
+ * ocr_reducer_create. For a released reducer, or one a call is in on another
+ * thread, a text that says so. */
 OCR_API const char *ocr_reducer_last_error(const ocr_reducer *r);
 
 /* The kernel's geometry: work-group size and groups of the first pass
- * (NULL for a NULL reducer). */
+ * (NULL for a NULL or released reducer). */
 OCR_API const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r);
 
 /* Releases the kernel, the scratch buffers and the retained context and
- * device. Commands already enqueued still complete. NULL is a no-op. */
+ * device. Commands already enqueued still complete. NULL is a no-op. A
+ * reducer that is not live (released already) or that a call is in (on
+ * another thread) is not released: ocr_last_error says why. */
 OCR_API void ocr_reducer_release(ocr_reducer *r);
 
 /* ---- many reductions in one call: segments, rows, columns -------------- */

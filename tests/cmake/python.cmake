@@ -8,7 +8,11 @@ if(NOT OCR_PYTHON_PACKAGE_DIR)
   return() # no package in this build (sanitizers, no shared library, no Python)
 endif()
 set(OCR_PYTEST_PYTHON "")
+set(OCR_ANY_PYTHON "")
 foreach(py ${OCR_PYTHON_EXECUTABLE} ${Python3_EXECUTABLE} /usr/bin/python3)
+  if(NOT OCR_ANY_PYTHON AND EXISTS "${py}")
+    set(OCR_ANY_PYTHON ${py})
+  endif()
   if(NOT OCR_PYTEST_PYTHON AND EXISTS "${py}")
     execute_process(COMMAND ${py} -c "import pyopencl, numpy, pytest" RESULT_VARIABLE rc
                     OUTPUT_QUIET ERROR_QUIET)
@@ -17,21 +21,40 @@ foreach(py ${OCR_PYTHON_EXECUTABLE} ${Python3_EXECUTABLE} /usr/bin/python3)
     endif()
   endif()
 endforeach()
+# Without such a Python the tests are still registered and say SKIPPED with
+# the import error (scripts/python_need.sh, exit 77), as they do where the
+# modules cannot be imported when the tests run (issue 37: a GPU machine
+# without PyOpenCL failed python.pytest in conftest's import).
 if(NOT OCR_PYTEST_PYTHON)
-  message(STATUS "python.* tests skipped: no Python with pyopencl, numpy and pytest")
+  set(OCR_PYTEST_PYTHON ${OCR_ANY_PYTHON})
+endif()
+if(NOT OCR_PYTEST_PYTHON)
+  message(STATUS "python.* tests not registered: no Python found")
   return()
 endif()
+set(PY_NEEDS ${SCRIPTS}/python_need.sh ${OCR_PYTEST_PYTHON})
 
 # The build tree's package (what the wheel holds, laid out the same way).
-add_test(NAME python.pytest COMMAND ${OCR_PYTEST_PYTHON} -m pytest -q -p no:cacheprovider
-         ${PROJECT_SOURCE_DIR}/python/tests WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set(OCR_PYTEST_COMMAND ${PY_NEEDS} "pyopencl numpy pytest" -- ${OCR_PYTEST_PYTHON} -m pytest -q
+    -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests)
+add_test(NAME python.pytest COMMAND ${OCR_PYTEST_COMMAND}
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(python.pytest PROPERTIES LABELS "quick;reducer;python" TIMEOUT 600
+  SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};OCR_EXPECT_PACKAGE_DIR=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+# python.pytest's command where pyopencl cannot be imported (a pyopencl module
+# on PYTHONPATH that raises ImportError): it must say SKIPPED and why, exit 77.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/no_pyopencl/pyopencl.py
+     "raise ImportError('no PyOpenCL here (a test of the skip)')\n")
+add_test(NAME python.pytest_skips_without_pyopencl COMMAND ${EXPECT} --rc 77
+         --out "^SKIPPED: .* cannot import pyopencl numpy pytest: ImportError: no PyOpenCL here"
+         --env PYTHONPATH=${CMAKE_CURRENT_BINARY_DIR}/no_pyopencl -- ${OCR_PYTEST_COMMAND})
+set_tests_properties(python.pytest_skips_without_pyopencl PROPERTIES LABELS "quick;python")
 
 # pip wheel of the checkout, installed into a fresh venv, tested from a
 # temporary directory with no library path in the environment.
-add_test(NAME python.wheel COMMAND ${SCRIPTS}/python_wheel_test.sh
-         ${PROJECT_SOURCE_DIR} ${OCR_PYTEST_PYTHON})
+add_test(NAME python.wheel COMMAND ${PY_NEEDS} "pyopencl numpy pytest" --
+         ${SCRIPTS}/python_wheel_test.sh ${PROJECT_SOURCE_DIR} ${OCR_PYTEST_PYTHON})
 set_tests_properties(python.wheel PROPERTIES LABELS "python;install" TIMEOUT 1500
   SKIP_RETURN_CODE 77 ENVIRONMENT "CMAKE_BUILD_PARALLEL_LEVEL=2")
 
@@ -42,6 +65,7 @@ set_tests_properties(python.accurate_fsum PROPERTIES LABELS "python;accurate" TI
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
 
 # oclReduction --op argmin/argmax against NumPy on the program's own data.
-add_test(NAME python.arg_numpy COMMAND ${OCR_PYTEST_PYTHON} ${SCRIPTS}/arg_numpy_test.py $<TARGET_FILE:oclReduction>)
-set_tests_properties(python.arg_numpy PROPERTIES LABELS "quick;python" TIMEOUT 300
+add_test(NAME python.arg_numpy COMMAND ${PY_NEEDS} numpy -- ${OCR_PYTEST_PYTHON}
+         ${SCRIPTS}/arg_numpy_test.py $<TARGET_FILE:oclReduction>)
+set_tests_properties(python.arg_numpy PROPERTIES LABELS "quick;python" TIMEOUT 300 SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")

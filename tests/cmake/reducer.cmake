@@ -6,6 +6,15 @@ ocr_test(reducer.example LABELS quick reducer PROPERTIES FAIL_REGULAR_EXPRESSION
 # Errors reported through the status and the message, nothing printed; many
 # passes, scratch reuse, the wait list, the kernel_dir override.
 ocr_test(reducer.errors LABELS quick reducer COMMAND test_reducer ${PROJECT_SOURCE_DIR}/cl)
+# Misuse refused, never a crash or a wrong value (issue 37): threads calling
+# one reducer at once (each call right or OCR_USAGE), calls and a release while
+# another thread's call is held inside, a second release and calls after
+# release (under ASan: no freed memory read). Before the guard these aborted
+# in POCL, crashed, or hung.
+foreach(how threads inflight released)
+  ocr_test(reducer.misuse_${how} LABELS quick reducer PROPERTIES TIMEOUT 300
+           COMMAND test_reducer_misuse ${how})
+endforeach()
 # An OpenCL call failing inside the reducer: reported, not printed.
 foreach(call clBuildProgram clCreateBuffer clEnqueueNDRangeKernel clEnqueueReadBuffer)
   ocr_test(reducer.fault.${call} LABELS quick reducer fault

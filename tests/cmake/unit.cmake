@@ -1,6 +1,7 @@
 # The test programs built from tests/unit/, and the unit tests proper. The
 # other topics run these programs (test_kernels: kernels; test_verdict:
-# verdict; test_split, test_split_reducer: multi; test_reducer: reducer;
+# verdict; test_split, test_split_reducer: multi; test_reducer, test_reducer_misuse:
+# reducer;
 # fault_shim: wherever an OpenCL call must fail).
 foreach(t test_plan test_types)
   add_executable(${t} ${UNIT}/${t}.c)
@@ -21,6 +22,8 @@ add_executable(test_split_reducer ${UNIT}/test_split_reducer.c)
 target_link_libraries(test_split_reducer PRIVATE oclreduction Threads::Threads)
 add_executable(test_reducer ${UNIT}/test_reducer.c)
 target_link_libraries(test_reducer PRIVATE oclreduction)
+add_executable(test_reducer_misuse ${UNIT}/test_reducer_misuse.c)
+target_link_libraries(test_reducer_misuse PRIVATE oclreduction Threads::Threads)
 
 # The fault shim (LD_PRELOAD): fails the OpenCL call OCR_FAULT names.
 add_library(fault_shim MODULE ${UNIT}/fault_shim.c)

@@ -24,6 +24,8 @@ int main(void) {
         printf("consumer: %s\n", st == OCR_OK && res.passed ? "PASSED" : "FAILED");
         ocr_result_release(&res);
     }
+    if (st != OCR_OK) /* the library prints nothing: say why here */
+        fprintf(stderr, "consumer: %s: %s\n", ocr_status_name(st), ocr_last_error());
     ocr_kernel_release(k);
     ocr_device_close(dev);
     free(data);

@@ -13,6 +13,13 @@
 # the runtime that no caller can undo. Those runs keep every check but the
 # leak check (detect_leaks=0); ASan and UBSan still watch them.
 #
+# clGetEventProfilingInfo failing with CL_PROFILING_INFO_NOT_AVAILABLE (the
+# shim's default for it, as Intel's CPU runtime does now and then) is no
+# failure: the run must PASS (exit 0), saying nothing or one note that the
+# host clock stood in (the query is asked again after waiting for the event,
+# and the shim fails one call only; cli.fault_no_end_time_* withhold every END
+# time). The same call failing with CL_OUT_OF_RESOURCES (-5) must exit 3.
+#
 # clRelease* are traced but not failed: the host does not act on a failed
 # release (the object is going away; OpenCL lets them fail only for invalid
 # objects), and a release the shim swallows would only leak.
@@ -36,24 +43,36 @@ for sc in "${scenarios[@]}"; do
   sort "$tmp/trace" | uniq -c | grep -v " clRelease" > "$tmp/calls"
   echo "scenario '$sc': $(awk '{s += $1} END {print s}' "$tmp/calls") calls to fail, $(wc -l < "$tmp/calls") entry points"
   while read -r count name; do
+    errs=("")
+    [ "$name" = clGetEventProfilingInfo ] && errs=("" ":-5")
     for ((k = 1; k <= count; k++)); do
+     for e in "${errs[@]}"; do
       runs=$((runs + 1))
       leaks=""
       [ "$name" = clEnqueueUnmapMemObject ] && leaks=":detect_leaks=0"
       # shellcheck disable=SC2086
-      ASAN_OPTIONS="$ASAN_OPTIONS$leaks" OCR_FAULT="$name:$k" LD_PRELOAD="$shim" "$ocr" $sc >"$tmp/out" 2>"$tmp/err"
+      ASAN_OPTIONS="$ASAN_OPTIONS$leaks" OCR_FAULT="$name:$k$e" LD_PRELOAD="$shim" "$ocr" $sc >"$tmp/out" 2>"$tmp/err"
       rc=$?
-      named=$(grep -cE "^oclReduction: $name failed: CL_[A-Z0-9_]+ \(-?[0-9]+\) at [a-z_]+\.c:[0-9]+$" "$tmp/err")
-      all=$(grep -cE "failed: CL_" "$tmp/err")
       why=""
-      [ "$rc" = 3 ] || why="exit status $rc, expected 3"
-      [ "$named" = 1 ] && [ "$all" = 1 ] || why="$why; $named message(s) naming $name, $all naming any call"
-      grep -qE "Sanitizer|runtime error:" "$tmp/err" && why="$why; sanitizer report"
+      grep -qE "Sanitizer|runtime error:" "$tmp/err" && why="; sanitizer report"
+      if [ "$name" = clGetEventProfilingInfo ] && [ -z "$e" ]; then
+        [ "$rc" = 0 ] && grep -q "^Test PASSED!$" "$tmp/out" || why="$why; exit status $rc, expected 0 (PASSED)"
+        # the query asked again after the wait succeeds (the shim fails one
+        # call): nothing said; else one note
+        [ "$(grep -vc "^oclReduction: note: .*the host clock stands in" "$tmp/err")" = 0 ] &&
+          [ "$(wc -l < "$tmp/err")" -le 1 ] || why="$why; stderr holds more than the note"
+      else
+        named=$(grep -cE "^oclReduction: $name failed: CL_[A-Z0-9_]+ \(-?[0-9]+\) at [a-z_]+\.c:[0-9]+$" "$tmp/err")
+        all=$(grep -cE "failed: CL_" "$tmp/err")
+        [ "$rc" = 3 ] || why="$why; exit status $rc, expected 3"
+        [ "$named" = 1 ] && [ "$all" = 1 ] || why="$why; $named message(s) naming $name, $all naming any call"
+      fi
       if [ -n "$why" ]; then
         failed=$((failed + 1))
-        echo "FAIL: '$sc' with call $k of $name failing: ${why#; }"
+        echo "FAIL: '$sc' with call $k of $name failing${e:+ with error ${e#:}}: ${why#; }"
         sed 's/^/    /' "$tmp/err" | head -20
       fi
+     done
     done
   done < "$tmp/calls"
 done

@@ -70,6 +70,20 @@ needs() {
 # The installed binary finds the installed kernels (beside it, relocated).
 mv "$p" "$tmp/moved"
 (cd "$tmp" && "$tmp/moved/bin/oclReduction" -n 6 -s 4103 -r 1 | grep -q "Test PASSED!")
+# The installed shared library finds the kernels installed with it, beside
+# itself (dladdr), in a moved prefix, for a program that lies elsewhere and
+# runs from elsewhere, with no OCLREDUCTION_KERNEL_DIR: ocr_kernel_build and
+# ocr_find_kernel_file (the consumer builds reduce6 from its file).
+if [ -n "$shared" ]; then
+  cmake -S "$src/tests/consumer" -B "$tmp/consumer_moved" -DCMAKE_PREFIX_PATH="$tmp/moved" >/dev/null
+  cmake --build "$tmp/consumer_moved" --target consumer >/dev/null
+  if ! out=$(cd / && env -u OCLREDUCTION_KERNEL_DIR "$tmp/consumer_moved/consumer" 2>&1) ||
+     [ "$out" != "consumer: PASSED" ]; then
+    echo "FAIL: the consumer of the moved prefix did not pass: $out" >&2
+    exit 1
+  fi
+  echo "cmake default-target consumer, moved prefix: PASSED"
+fi
 mv "$tmp/moved" "$p"
 export OCLREDUCTION_KERNEL_DIR="$p/share/oclreduction/cl" # not a build-tree binary of ours
 cmake -S "$src/tests/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$p" >/dev/null

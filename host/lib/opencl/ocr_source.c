@@ -1,5 +1,6 @@
 /* ocr_source.c - a kernel's source: find its .cl file (explicit directory,
- * $OCLREDUCTION_KERNEL_DIR, the source tree, the installed data directory),
+ * $OCLREDUCTION_KERNEL_DIR, the source tree, the installed kernels beside
+ * the library and beside the program, the installed data directory),
  * or take the copy compiled into the library, and expand its includes. */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h"
@@ -16,6 +17,9 @@
 #endif
 #ifndef OCR_INSTALL_KERNEL_DIR_REL
 #define OCR_INSTALL_KERNEL_DIR_REL "../share/oclreduction/cl"
+#endif
+#ifndef OCR_INSTALL_KERNEL_DIR_LIB_REL
+#define OCR_INSTALL_KERNEL_DIR_LIB_REL "../share/oclreduction/cl"
 #endif
 
 char *ocr_read_file(const char *path, size_t *len) {
@@ -112,10 +116,10 @@ static void exe_dir(char *buf, size_t len) {
 }
 
 static char *find_file(const char *file, const char *explicit_dir, int quiet) {
-    const char *dirs[5];
-    const char *why[5];
-    int err[5];
-    char exe[PATH_MAX], rel[PATH_MAX + 64];
+    const char *dirs[6];
+    const char *why[6];
+    int err[6];
+    char exe[PATH_MAX], rel[PATH_MAX + 64], lib[PATH_MAX], lib_rel[PATH_MAX + 64];
     int nd = 0, env_at = -1, env_err = 0;
     const char *env = NULL;
     if (explicit_dir) {
@@ -132,6 +136,13 @@ static char *find_file(const char *file, const char *explicit_dir, int quiet) {
          * edited .cl file takes effect without reinstalling. */
         const char *tree = ocr_source_kernel_dir(exe);
         if (tree) dirs[nd] = tree, why[nd++] = "source tree";
+        /* An installed shared library finds the kernels installed with it,
+         * wherever the prefix was moved and whichever program loads it. */
+        ocr_library_dir(lib, sizeof lib);
+        if (lib[0] && strcmp(lib, exe) != 0) {
+            snprintf(lib_rel, sizeof lib_rel, "%s/%s", lib, OCR_INSTALL_KERNEL_DIR_LIB_REL);
+            dirs[nd] = lib_rel, why[nd++] = "installed, beside the library";
+        }
         if (exe[0]) {
             snprintf(rel, sizeof rel, "%s/%s", exe, OCR_INSTALL_KERNEL_DIR_REL);
             dirs[nd] = rel, why[nd++] = "installed, beside the binary";

@@ -47,16 +47,14 @@ ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes
     size_t local = gpu ? 128 : 1, global = (size_t)dev->info.compute_units * (gpu ? 1024 : 4);
     for (unsigned r = 0; r <= reps; ++r) { /* r == 0 warms up */
         cl_event ev = NULL;
-        cl_ulong t0 = 0, t1 = 0;
+        uint64_t h0 = ocr_now_ns(), t0, t1, span = 0;
         OCR_CL(clEnqueueNDRangeKernel(dev->queue, kern, 1, NULL, &global, &local, 0, NULL, &ev));
         err = clWaitForEvents(1, &ev);
-        if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-        if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        st = err == CL_SUCCESS ? ocr_event_span(ev, h0, &t0, &t1, &span) : OCR_OK;
         clReleaseEvent(ev);
-        OCR_CHECK(err, "clGetEventProfilingInfo");
-        if (r > 0) ns[r - 1] = t1 > t0 ? t1 - t0 : 1;
+        OCR_CHECK(err, "clWaitForEvents");
+        if (st != OCR_OK) goto fail;
+        if (r > 0) ns[r - 1] = span ? span : 1;
     }
     *gbs = (double)(2 * n16 * 16) / (double)ocr_median_u64(ns, reps ? reps : 1);
 fail:

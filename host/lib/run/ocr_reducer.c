@@ -206,6 +206,8 @@ fail:
     return st;
 }
 
+static void destroy(ocr_reducer *r);
+
 ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_type input,
                                        ocr_type type, ocr_op op, const ocr_reducer_options *opt,
                                        ocr_reducer **out) {
@@ -223,12 +225,13 @@ ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_
         *out = NULL;
         st = create(ctx, device, input, type, op, opt, r);
     }
+    if (st == OCR_OK) st = ocr_reducer_register(r);
     char *text = ocr_capture_end(tok);
     create_error[0] = '\0';
     if (st != OCR_OK) {
         snprintf(create_error, sizeof create_error, "%s",
                  text ? text : "unknown error (no message)");
-        ocr_reducer_release(r);
+        destroy(r);
         r = NULL;
     }
     free(text);
@@ -244,7 +247,8 @@ ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type
     return ocr_reducer_create_widening(ctx, device, type, acc, op, opt, out);
 }
 
-void ocr_reducer_release(ocr_reducer *r) {
+/* Frees what r holds, and r (a reducer no call can reach). */
+static void destroy(ocr_reducer *r) {
     if (!r) return;
     if (r->last) clReleaseEvent(r->last);
     if (r->q) clReleaseCommandQueue(r->q);
@@ -267,13 +271,19 @@ void ocr_reducer_release(ocr_reducer *r) {
     free(r);
 }
 
-const char *ocr_reducer_last_error(const ocr_reducer *r) {
-    if (!r) return create_error;
-    return r->err ? r->err : "";
+void ocr_reducer_release(ocr_reducer *r) {
+    if (!r) return;
+    ocr_last_error_clear();
+    if (ocr_reducer_unregister(r) == OCR_OK) destroy(r); /* else refused, said */
 }
 
-const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
-    return r && r->k ? &r->k->geom : NULL;
+const char *ocr_reducer_last_error(const ocr_reducer *r) {
+    if (!r) return create_error;
+    const char *why = ocr_reducer_enter_quiet(r); /* a getter says nothing */
+    if (why) return why;
+    const char *text = r->err ? r->err : "";
+    ocr_reducer_leave(r);
+    return text;
 }
 
 /* ---- a call's checks ---------------------------------------------------------- */
@@ -483,11 +493,15 @@ static ocr_status plan_said(const ocr_reducer *r, uint64_t n, int read_after, oc
 
 ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan) {
     ocr_last_error_clear();
-    if (!r || !plan || n == 0) {
+    if (!plan || n == 0) {
         ocr_errorf("ocr_reducer_plan needs a reducer, a plan and n >= 1");
         return OCR_USAGE;
     }
-    return plan_said(r, n, blocking, plan);
+    ocr_status st = ocr_reducer_enter(r, __func__);
+    if (st != OCR_OK) return st;
+    st = plan_said(r, n, blocking, plan);
+    ocr_reducer_leave(r);
+    return st;
 }
 
 /* The plan for n values, down to one, with its scratch buffers. */
@@ -592,12 +606,7 @@ static ocr_status reduce_async(ocr_reducer *r, const call *c, int want, cl_event
 ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                    uint64_t n, cl_mem result_buf, size_t result_offset,
                                    cl_uint num_wait, const cl_event *wait, cl_event *done) {
-    ocr_last_error_clear();
-    if (!r) {
-        ocr_errorf("the reducer must not be NULL");
-        return OCR_USAGE;
-    }
-    int tok = ocr_capture_begin();
+    OCR_CALL_BEGIN(r);
     cl_event ev = NULL;
     if (done) *done = NULL;
     call c = {q, buf, offset, n, result_buf, result_offset, num_wait, wait, 0};
@@ -606,7 +615,7 @@ ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem bu
         r->last = ev; /* the next call may have to wait for it */
         if (done) clRetainEvent(ev), *done = ev;
     }
-    ocr_reducer_keep_error(&r->err, ocr_capture_end(tok), st);
+    OCR_CALL_END(r, st);
     return st;
 }
 
@@ -618,12 +627,7 @@ ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem b
 
 ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                               uint64_t n, ocr_value *result) {
-    ocr_last_error_clear();
-    if (!r) {
-        ocr_errorf("the reducer must not be NULL");
-        return OCR_USAGE;
-    }
-    int tok = ocr_capture_begin();
+    OCR_CALL_BEGIN(r);
     ocr_status st = OCR_OK;
     cl_event ev = NULL, keep = NULL;
     if (!result) {
@@ -644,6 +648,6 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
     }
 fail:
     if (ev) clReleaseEvent(ev);
-    ocr_reducer_keep_error(&r->err, ocr_capture_end(tok), st);
+    OCR_CALL_END(r, st);
     return st;
 }

@@ -6,8 +6,11 @@
 
 #include "ocr_readback.h"
 
+#include <stdatomic.h>
+
 struct ocr_reducer {
-    cl_context ctx; /* retained */
+    atomic_flag busy; /* a call is in it (ocr_reducer_guard.c) */
+    cl_context ctx;   /* retained */
     cl_device_id device;
     ocr_device dev;   /* its info, for the build; the context borrowed */
     ocr_type type;    /* of the values combined and of the result */
@@ -32,6 +35,31 @@ struct ocr_reducer {
     char *kernel_dir, *build_options;      /* the options they are built with */
     size_t local_size;
 };
+
+/* ---- the guard (ocr_reducer_guard.c): live reducers, one call at a time ---- */
+/* r joins the live set (a created reducer, its flag clear). */
+ocr_status ocr_reducer_register(ocr_reducer *r);
+/* r leaves the live set, to be freed: OCR_USAGE (said) if it is not live or a
+ * call is in it. */
+ocr_status ocr_reducer_unregister(ocr_reducer *r);
+/* Every public call's entry: r is live and no call is in it, and now this
+ * one is (leave when done); else OCR_USAGE, said with fn's name. */
+ocr_status ocr_reducer_enter(const ocr_reducer *r, const char *fn);
+void ocr_reducer_leave(const ocr_reducer *r);
+/* ocr_reducer_enter saying nothing: NULL when entered, else why not. */
+const char *ocr_reducer_enter_quiet(const ocr_reducer *r);
+
+/* A public call's first and last lines: the guard, the last error cleared,
+ * the call's messages captured; CALL_END keeps them as r's last error. */
+#define OCR_CALL_BEGIN(r)                                                                          \
+    ocr_last_error_clear();                                                                        \
+    do {                                                                                           \
+        ocr_status e_ = ocr_reducer_enter((r), __func__);                                          \
+        if (e_ != OCR_OK) return e_;                                                               \
+    } while (0);                                                                                   \
+    int tok_ = ocr_capture_begin()
+#define OCR_CALL_END(r, st)                                                                        \
+    (ocr_reducer_keep_error(&(r)->err, ocr_capture_end(tok_), (st)), ocr_reducer_leave(r))
 
 /* Keeps the captured text as *slot if the call failed (else frees it). */
 void ocr_reducer_keep_error(char **slot, char *text, ocr_status st);

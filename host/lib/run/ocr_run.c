@@ -16,19 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An event's device-clock start and end, and their difference (subtracted in
- * integers, converted later). */
-static ocr_status event_span(cl_event ev, uint64_t *start, uint64_t *end, uint64_t *ns) {
-    ocr_status st = OCR_OK;
-    cl_ulong t0 = 0, t1 = 0;
-    OCR_CL(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
-    OCR_CL(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
-    *start = t0, *end = t1;
-    *ns = t1 >= t0 ? (uint64_t)(t1 - t0) : 0;
-fail:
-    return st;
-}
-
 /* Memory this process may still take: MemAvailable, capped by RLIMIT_AS. */
 static uint64_t host_available(void) {
     uint64_t avail = UINT64_MAX;
@@ -242,15 +229,17 @@ static ocr_status run_once(ocr_device *dev, ocr_kernel *k, const ocr_plan *plan,
 
     uint64_t t_start, t_end = 0, prev_end = 0, ns;
     for (int i = 0; i < 2 && ev_w[i]; ++i) {
-        if ((st = event_span(ev_w[i], &t_start, &prev_end, &ns)) != OCR_OK) goto fail;
+        if ((st = ocr_event_span(ev_w[i], wall0, &t_start, &prev_end, &ns)) != OCR_OK) goto fail;
         t->h2d_ns += ns;
     }
-    if ((st = event_span(ev_r, &t_start, &t_end, &t->d2h_ns)) != OCR_OK) goto fail;
+    if ((st = ocr_event_span(ev_r, wall0, &t_start, &t_end, &t->d2h_ns)) != OCR_OK) goto fail;
     /* Each pass's event, and the device-clock gap before it: from the end of
-     * the previous command (the upload, for pass 0) to its start. */
+     * the previous command (the upload, for pass 0) to its start (0 where the
+     * runtime gave no times: ocr_event_span's 0s). */
     for (unsigned i = 0; i < nk; ++i) {
-        if ((st = event_span(ev_k[i], &t_start, &t_end, &rs->pass_ns[i])) != OCR_OK) goto fail;
-        rs->gap_ns[i] = t_start > prev_end ? t_start - prev_end : 0;
+        if ((st = ocr_event_span(ev_k[i], wall0, &t_start, &t_end, &rs->pass_ns[i])) != OCR_OK)
+            goto fail;
+        rs->gap_ns[i] = prev_end && t_start > prev_end ? t_start - prev_end : 0;
         prev_end = t_end;
         t->kernels_ns += rs->pass_ns[i];
     }

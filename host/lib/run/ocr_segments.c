@@ -192,16 +192,6 @@ static ocr_status no_arg(const ocr_reducer *r) {
     return OCR_USAGE;
 }
 
-/* The opening and closing of every public call: the message capture. */
-#define CALL_BEGIN(r)                                                                              \
-    ocr_last_error_clear();                                                                        \
-    if (!(r)) {                                                                                    \
-        ocr_errorf("the reducer must not be NULL");                                                \
-        return OCR_USAGE;                                                                          \
-    }                                                                                              \
-    int tok_ = ocr_capture_begin()
-#define CALL_END(r, st) ocr_reducer_keep_error(&(r)->err, ocr_capture_end(tok_), (st))
-
 /* ---- segments and rows: segreduce ------------------------------------------------- */
 
 typedef struct {
@@ -362,7 +352,7 @@ ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_me
                                        ocr_type offsets_type, uint64_t num_segments,
                                        cl_mem result_buf, size_t result_offset, cl_uint num_wait,
                                        const cl_event *wait, cl_event *done) {
-    CALL_BEGIN(r);
+    OCR_CALL_BEGIN(r);
     ocr_status st = OCR_OK;
     size_t osize = 0;
     seg_call c = {q, buf, offset, n, result_buf, result_offset, num_segments, num_wait, wait};
@@ -394,7 +384,7 @@ ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_me
         st = build_segments(r);
     }
     if (st == OCR_OK) st = run_call(r, &c, enqueue_segments, &h, done);
-    CALL_END(r, st);
+    OCR_CALL_END(r, st);
     return st;
 }
 
@@ -414,7 +404,7 @@ ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue q, cl_mem bu
                                    uint64_t rows, uint64_t cols, cl_mem result_buf,
                                    size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                    cl_event *done) {
-    CALL_BEGIN(r);
+    OCR_CALL_BEGIN(r);
     uint64_t n = 0;
     seg_call c = {q, buf, offset, 0, result_buf, result_offset, rows, num_wait, wait};
     seg_how h = {NULL, NULL, rows, cols};
@@ -424,7 +414,7 @@ ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue q, cl_mem bu
     c.n = n;
     if (st == OCR_OK && rows) st = build_segments(r);
     if (st == OCR_OK) st = run_call(r, &c, enqueue_segments, &h, done);
-    CALL_END(r, st);
+    OCR_CALL_END(r, st);
     return st;
 }
 
@@ -489,7 +479,7 @@ ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q, cl_mem
                                       uint64_t rows, uint64_t cols, cl_mem result_buf,
                                       size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                       cl_event *done) {
-    CALL_BEGIN(r);
+    OCR_CALL_BEGIN(r);
     uint64_t n = 0;
     seg_call c = {q, buf, offset, 0, result_buf, result_offset, cols, num_wait, wait};
     col_how h = {rows, cols};
@@ -499,6 +489,6 @@ ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q, cl_mem
     c.n = n;
     if (st == OCR_OK && cols) st = build_columns(r);
     if (st == OCR_OK) st = run_call(r, &c, enqueue_columns, &h, done);
-    CALL_END(r, st);
+    OCR_CALL_END(r, st);
     return st;
 }

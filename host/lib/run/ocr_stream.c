@@ -190,23 +190,14 @@ static ocr_status time_h2d(stream *s, ocr_stream_result *res) {
     uint64_t cnt = s->chunk, ns[H2D_REPS];
     fill(s->hp[0], 0, cnt, s->n, s->t, s->o, s->opt);
     for (int i = 0; i < H2D_REPS; ++i) {
-        cl_ulong t0 = 0, t1 = 0;
-        uint64_t h0 = ocr_now_ns();
+        uint64_t h0 = ocr_now_ns(), t0, t1;
         OCR_CL(clEnqueueWriteBuffer(s->qa, s->dbuf[0], CL_TRUE, 0, (size_t)(cnt * s->es), s->hp[0],
                                     0, NULL, &ev));
-        uint64_t h1 = ocr_now_ns();
-        cl_int e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-        if (e == CL_PROFILING_INFO_NOT_AVAILABLE) {
-            /* Intel's CPU runtime runs a small blocking write at once,
-             * without a profiled command: time it with the host clock. */
-            t0 = 0, t1 = h1 - h0;
-        } else {
-            OCR_CHECK(e, "clGetEventProfilingInfo");
-            OCR_CL(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
-        }
+        /* Intel's CPU runtime may give no times for this blocking write: the
+         * host clock around it stands in (ocr_event_span) */
+        if ((st = ocr_event_span(ev, h0, &t0, &t1, &ns[i])) != OCR_OK) goto fail;
         clReleaseEvent(ev);
         ev = NULL;
-        ns[i] = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
     }
     res->h2d_ns = ocr_median_u64(ns, H2D_REPS);
     res->h2d_bytes = cnt * s->es;
