@@ -43,12 +43,20 @@ def has_fp64(queue):
 def data(dtype, op, n, seed=7):
     """Values whose reduction is exact in any order: integers (sums wrap alike
     everywhere), floats that are multiples of 1/4 with small partial sums,
-    products of +-1, 2 and 1/2 (or 1 and 3 for integers)."""
+    products of +-1 with at most a few 2s and 1/2s (or 1 and 3 for integers)."""
     rng = np.random.default_rng(seed)
     dt = np.dtype(dtype)
     if op == "prod":
         if dt.kind == "f":
-            return rng.choice([1.0, -1.0, 2.0, 0.5], n).astype(dt)
+            # +-1 with a few 2s and halves: any subset's product stays within
+            # the type's range, so no order can overflow to inf in one group
+            # and underflow to 0 in another (inf * 0 = nan)
+            x = rng.choice([1.0, -1.0], n)
+            k = min(n // 4, (np.finfo(dt).maxexp - 4) // 2)
+            at = rng.permutation(n)[: 2 * k]
+            x[at[:k]] *= 2.0
+            x[at[k:]] *= 0.5
+            return x.astype(dt)
         return rng.choice([1, 1, 1, -1, 3] if dt.kind == "i" else [1, 1, 3], n).astype(dt)
     if dt.kind == "f":
         return (rng.integers(-100, 100, n) / 4).astype(dt)
