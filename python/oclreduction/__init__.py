@@ -52,7 +52,7 @@ TOO_LARGE: int = _D.OCR_TOO_LARGE
 IO: int = _D.OCR_IO
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or", "bitwise_xor",
-           "Reducer", "OcrError", "reduce", "segment_reduce", "version", "clear_cache", "widens_to",
+           "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version", "clear_cache", "widens_to",
            "dtypes", "__version__",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
@@ -283,6 +283,10 @@ class _Plan:
 
 
 _plans: Dict[tuple, _Plan] = {}
+try:
+    from pyopencl import NannyEvent as _NannyEvent
+except ImportError:  # pragma: no cover - every PyOpenCL that has Array has it
+    _NannyEvent = ()
 
 
 def _default_out(op: str, dt: np.dtype) -> np.dtype:
@@ -382,20 +386,18 @@ def _region(a: Any, slc: Any) -> Tuple[int, int, int]:
                      f"strides {a.strides} for shape {a.shape}")
 
 
-def _empty(op: str, p: _Plan, queue: Any, a: Any, initial: Any) -> Any:
+def _empty_value(op: str, p: _Plan, initial: Any) -> np.ndarray:
     """The reduction of no elements, as NumPy and PyOpenCL give it: the
     identity (combined with initial), or initial itself for min and max."""
-    import pyopencl.array as cla
     if op in ("min", "max"):
         if initial is _NoValue:
             raise ValueError(f"zero-size array to reduction operation {op} which has no "
                              "identity")
-        value = np.array(initial).astype(p.out)
-    else:
-        value = np.array(_UFUNCS[op].identity).astype(p.out)
-        if initial is not _NoValue:
-            value = _UFUNCS[op](value, np.array(initial).astype(p.out)).astype(p.out)
-    return cla.to_device(queue, value, allocator=a.allocator)
+        return np.array(initial).astype(p.out)
+    value = np.array(_UFUNCS[op].identity).astype(p.out)
+    if initial is not _NoValue:
+        value = _UFUNCS[op](value, np.array(initial).astype(p.out)).astype(p.out)
+    return value
 
 
 def _with_initial(op: str, result: Any, initial: Any, queue: Any) -> Any:
@@ -414,33 +416,28 @@ def _with_initial(op: str, result: Any, initial: Any, queue: Any) -> Any:
     raise TypeError(f"initial= is for sum, prod, min and max, not {op}")
 
 
-def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
-            accurate: bool = False, axis: Optional[int] = None, slc: Any = None,
-            initial: Any = _NoValue) -> Any:
-    import pyopencl.array as cla
+def _prepare(op: str, a: Any, dtype: Any, queue: Any, initial: Any,
+             accurate: bool) -> Tuple[_Plan, Any]:
     _check_array(op, a)
     if hasattr(dtype, "int_ptr"):  # pyopencl.array.sum(a, queue): its second argument is dtype too
         raise TypeError(f"oclreduction.{op}'s second argument is dtype: pass the queue as queue=")
     if initial is not _NoValue and not isinstance(initial, _SCALARS):
         raise ValueError("'initial' is not a scalar")
-    p = _plan(op, a.dtype, dtype, accurate)
-    queue = _queue_of(a, queue)
-    if axis is not None and not (a.ndim == 1 and axis in (0, -1)):
-        if accurate:
-            raise ValueError("accurate=True sums whole arrays, not along an axis")
-        if slc is not None or initial is not _NoValue:
-            raise TypeError("axis= does not combine with slice= or initial=")
-        if not a.flags.forc:
-            raise ValueError(f"axis= needs a contiguous array; this one has strides "
-                             f"{a.strides} for shape {a.shape}")
-        if p.back or p.conv or p.bits or p.parts or p.read != a.dtype or _is_small(p.read):
-            raise TypeError(f"axis= is not supported for {a.dtype} data into {p.out} (along an "
-                            "axis: the types the library combines directly)")
-        return _reduce_axis(op, a, p.acc, queue, wait_for, axis)
+    return _plan(op, a.dtype, dtype, accurate), _queue_of(a, queue)
+
+
+def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[Any]],
+            accurate: bool, slc: Any) -> Any:
+    """Enqueues the library's reduction of a (or a[slc]) after a.events and
+    wait_for: a 0-d Array of p.acc (of p.out for bits and parts) whose events
+    hold the reduction's, or None when there are no elements."""
+    import pyopencl.array as cla
     first, n, step = _region(a, slc)
     if n == 0:
-        return _empty(op, p, queue, a, initial)
-    waits = list(a.events) + list(wait_for or ())
+        return None
+    own = a.events
+    n_own = len(own)
+    waits = own + list(wait_for) if wait_for else list(own)
     buf = a.base_data
     if step != 1 or p.conv is not None:
         tmp = _gather(queue, a, first, n, step, p.conv or a.dtype, waits)
@@ -453,8 +450,37 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
     ev = _cached(queue, a, p.read, p.acc, op, accurate).enqueue(
         queue, buf.int_ptr, first, n, result.base_data.int_ptr,
         result.offset // p.acc.itemsize, waits, columns=cols)
-    result.add_event(ev)
-    a.add_event(ev)
+    result.events.append(ev)
+    # ev completes after every event of a's that it waited for: a later
+    # writer of a needs to wait for ev alone (a.events stays short, where
+    # add_event would block now and then). A NannyEvent stays: dropping it
+    # waits for its copy from host memory.
+    if n_own:
+        own[:n_own] = [e for e in own[:n_own] if isinstance(e, _NannyEvent)]
+    own.append(ev)
+    return result
+
+
+def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
+            accurate: bool = False, axis: Optional[int] = None, slc: Any = None,
+            initial: Any = _NoValue) -> Any:
+    import pyopencl.array as cla
+    p, queue = _prepare(op, a, dtype, queue, initial, accurate)
+    if axis is not None and not (a.ndim == 1 and axis in (0, -1)):
+        if accurate:
+            raise ValueError("accurate=True sums whole arrays, not along an axis")
+        if slc is not None or initial is not _NoValue:
+            raise TypeError("axis= does not combine with slice= or initial=")
+        if not a.flags.forc:
+            raise ValueError(f"axis= needs a contiguous array; this one has strides "
+                             f"{a.strides} for shape {a.shape}")
+        if p.back or p.conv or p.bits or p.parts or p.read != a.dtype or _is_small(p.read):
+            raise TypeError(f"axis= is not supported for {a.dtype} data into {p.out} (along an "
+                            "axis: the types the library combines directly)")
+        return _reduce_axis(op, a, p.acc, queue, wait_for, axis)
+    result = _launch(op, a, p, queue, wait_for, accurate, slc)
+    if result is None:
+        return cla.to_device(queue, _empty_value(op, p, initial), allocator=a.allocator)
     if p.back is not None:
         result = _narrow(queue, result, p.back, a.allocator)
     if p.out.kind == "b":
@@ -462,6 +488,34 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
         return cla.Array(queue, (), p.out, data=result.base_data, offset=result.offset,
                          events=list(result.events))
     return _with_initial(op, result, initial, queue)
+
+
+_HOST_OPS = {"sum": "sum", "prod": "prod", "min": "min", "max": "max", "and": "and", "or": "or",
+             "xor": "xor", "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}
+
+
+def value(a: Any, op: str = "sum", dtype: Any = None, queue: Any = None, slice: Any = None,
+          initial: Any = _NoValue, *, wait_for: Optional[Sequence[Any]] = None,
+          accurate: bool = False) -> Any:
+    """The reduction's value on the host, as a NumPy scalar (blocks until it
+    is there): the same as getattr(oclreduction, op)(a, ...).get()[()] with
+    the same arguments, without the 0-d Array on the way (its conversion to
+    a small type, bool and initial= are done on the host, as NumPy does)."""
+    import pyopencl as cl
+    name = _HOST_OPS.get(op)
+    if name is None:
+        raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_HOST_OPS))
+    p, queue = _prepare(name, a, dtype, queue, initial, accurate)
+    result = _launch(name, a, p, queue, wait_for, accurate, slice)
+    if result is None:
+        return _empty_value(name, p, initial)[()]
+    host = np.empty((), result.dtype)
+    cl.enqueue_copy(queue, host, result.base_data, src_offset=result.offset,
+                    wait_for=result.events, is_blocking=True)
+    got = host.astype(p.out)
+    if initial is not _NoValue:
+        got = _UFUNCS[name](got, np.array(initial).astype(p.out))
+    return got[()]
 
 
 def _axis_of(a: Any, axis: Any) -> Tuple[int, int, int]:
@@ -654,4 +708,4 @@ def reduce(queue: Any, array: Any, op: str = "sum") -> Any:
         raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_OPS))
     if op in ("argmin", "argmax"):
         return _arg(op, array, queue, None).get()[()]
-    return _reduce(op, array, None, queue, None).get()[()]
+    return value(array, op, queue=queue)

@@ -157,3 +157,23 @@ def test_new_paths_wait_for_events(ooo_queue):
             gate.set_status(cl.command_execution_status.COMPLETE)
             gate2.set_status(cl.command_execution_status.COMPLETE)
         assert got.get()[()] == want
+
+
+def test_value_on_the_host(queue):
+    """oclreduction.value gives what the 0-d Array holds, for every path."""
+    rng = np.random.default_rng(8)
+    x = rng.integers(-100, 100, 10007)
+    cases = [(x.astype(np.int32), "sum", {}), (x.astype(np.int8), "sum", {}),
+             (x.astype(np.int8), "max", {}), (x.astype(np.int16), "bitwise_xor", {}),
+             (x.astype(np.float32) / 4, "min", {"initial": -30.0}),
+             (x.astype(np.float32) / 4, "sum", {"slice": slice(3, None, 7), "initial": 2.5}),
+             (x > 0, "sum", {}), (x > 0, "max", {}), (x.astype(np.int64), "sum", {"dtype": np.int16}),
+             (x.astype(np.float32) / 4 + 1j, "sum", {}), (np.zeros(0, np.int32), "sum", {}),
+             (np.zeros(0, np.float32), "max", {"initial": 3.0})]
+    for host, op, kw in cases:
+        a = cla.to_device(queue, host)
+        want = getattr(ocr, op)(a, **kw).get()[()]
+        got = ocr.value(a, op, **kw)
+        assert type(got) is type(want) and got == want, (host.dtype, op, kw, got, want)
+    with pytest.raises(ValueError, match="zero-size"):
+        ocr.value(cla.empty(queue, 0, np.float32), "min")
