@@ -3,7 +3,8 @@
 Drop-in for pyopencl.array.sum / min / max: the same arguments, the same
 result (a 0-d pyopencl Array on the device whose .events hold the reduction's
 event), computed by the library's reduce7 reducer (ctypes over the shared
-library shipped inside this package; nothing is copied).
+library shipped inside this package; the input is read in place, but for
+the conversions and strided views said below).
 
     import numpy as np, pyopencl as cl, pyopencl.array as cla, oclreduction
     q = cl.CommandQueue(cl.create_some_context())
@@ -11,11 +12,15 @@ library shipped inside this package; nothing is copied).
     s = oclreduction.sum(a, dtype=np.int64)   # 0-d Array, on the device
     s.get()[()]                               # 500002500003, a NumPy scalar
 
-sum, prod, min, max, bitwise_and, bitwise_or, bitwise_xor take
-(a, dtype=None, queue=None, wait_for=None): `queue` defaults to the array's;
-the reduction waits for a.events and wait_for; `dtype` is the type the values
-are combined in and returned as (default: a.dtype, as PyOpenCL; a wider one,
-int32 into int64 or float32 into float64, is read and widened on the device).
+sum(a, dtype=None, queue=None, slice=None, initial=<none>), min(a, queue=None,
+initial=<none>) and max take pyopencl.array's arguments in its order (prod and
+the bitwise ones sum's; wait_for=, accurate=, axis= and min/max's dtype= are
+keywords): `queue` defaults to the array's; the reduction waits for a.events
+and wait_for; `dtype` is the type the values are combined in and returned as
+(default: a.dtype, as PyOpenCL; bool sums: int64, as NumPy), each element
+converted to it as PyOpenCL and NumPy do (widened as the library reads it
+where it can, else through a converted copy on the device). value(a, op)
+returns the result on the host.
 The small dtypes int8, uint8, int16, uint16 and float16 are read as such and
 combined in int64, uint64 or float32 (never overflowing below 2^47 elements):
 sum and prod return that (NumPy's sum of int8 is int64 too; of float16 NumPy
@@ -37,7 +42,8 @@ import numpy as np
 from . import _declarations as _D
 from ._build_info import __version__
 from ._native import OPS as _OPS, TYPES as _TYPES, OcrError, Reducer, lib as _lib, type_of
-from ._native import accumulator as _accumulator, is_small as _is_small, widens_to
+from ._native import is_small as _is_small, widens_to
+from ._plan import Plan as _Plan, plan as _plan
 
 # The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
 OK: int = _D.OCR_OK
@@ -51,9 +57,9 @@ NO_MEMORY: int = _D.OCR_NO_MEMORY
 TOO_LARGE: int = _D.OCR_TOO_LARGE
 IO: int = _D.OCR_IO
 
-__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or", "bitwise_xor",
-           "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version", "clear_cache", "widens_to",
-           "dtypes", "__version__",
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or",
+           "bitwise_xor", "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version",
+           "clear_cache", "widens_to", "dtypes", "__version__",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
 
@@ -264,87 +270,12 @@ def clear_cache() -> None:
 
 _NoValue: Any = getattr(np, "_NoValue", None)  # "not given", as PyOpenCL and NumPy spell it
 _SCALARS = (int, float, complex, np.generic)
-_I64, _U64 = np.dtype(np.int64), np.dtype(np.uint64)
 
 
-class _Plan:
-    """How op over data of one dtype gives a result of another: the library
-    reduces `read` data (after a conversion into `conv`, or None) in `acc`; a
-    value of `acc` becomes `out` by a conversion on the device (`back`), by
-    its bits (`bits`: int64 read as uint64), or as two parts (`parts`: a
-    complex sum as the real and imaginary columns)."""
-    __slots__ = ("read", "conv", "acc", "back", "bits", "parts", "out")
-
-    def __init__(self, read: np.dtype, conv: Optional[np.dtype], acc: np.dtype,
-                 back: Optional[np.dtype], out: np.dtype, bits: bool = False,
-                 parts: bool = False) -> None:
-        self.read, self.conv, self.acc, self.back, self.out = read, conv, acc, back, out
-        self.bits, self.parts = bits, parts
-
-
-_plans: Dict[tuple, _Plan] = {}
 try:
     from pyopencl import NannyEvent as _NannyEvent
 except ImportError:  # pragma: no cover - every PyOpenCL that has Array has it
     _NannyEvent = ()
-
-
-def _default_out(op: str, dt: np.dtype) -> np.dtype:
-    """The result's dtype without dtype=: a.dtype (PyOpenCL), but NumPy's for
-    bool sums and products (int64) and the small types' (their accumulator)."""
-    if op in ("sum", "prod"):
-        if dt.kind == "b":
-            return _I64
-        if dt.kind != "c" and _is_small(dt):
-            return _accumulator(dt)
-    return dt
-
-
-def _make_plan(op: str, dt: np.dtype, dtype: Any, accurate: bool) -> _Plan:
-    out = np.dtype(dtype) if dtype is not None else _default_out(op, dt)
-    read = np.dtype(np.int8) if dt.kind == "b" else dt  # a bool is its byte, 0 or 1
-    if dt.kind == "c" or out.kind == "c":
-        if op != "sum" or accurate or out.kind != "c":
-            raise TypeError(f"oclreduction reduces {dt} data into {out} only as a plain sum "
-                            "into a complex dtype")
-        part = np.dtype(np.float32 if out == np.complex64 else np.float64)
-        return _Plan(part, out if out != dt else None, part, None, out, parts=True)
-    if out.kind == "b" and op in ("sum", "prod"):
-        raise TypeError(f"{op} of {dt} data into bool: pass an integer dtype")
-    real = np.dtype(np.int8) if out.kind == "b" else out
-    type_of(real)  # a TypeError for dtypes the library does not reduce
-    if not _lib.ocr_op_valid_for(_OPS[op], type_of(real)):
-        raise TypeError(f"{op} needs integers, not {out}")
-    acc, back = (_accumulator(real), real) if _is_small(real) else (real, None)
-    if widens_to(read, acc):
-        return _Plan(read, None, acc, back, out)
-    if read.kind in "iu" and acc.kind in "iu" and op not in ("min", "max"):
-        # Integers wrap: combined in 64 bits and narrowed (or read as the
-        # other signedness) they give NumPy's value modulo 2^k.
-        wide = read if read.itemsize == 8 else _I64 if widens_to(read, _I64) else _U64
-        return _Plan(read, None, wide, real if real.itemsize < 8 else None, out,
-                     bits=real.itemsize == 8)
-    if op in ("min", "max"):
-        raise TypeError(f"{dt} data cannot be combined in {out}: dtype may be "
-                        + ", ".join(str(t) for t in _TYPES if widens_to(read, t)))
-    # Each element converted on the device, then reduced in `real`.
-    return _Plan(real, real, acc, back, out)
-
-
-def _plan(op: str, dt: np.dtype, dtype: Any, accurate: bool) -> _Plan:
-    key = (op, dt, dtype, accurate)
-    try:
-        return _plans[key]
-    except (KeyError, TypeError):  # TypeError: an unhashable dtype argument
-        pass
-    p = _make_plan(op, dt, dtype, accurate)
-    if accurate and (p.acc.kind != "f" or _is_small(p.read) or p.parts):
-        raise TypeError(f"accurate=True is for float32/float64 sums, not {dt} into {p.out}")
-    try:
-        _plans[key] = p
-    except TypeError:
-        pass
-    return p
 
 
 def _check_array(op: str, a: Any) -> None:

@@ -167,7 +167,8 @@ def test_value_on_the_host(queue):
              (x.astype(np.int8), "max", {}), (x.astype(np.int16), "bitwise_xor", {}),
              (x.astype(np.float32) / 4, "min", {"initial": -30.0}),
              (x.astype(np.float32) / 4, "sum", {"slice": slice(3, None, 7), "initial": 2.5}),
-             (x > 0, "sum", {}), (x > 0, "max", {}), (x.astype(np.int64), "sum", {"dtype": np.int16}),
+             (x > 0, "sum", {}), (x > 0, "max", {}),
+             (x.astype(np.int64), "sum", {"dtype": np.int16}),
              (x.astype(np.float32) / 4 + 1j, "sum", {}), (np.zeros(0, np.int32), "sum", {}),
              (np.zeros(0, np.float32), "max", {"initial": 3.0})]
     for host, op, kw in cases:
