@@ -15,7 +15,8 @@ untimed), or in host memory for numpy:
   pyopencl       pyopencl.array.sum(a).get()
   numpy          host.sum(dtype=host.dtype)
   clblast        pyclblast.sum(queue, n, a, out); out.get()   (float32/float64)
-Two untimed calls, then calls until --budget seconds per method and size (at
+Two untimed calls of each, then rounds calling every method in turn (alternated)
+until --budget seconds per method and size (at
 least 5, at most 200); medians and minima. Every answer is checked against the
 exact (wrapped) integer sum, or for floats data exact in any order.
 
@@ -88,18 +89,28 @@ def pick_device(cl, spec):
     return (gpus or devs)[0]
 
 
-def timed(fn, budget, check):
-    """Median and minimum seconds of fn() (two untimed calls first)."""
-    for _ in range(2):
-        check(fn())
-    times, start = [], time.perf_counter()
-    while len(times) < 200 and (len(times) < 5 or time.perf_counter() - start < budget):
-        t0 = time.perf_counter()
-        v = fn()
-        times.append(time.perf_counter() - t0)
-        check(v)
-    times.sort()
-    return times[len(times) // 2], times[0], len(times)
+def timed_alternated(methods, budget, check):
+    """{method: (median s, minimum s, calls)}: two untimed calls of each, then
+    rounds that call every method once, in turn (so drift and neighbours'
+    load fall on all alike), until the budget per method (at least 5 rounds,
+    at most 200)."""
+    for fn in methods.values():
+        for _ in range(2):
+            check(fn())
+    times = {m: [] for m in methods}
+    start, rounds = time.perf_counter(), 0
+    while rounds < 200 and (rounds < 5 or time.perf_counter() - start < budget * len(methods)):
+        for m, fn in methods.items():
+            t0 = time.perf_counter()
+            v = fn()
+            times[m].append(time.perf_counter() - t0)
+            check(v)
+        rounds += 1
+    out = {}
+    for m, ts in times.items():
+        ts.sort()
+        out[m] = (ts[len(ts) // 2], ts[0], len(ts))
+    return out
 
 
 def make_data(np, dtype, n, seed=1):
@@ -191,7 +202,17 @@ def main():
                 wrong += 1
                 print(f"WRONG at 2^{k}: {v} != {want}")
 
+        red = ocr._cached(q, a, a.dtype, a.dtype, "sum")
+        res = cla.empty(q, (), dtype)
+        val = np.empty((), dtype)
+
+        def c_call():  # the library call alone (one reused result buffer), then the copy
+            ev = red.enqueue(q, a.base_data.int_ptr, 0, n, res.base_data.int_ptr, 0, [])
+            cl.enqueue_copy(q, val, res.base_data, wait_for=[ev], is_blocking=True)
+            return val[()]
         methods = {"oclreduction": lambda: ocr.sum(a).get()[()],
+                   "ocr.value": lambda: ocr.value(a),
+                   "c_call": c_call,
                    "pyopencl": lambda: cla.sum(a).get()[()],
                    "numpy": lambda: host.sum(dtype=dtype)}
         if clblast and dtype.kind == "f":
@@ -202,8 +223,7 @@ def main():
                 return out.get()[0, 0]
             methods["clblast"] = xsum
         line = [f"2^{k:<2}"]
-        for m, fn in methods.items():
-            med, mn, reps = timed(fn, args.budget, check)
+        for m, (med, mn, reps) in timed_alternated(methods, args.budget, check).items():
             rows.append((n, m, med * 1e3, mn * 1e3, reps))
             line.append(f"{m} {med * 1e3:9.4f} ms")
         print("  ".join(line), flush=True)

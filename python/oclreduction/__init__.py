@@ -3,7 +3,8 @@
 Drop-in for pyopencl.array.sum / min / max: the same arguments, the same
 result (a 0-d pyopencl Array on the device whose .events hold the reduction's
 event), computed by the library's reduce7 reducer (ctypes over the shared
-library shipped inside this package; nothing is copied).
+library shipped inside this package; the input is read in place, but for
+the conversions and strided views said below).
 
     import numpy as np, pyopencl as cl, pyopencl.array as cla, oclreduction
     q = cl.CommandQueue(cl.create_some_context())
@@ -11,11 +12,15 @@ library shipped inside this package; nothing is copied).
     s = oclreduction.sum(a, dtype=np.int64)   # 0-d Array, on the device
     s.get()[()]                               # 500002500003, a NumPy scalar
 
-sum, prod, min, max, bitwise_and, bitwise_or, bitwise_xor take
-(a, dtype=None, queue=None, wait_for=None): `queue` defaults to the array's;
-the reduction waits for a.events and wait_for; `dtype` is the type the values
-are combined in and returned as (default: a.dtype, as PyOpenCL; a wider one,
-int32 into int64 or float32 into float64, is read and widened on the device).
+sum(a, dtype=None, queue=None, slice=None, initial=<none>), min(a, queue=None,
+initial=<none>) and max take pyopencl.array's arguments in its order (prod and
+the bitwise ones sum's; wait_for=, accurate=, axis= and min/max's dtype= are
+keywords): `queue` defaults to the array's; the reduction waits for a.events
+and wait_for; `dtype` is the type the values are combined in and returned as
+(default: a.dtype, as PyOpenCL; bool sums: int64, as NumPy), each element
+converted to it as PyOpenCL and NumPy do (widened as the library reads it
+where it can, else through a converted copy on the device). value(a, op)
+returns the result on the host.
 The small dtypes int8, uint8, int16, uint16 and float16 are read as such and
 combined in int64, uint64 or float32 (never overflowing below 2^47 elements):
 sum and prod return that (NumPy's sum of int8 is int64 too; of float16 NumPy
@@ -27,6 +32,7 @@ functions keep one per (context, device, dtypes, operator): see docs/python.md.
 """
 from __future__ import annotations
 
+import builtins
 import threading
 import weakref
 from typing import Any, Dict, Optional, Sequence, Tuple
@@ -36,7 +42,8 @@ import numpy as np
 from . import _declarations as _D
 from ._build_info import __version__
 from ._native import OPS as _OPS, TYPES as _TYPES, OcrError, Reducer, lib as _lib, type_of
-from ._native import accumulator as _accumulator, is_small as _is_small, widens_to
+from ._native import is_small as _is_small, widens_to
+from ._plan import Plan as _Plan, plan as _plan
 
 # The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
 OK: int = _D.OCR_OK
@@ -50,9 +57,9 @@ NO_MEMORY: int = _D.OCR_NO_MEMORY
 TOO_LARGE: int = _D.OCR_TOO_LARGE
 IO: int = _D.OCR_IO
 
-__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or", "bitwise_xor",
-           "Reducer", "OcrError", "reduce", "segment_reduce", "version", "clear_cache", "widens_to",
-           "dtypes", "__version__",
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or",
+           "bitwise_xor", "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version",
+           "clear_cache", "widens_to", "dtypes", "__version__",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
 
@@ -138,11 +145,36 @@ def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str,
         return slot.reducer
 
 
-# A small type's result (min, max, bitwise, or dtype= a small type) comes
-# back from its accumulator: one work-item converts the value on the device
-# after the reduction. Integers are written through the unsigned twin (a
-# conversion modulo 2^8 or 2^16, well defined: the wrapped sum of NumPy's
-# int8 arithmetic), half with vstore_half (core OpenCL: no cl_khr_fp16).
+def _program(queue: Any, key: tuple, source: str, options: Sequence[str]) -> Any:
+    """A small helper program of the package, built once per (context, key)."""
+    import pyopencl as cl
+    ctx = queue.context
+    with _cache_lock:
+        entry = _cache.setdefault(ctx.int_ptr, _Entry())
+        _watch(entry, ctx.int_ptr, ctx)
+        slot = entry.slots.setdefault(key, _Slot())
+    with slot.lock:
+        if slot.program is None:
+            own = cl.Context.from_int_ptr(ctx.int_ptr, retain=True)
+            slot.program = cl.Program(own, source).build(options=list(options),
+                                                         devices=[queue.device])
+        return slot.program
+
+
+# OpenCL C names of the dtypes the helper kernels read and write. A narrowed
+# integer is written through its unsigned twin (a conversion modulo 2^k, well
+# defined: NumPy's wrapping arithmetic); bool is read as its byte.
+_CL = {np.dtype(np.bool_): "uchar", np.dtype(np.int8): "char", np.dtype(np.uint8): "uchar",
+       np.dtype(np.int16): "short", np.dtype(np.uint16): "ushort", np.dtype(np.int32): "int",
+       np.dtype(np.uint32): "uint", np.dtype(np.int64): "long", np.dtype(np.uint64): "ulong",
+       np.dtype(np.float16): "half", np.dtype(np.float32): "float",
+       np.dtype(np.float64): "double", np.dtype(np.complex64): "float2",
+       np.dtype(np.complex128): "double2"}
+_UNSIGNED = {"char": "uchar", "short": "ushort", "int": "uint", "long": "ulong"}
+
+# One value converted on the device after the reduction (min, max, bitwise,
+# or dtype= a small or narrower integer type: computed in the accumulator).
+# half with vstore_half (core OpenCL: no cl_khr_fp16).
 _NARROW = """
 __kernel void narrow(__global const ACC *in, const ulong i, __global OUT *out, const ulong o) {
 #if HALF
@@ -152,36 +184,79 @@ __kernel void narrow(__global const ACC *in, const ulong i, __global OUT *out, c
 #endif
 }
 """
-_CL_NAMES = {np.dtype(np.int8): "uchar", np.dtype(np.uint8): "uchar", np.dtype(np.int16): "ushort",
-             np.dtype(np.uint16): "ushort", np.dtype(np.float16): "half",
-             np.dtype(np.int64): "long", np.dtype(np.uint64): "ulong",
-             np.dtype(np.float32): "float"}
+
+# n elements from element `first` of `in`, `step` apart (a strided view or a
+# slice with a step), converted each to OUT (dtype= a type the library does
+# not combine the data in: PyOpenCL's and NumPy's element-wise conversion).
+_GATHER = """
+#if FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+__kernel void gather(__global const IN *in, const long first, const long step,
+                     __global OUT *out, const ulong o, const ulong n) {
+    const ulong i = get_global_id(0);
+    if (i >= n)
+        return;
+#if IN_HALF
+    const float v = vload_half(first + (long)i * step, in);
+#else
+    const IN v = in[first + (long)i * step];
+#endif
+#if OUT_HALF
+    vstore_half(v, o + i, out);
+#elif TO_COMPLEX == 1 /* from a real type */
+    out[o + i] = (OUT)((PART)v, (PART)0);
+#elif TO_COMPLEX == 2 /* from the other complex type */
+    out[o + i] = CONVERT(v);
+#else
+    out[o + i] = (OUT)v;
+#endif
+}
+"""
 
 
-def _narrow(queue: Any, a: Any, result: Any, back: np.dtype) -> Any:
+def _narrow(queue: Any, result: Any, back: np.dtype, allocator: Any) -> Any:
     """result (a 0-d Array of the accumulator) as a 0-d Array of back, its
     events completing once the value is there."""
     import pyopencl as cl
     import pyopencl.array as cla
-    ctx = queue.context
-    key = ("narrow", queue.device.int_ptr, result.dtype, back)
-    with _cache_lock:
-        entry = _cache.setdefault(ctx.int_ptr, _Entry())
-        _watch(entry, ctx.int_ptr, ctx)
-        slot = entry.slots.setdefault(key, _Slot())
-    with slot.lock:
-        if slot.program is None:
-            own = cl.Context.from_int_ptr(ctx.int_ptr, retain=True)
-            opts = [f"-DACC={_CL_NAMES[result.dtype]}", f"-DOUT={_CL_NAMES[back]}",
-                    f"-DHALF={int(back.kind == 'f')}"]
-            slot.program = cl.Program(own, _NARROW).build(options=opts, devices=[queue.device])
-        program = slot.program
-    out = cla.empty(queue, (), back, allocator=a.allocator)
+    out_name = _CL[back]
+    opts = [f"-DACC={_CL[result.dtype]}", f"-DOUT={_UNSIGNED.get(out_name, out_name)}",
+            f"-DHALF={int(back.kind == 'f')}"]
+    program = _program(queue, ("narrow", queue.device.int_ptr, result.dtype, back), _NARROW, opts)
+    out = cla.empty(queue, (), back, allocator=allocator)
     knl = cl.Kernel(program, "narrow")
     knl.set_args(result.base_data, np.uint64(result.offset // result.dtype.itemsize),
                  out.base_data, np.uint64(out.offset // back.itemsize))
-    ev = cl.enqueue_nd_range_kernel(queue, knl, (1,), (1,), wait_for=result.events)
+    ev = cl.enqueue_nd_range_kernel(queue, knl, (1,), None, wait_for=result.events)
     out.add_event(ev)
+    return out
+
+
+def _gather(queue: Any, a: Any, first: int, n: int, step: int, to: np.dtype,
+            waits: Sequence[Any]) -> Any:
+    """A new contiguous Array of n elements of `to`: a's elements first, first
+    + step, ... (counted from its buffer's start) converted; its events hold
+    the copy's, which is also added to a's."""
+    import pyopencl as cl
+    import pyopencl.array as cla
+    src, dst = a.dtype, to
+    if src.kind == "c" and dst.kind != "c":
+        raise TypeError(f"a sum of {src} cannot be returned as {dst} (it would drop the "
+                        "imaginary parts)")
+    to_complex = 0 if dst.kind != "c" else 2 if src.kind == "c" else 1
+    fp64 = np.dtype(np.float64) in (src, dst) or np.dtype(np.complex128) in (src, dst)
+    opts = [f"-DIN={_CL[src]}", f"-DOUT={_CL[dst]}", f"-DTO_COMPLEX={to_complex}",
+            f"-DPART={_CL[dst][:-1]}", f"-DCONVERT=convert_{_CL[dst]}", f"-DFP64={int(fp64)}",
+            f"-DIN_HALF={int(src == np.float16)}", f"-DOUT_HALF={int(dst == np.float16)}"]
+    program = _program(queue, ("gather", queue.device.int_ptr, src, dst), _GATHER, opts)
+    out = cla.empty(queue, (n,), dst, allocator=a.allocator)
+    knl = cl.Kernel(program, "gather")
+    knl.set_args(a.base_data, np.int64(first), np.int64(step), out.base_data,
+                 np.uint64(out.offset // dst.itemsize), np.uint64(n))
+    ev = cl.enqueue_nd_range_kernel(queue, knl, (n,), None, wait_for=list(waits) or None)
+    out.add_event(ev)
+    a.add_event(ev)
     return out
 
 
@@ -192,6 +267,16 @@ def clear_cache() -> None:
 
 
 # ---- the NumPy / PyOpenCL-shaped functions ---------------------------------
+
+_NoValue: Any = getattr(np, "_NoValue", None)  # "not given", as PyOpenCL and NumPy spell it
+_SCALARS = (int, float, complex, np.generic)
+
+
+try:
+    from pyopencl import NannyEvent as _NannyEvent
+except ImportError:  # pragma: no cover - every PyOpenCL that has Array has it
+    _NannyEvent = ()
+
 
 def _check_array(op: str, a: Any) -> None:
     import pyopencl.array as cla
@@ -208,50 +293,160 @@ def _queue_of(a: Any, queue: Any) -> Any:
     return queue
 
 
-def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
-            accurate: bool = False, axis: Optional[int] = None) -> Any:
+def _region(a: Any, slc: Any) -> Tuple[int, int, int]:
+    """(first element counted from the buffer's start, count, step) of the
+    elements to reduce: all of a contiguous array (in memory order) or of a
+    strided 1-D view, or a[slc] of a contiguous one (PyOpenCL's slice=, over
+    the flat buffer)."""
+    isz = a.dtype.itemsize
+    if a.offset % isz:
+        raise ValueError("the array's offset is not a whole number of elements")
+    base = a.offset // isz
+    if slc is not None:
+        if not isinstance(slc, builtins.slice):
+            raise TypeError(f"slice= takes a slice, not {type(slc).__name__}")
+        if not a.flags.forc:
+            raise ValueError("slice= needs a contiguous array")
+        start, stop, step = slc.indices(a.size)
+        return base + start, len(range(start, stop, step)), step
+    if a.flags.forc or a.size <= 1:
+        return base, a.size, 1
+    if a.ndim == 1 and a.strides[0] % isz == 0:
+        return base, a.size, a.strides[0] // isz
+    raise ValueError(f"oclreduction needs a contiguous array or a 1-D view; this one has "
+                     f"strides {a.strides} for shape {a.shape}")
+
+
+def _empty_value(op: str, p: _Plan, initial: Any) -> np.ndarray:
+    """The reduction of no elements, as NumPy and PyOpenCL give it: the
+    identity (combined with initial), or initial itself for min and max."""
+    if op in ("min", "max"):
+        if initial is _NoValue:
+            raise ValueError(f"zero-size array to reduction operation {op} which has no "
+                             "identity")
+        return np.array(initial).astype(p.out)
+    value = np.array(_UFUNCS[op].identity).astype(p.out)
+    if initial is not _NoValue:
+        value = _UFUNCS[op](value, np.array(initial).astype(p.out)).astype(p.out)
+    return value
+
+
+def _with_initial(op: str, result: Any, initial: Any, queue: Any) -> Any:
+    """result combined with initial on the device (PyOpenCL's way: one
+    element-wise kernel; min and max propagate NaN as NumPy)."""
     import pyopencl.array as cla
+    if initial is _NoValue:
+        return result
+    value = result.dtype.type(initial)
+    if op == "sum":
+        return cla.Array.__add__(result, value)
+    if op == "prod":
+        return cla.Array.__mul__(result, value)
+    if op in ("min", "max"):
+        return (cla.minimum if op == "min" else cla.maximum)(result, value, queue=queue)
+    raise TypeError(f"initial= is for sum, prod, min and max, not {op}")
+
+
+def _prepare(op: str, a: Any, dtype: Any, queue: Any, initial: Any,
+             accurate: bool) -> Tuple[_Plan, Any]:
     _check_array(op, a)
-    if hasattr(dtype, "int_ptr"):  # pyopencl.array.min(a, queue)'s second argument is the queue
+    if hasattr(dtype, "int_ptr"):  # pyopencl.array.sum(a, queue): its second argument is dtype too
         raise TypeError(f"oclreduction.{op}'s second argument is dtype: pass the queue as queue=")
-    acc = np.dtype(dtype) if dtype is not None else a.dtype
-    tin = type_of(a.dtype)
-    if not _lib.ocr_op_valid_for(_OPS[op], type_of(acc)):
-        raise TypeError(f"{op} needs integers, not {acc}")
-    if accurate and acc.kind != "f":
-        raise TypeError(f"accurate=True is for float sums, not {acc}")
-    # Small dtypes: sums and products default to the accumulator (as NumPy's
-    # int8 sum is int64); min, max and the bitwise ones (or dtype= a small
-    # type) are computed there and converted back.
-    back = None
-    if dtype is None and _is_small(a.dtype) and op in ("sum", "prod"):
-        acc = _accumulator(a.dtype)
-    elif _is_small(acc):
-        back, acc = acc, _accumulator(acc)
-    if _is_small(a.dtype) and (accurate or axis is not None and not (a.ndim == 1 and axis in (0, -1))):
-        raise TypeError(f"{'accurate=True' if accurate else 'axis='} is not supported for "
-                        f"{a.dtype} data (small types: whole arrays, plain sums)")
-    tacc = type_of(acc)
-    if not _lib.ocr_type_widens_to(tin, tacc):
-        raise TypeError(f"{a.dtype} data cannot be combined in {acc}: dtype may be "
-                        + ", ".join(str(t) for t in _TYPES if widens_to(a.dtype, t)))
-    queue = _queue_of(a, queue)
-    if not a.flags.forc:
-        raise ValueError(f"oclreduction needs a contiguous array; this one has strides "
-                         f"{a.strides} for shape {a.shape}")
+    if initial is not _NoValue and not isinstance(initial, _SCALARS):
+        raise ValueError("'initial' is not a scalar")
+    return _plan(op, a.dtype, dtype, accurate), _queue_of(a, queue)
+
+
+def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[Any]],
+            accurate: bool, slc: Any) -> Any:
+    """Enqueues the library's reduction of a (or a[slc]) after a.events and
+    wait_for: a 0-d Array of p.acc (of p.out for bits and parts) whose events
+    hold the reduction's, or None when there are no elements."""
+    import pyopencl.array as cla
+    first, n, step = _region(a, slc)
+    if n == 0:
+        return None
+    own = a.events
+    n_own = len(own)
+    waits = own + list(wait_for) if wait_for else list(own)
+    buf = a.base_data
+    if step != 1 or p.conv is not None:
+        tmp = _gather(queue, a, first, n, step, p.conv or a.dtype, waits)
+        buf, first, waits = tmp.base_data, tmp.offset // tmp.dtype.itemsize, list(tmp.events)
+    if p.parts:  # complex: the real and imaginary parts as the columns of n rows
+        first, cols = first * 2, 2
+    else:
+        cols = 0
+    result = cla.empty(queue, (), p.out if p.bits or p.parts else p.acc, allocator=a.allocator)
+    ev = _cached(queue, a, p.read, p.acc, op, accurate).enqueue(
+        queue, buf.int_ptr, first, n, result.base_data.int_ptr,
+        result.offset // p.acc.itemsize, waits, columns=cols)
+    result.events.append(ev)
+    # ev completes after every event of a's that it waited for: a later
+    # writer of a needs to wait for ev alone (a.events stays short, where
+    # add_event would block now and then). A NannyEvent stays: dropping it
+    # waits for its copy from host memory.
+    if n_own:
+        own[:n_own] = [e for e in own[:n_own] if isinstance(e, _NannyEvent)]
+    own.append(ev)
+    return result
+
+
+def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
+            accurate: bool = False, axis: Optional[int] = None, slc: Any = None,
+            initial: Any = _NoValue) -> Any:
+    import pyopencl.array as cla
+    p, queue = _prepare(op, a, dtype, queue, initial, accurate)
     if axis is not None and not (a.ndim == 1 and axis in (0, -1)):
         if accurate:
             raise ValueError("accurate=True sums whole arrays, not along an axis")
-        return _reduce_axis(op, a, acc, queue, wait_for, axis)
-    if a.size == 0:
-        ident = _UFUNCS[op].identity
-        if ident is None:
-            raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
-        return cla.to_device(queue, np.array(ident).astype(back or acc), allocator=a.allocator)
-    result = cla.empty(queue, (), acc, allocator=a.allocator)
-    _cached(queue, a, a.dtype, acc, op, accurate).reduce_async(queue, a, result,
-                                                               wait_for=wait_for)
-    return result if back is None else _narrow(queue, a, result, back)
+        if slc is not None or initial is not _NoValue:
+            raise TypeError("axis= does not combine with slice= or initial=")
+        if not a.flags.forc:
+            raise ValueError(f"axis= needs a contiguous array; this one has strides "
+                             f"{a.strides} for shape {a.shape}")
+        if p.back or p.conv or p.bits or p.parts or p.read != a.dtype or _is_small(p.read):
+            raise TypeError(f"axis= is not supported for {a.dtype} data into {p.out} (along an "
+                            "axis: the types the library combines directly)")
+        return _reduce_axis(op, a, p.acc, queue, wait_for, axis)
+    result = _launch(op, a, p, queue, wait_for, accurate, slc)
+    if result is None:
+        return cla.to_device(queue, _empty_value(op, p, initial), allocator=a.allocator)
+    if p.back is not None:
+        result = _narrow(queue, result, p.back, a.allocator)
+    if p.out.kind == "b":
+        result = _with_initial(op, result, initial, queue)
+        return cla.Array(queue, (), p.out, data=result.base_data, offset=result.offset,
+                         events=list(result.events))
+    return _with_initial(op, result, initial, queue)
+
+
+_HOST_OPS = {"sum": "sum", "prod": "prod", "min": "min", "max": "max", "and": "and", "or": "or",
+             "xor": "xor", "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}
+
+
+def value(a: Any, op: str = "sum", dtype: Any = None, queue: Any = None, slice: Any = None,
+          initial: Any = _NoValue, *, wait_for: Optional[Sequence[Any]] = None,
+          accurate: bool = False) -> Any:
+    """The reduction's value on the host, as a NumPy scalar (blocks until it
+    is there): the same as getattr(oclreduction, op)(a, ...).get()[()] with
+    the same arguments, without the 0-d Array on the way (its conversion to
+    a small type, bool and initial= are done on the host, as NumPy does)."""
+    import pyopencl as cl
+    name = _HOST_OPS.get(op)
+    if name is None:
+        raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_HOST_OPS))
+    p, queue = _prepare(name, a, dtype, queue, initial, accurate)
+    result = _launch(name, a, p, queue, wait_for, accurate, slice)
+    if result is None:
+        return _empty_value(name, p, initial)[()]
+    host = np.empty((), result.dtype)
+    cl.enqueue_copy(queue, host, result.base_data, src_offset=result.offset,
+                    wait_for=result.events, is_blocking=True)
+    got = host.astype(p.out)
+    if initial is not _NoValue:
+        got = _UFUNCS[name](got, np.array(initial).astype(p.out))
+    return got[()]
 
 
 def _axis_of(a: Any, axis: Any) -> Tuple[int, int, int]:
@@ -365,51 +560,68 @@ def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, que
     return result
 
 
-def sum(a: Any, dtype: Any = None, queue: Any = None,
-        wait_for: Optional[Sequence[Any]] = None, accurate: bool = False, *,
-        axis: Optional[int] = None) -> Any:
-    """The sum of a pyopencl Array as a 0-d Array (like pyopencl.array.sum);
-    dtype: the type to add in and return (default a.dtype). Integer sums wrap.
+def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,
+        initial: Any = _NoValue, *, wait_for: Optional[Sequence[Any]] = None,
+        accurate: bool = False, axis: Optional[int] = None) -> Any:
+    """The sum of a pyopencl Array as a 0-d Array on the device, as
+    pyopencl.array.sum (the same arguments, in the same order).
+
+    dtype: the type the elements are added in and the result's (default
+    a.dtype; bool: int64 and the small integer types int64 or uint64, as
+    NumPy). Where the library adds a.dtype in dtype directly (int32 into int64,
+    float32 into float64, ...) it widens as it reads. Any other dtype converts
+    each element on the device first (a copy), as PyOpenCL and NumPy do, and
+    adds in dtype: float64 data with dtype=float32 adds float32 values;
+    int64 with float64 adds doubles; into a narrower integer type the sum
+    wraps as NumPy's does. Complex data or a complex dtype: a complex sum.
+    slice: reduce a[slice] (a contiguous range in place; with a step, through
+    a copy). initial: added to the sum (converted to dtype), as NumPy.
+    Integer sums wrap. The reduction waits for a.events and wait_for; its
+    event is in the result's and a's events.
     accurate=True (float32/float64 results): a compensated sum within one ulp
     of the correctly rounded exact sum, at nearly the plain speed on a GPU.
     axis=0 or 1 (2-D arrays): a 1-D Array of the rows' or columns' sums."""
-    return _reduce("sum", a, dtype, queue, wait_for, accurate, axis)
+    return _reduce("sum", a, dtype, queue, wait_for, accurate, axis, slice, initial)
 
 
-def prod(a: Any, dtype: Any = None, queue: Any = None,
-         wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
-    """The product, as sum."""
-    return _reduce("prod", a, dtype, queue, wait_for, axis=axis)
+def prod(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,
+         initial: Any = _NoValue, *, wait_for: Optional[Sequence[Any]] = None,
+         axis: Optional[int] = None) -> Any:
+    """The product, as sum (initial multiplies)."""
+    return _reduce("prod", a, dtype, queue, wait_for, axis=axis, slc=slice, initial=initial)
 
 
-def min(a: Any, dtype: Any = None, queue: Any = None,
-        wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
-    """The minimum, as sum; NaN if a holds one (as NumPy); ValueError if a is empty."""
-    return _reduce("min", a, dtype, queue, wait_for, axis=axis)
+def min(a: Any, queue: Any = None, initial: Any = _NoValue, *, dtype: Any = None,
+        wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
+    """The minimum as a 0-d Array, as pyopencl.array.min(a, queue, initial):
+    NaN if a holds one (as NumPy); initial takes part as one more element;
+    an empty a gives initial or, without it, ValueError. dtype= (a keyword):
+    a type a.dtype widens into, as in sum."""
+    return _reduce("min", a, dtype, queue, wait_for, axis=axis, initial=initial)
 
 
-def max(a: Any, dtype: Any = None, queue: Any = None,
-        wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
+def max(a: Any, queue: Any = None, initial: Any = _NoValue, *, dtype: Any = None,
+        wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
     """The maximum, as min."""
-    return _reduce("max", a, dtype, queue, wait_for, axis=axis)
+    return _reduce("max", a, dtype, queue, wait_for, axis=axis, initial=initial)
 
 
-def bitwise_and(a: Any, dtype: Any = None, queue: Any = None,
-                wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
+def bitwise_and(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None, *,
+                wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
     """The bitwise AND of integers, as sum (all ones if a is empty)."""
-    return _reduce("and", a, dtype, queue, wait_for, axis=axis)
+    return _reduce("and", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
-def bitwise_or(a: Any, dtype: Any = None, queue: Any = None,
-               wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
+def bitwise_or(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None, *,
+               wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
     """The bitwise OR of integers, as sum."""
-    return _reduce("or", a, dtype, queue, wait_for, axis=axis)
+    return _reduce("or", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
-def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None,
-                wait_for: Optional[Sequence[Any]] = None, *, axis: Optional[int] = None) -> Any:
+def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None, *,
+                wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
     """The bitwise XOR of integers, as sum."""
-    return _reduce("xor", a, dtype, queue, wait_for, axis=axis)
+    return _reduce("xor", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
 def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
@@ -450,4 +662,4 @@ def reduce(queue: Any, array: Any, op: str = "sum") -> Any:
         raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_OPS))
     if op in ("argmin", "argmax"):
         return _arg(op, array, queue, None).get()[()]
-    return _reduce(op, array, None, queue, None).get()[()]
+    return value(array, op, queue=queue)

@@ -206,6 +206,29 @@ class Reducer:
                 a.add_event(ev)
         return ev
 
+    def enqueue(self, queue: Any, buf: int, off: int, n: int, res: int, roff: int,
+                waits: Sequence[Any], columns: int = 0) -> Any:
+        """The raw call under reduce_async: n elements of dtype from element off
+        of the cl_mem `buf` (an address) into element roff of `res`, after the
+        pyopencl Events in waits; the event. columns > 0: n rows of that many
+        columns, each column reduced into res[roff + j]
+        (ocr_reducer_reduce_columns). The caller checked the sizes."""
+        import pyopencl as cl
+        wl, nw = _events(waits)
+        done = ctypes.c_void_p()
+        with self._lock:
+            if self._r.value is None:
+                raise ValueError("the reducer was released")
+            if columns:
+                st = lib.ocr_reducer_reduce_columns(self._r, queue.int_ptr, buf, off, n, columns,
+                                                    res, roff, nw, wl, ctypes.byref(done))
+            else:
+                st = lib.ocr_reducer_reduce_into(self._r, queue.int_ptr, buf, off, n, res, roff,
+                                                 nw, wl, ctypes.byref(done))
+            if st != D.OCR_OK:
+                self._fail(st)
+        return cl.Event.from_int_ptr(done.value, retain=False)
+
     def _many(self, call: Any, queue: Any, data: Any, result: Any, count: int,
               wait_for: Optional[Sequence[Any]], extra: Sequence[Any] = ()) -> Any:
         """One of the library's many-values calls: `count` values of acc_dtype

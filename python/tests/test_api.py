@@ -95,12 +95,7 @@ def test_float32_is_added_in_float64_on_the_device(queue):
     assert oclreduction.sum(a).get()[()] != got
 
 
-def test_widening_refused_where_values_would_be_lost(queue):
-    for dtype, acc in ((np.int64, np.int32), (np.float64, np.float32), (np.float32, np.int64),
-                       (np.int64, np.float64), (np.uint32, np.int32)):
-        a = cla.to_device(queue, np.arange(5).astype(dtype))
-        with pytest.raises(TypeError, match="cannot be combined"):
-            oclreduction.sum(a, dtype=acc)
+def test_widens_to(queue):
     assert oclreduction.widens_to(np.int32, np.int64)
     assert not oclreduction.widens_to(np.int64, np.int32)
 
@@ -214,13 +209,13 @@ def test_multidimensional_and_strided(queue):
     assert oclreduction.sum(a).get() == host.sum()
     assert oclreduction.sum(a.T).get() == host.sum()  # F-contiguous: the same elements
     with pytest.raises(ValueError, match="contiguous"):
-        oclreduction.sum(cla.to_device(queue, np.arange(100, dtype=np.int32))[::2])
+        oclreduction.sum(a[::2, ::2])
 
 
 def test_refusals(queue):
-    a8 = cla.to_device(queue, np.arange(10, dtype=np.complex64))  # int8 is a small type now
-    with pytest.raises(TypeError, match="cannot reduce complex64"):
-        oclreduction.sum(a8)
+    a8 = cla.to_device(queue, np.arange(10, dtype=np.complex64))  # complex: sums only
+    with pytest.raises(TypeError, match="complex"):
+        oclreduction.prod(a8)
     af = cla.to_device(queue, np.arange(10, dtype=np.float32))
     with pytest.raises(TypeError, match="integers"):
         oclreduction.bitwise_and(af)
@@ -228,8 +223,8 @@ def test_refusals(queue):
         oclreduction.sum(af.base_data)
     with pytest.raises(TypeError, match="pyopencl.array.Array"):
         oclreduction.sum(np.arange(3))
-    with pytest.raises(TypeError, match="queue="):  # pyopencl.array.min(a, queue) habits
-        oclreduction.min(af, queue)
+    with pytest.raises(TypeError, match="queue="):  # sum's second argument is dtype
+        oclreduction.sum(af, queue)
 
 
 def test_legacy_reduce(queue):

@@ -69,3 +69,13 @@ add_test(NAME python.arg_numpy COMMAND ${PY_NEEDS} numpy -- ${OCR_PYTEST_PYTHON}
          ${SCRIPTS}/arg_numpy_test.py $<TARGET_FILE:oclReduction>)
 set_tests_properties(python.arg_numpy PROPERTIES LABELS "quick;python" TIMEOUT 300 SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+
+# PyOpenCL's own reduction tests (test_algorithm.py, test_array.py of the
+# installed PyOpenCL version's sdist, fetched from PyPI) with
+# pyopencl.array.sum/min/max replaced by the package's: about a minute on
+# POCL; SKIPPED without PyPI or mako.
+add_test(NAME python.pyopencl_suite COMMAND ${OCR_PYTEST_PYTHON}
+         ${PROJECT_SOURCE_DIR}/python/tests/pyopencl_suite.py ${CMAKE_CURRENT_BINARY_DIR}/pyopencl_suite)
+set_tests_properties(python.pyopencl_suite PROPERTIES LABELS "python" TIMEOUT 900
+  SKIP_RETURN_CODE 77
+  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")

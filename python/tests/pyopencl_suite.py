@@ -1,0 +1,111 @@
+"""PyOpenCL's own reduction tests, run with pyopencl.array.sum/min/max
+replaced by oclreduction's.
+
+    pyopencl_suite.py [WORKDIR]
+
+Fetches the sdist of the installed PyOpenCL version (pip download
+--no-binary), takes its test/test_algorithm.py and test/test_array.py, and
+runs the reduction tests there under pytest with a conftest that patches the
+functions in before the test modules are imported; the run fails unless
+oclreduction's functions were called. Exit status: pytest's; 77 (SKIPPED)
+when PyPI cannot be reached. Needs the package on PYTHONPATH, pytest and
+mako (PyOpenCL's dot, vdot and cumsum in the same tests).
+"""
+import os
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+SELECTION = ["test_algorithm.py::test_sum", "test_algorithm.py::test_minmax",
+             "test_array.py::test_outoforderqueue_reductions",
+             "test_array.py::test_empty_reductions_vs_numpy",
+             "test_array.py::test_reduction_nan_handling",
+             "test_array.py::test_dtype_conversions"]
+
+CONFTEST = '''
+import pyopencl.array
+import oclreduction
+
+CALLS = {"n": 0}
+
+
+def _counted(f):
+    def g(*args, **kwargs):
+        CALLS["n"] += 1
+        return f(*args, **kwargs)
+    g.__name__, g.__doc__, g.__wrapped__ = f.__name__, f.__doc__, f
+    return g
+
+
+for _name in ("sum", "min", "max"):
+    setattr(pyopencl.array, _name, _counted(getattr(oclreduction, _name)))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if CALLS["n"] == 0:  # the patch did not take: PyOpenCL's own functions were tested
+        print("\\nno call reached oclreduction: the patch did not take")
+        session.exitstatus = 1
+    else:
+        print(f"\\n{CALLS['n']} calls of oclreduction.sum/min/max")
+'''
+
+
+def pypi_reachable() -> bool:
+    try:
+        socket.create_connection(("pypi.org", 443), timeout=10).close()
+        return True
+    except OSError:
+        return False
+
+
+def fetch_tests(version: str, work: str) -> str:
+    """The sdist's test/ directory for this PyOpenCL version, extracted under work."""
+    subprocess.run([sys.executable, "-m", "pip", "download", f"pyopencl=={version}",
+                    "--no-binary", "pyopencl", "--no-deps", "--no-build-isolation", "-q",
+                    "-d", work], check=True, timeout=600)
+    sdist = next(f for f in os.listdir(work) if f.startswith("pyopencl-") and
+                 f.endswith(".tar.gz"))
+    with tarfile.open(os.path.join(work, sdist)) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        for name in ("test_algorithm.py", "test_array.py"):
+            member = tar.getmember(f"{top}/test/{name}")
+            with open(os.path.join(work, name), "wb") as f:
+                f.write(tar.extractfile(member).read())
+    return work
+
+
+def main() -> int:
+    import pyopencl
+    import oclreduction
+    version = pyopencl.VERSION_TEXT
+    work = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="ocr-pyopencl-tests-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        import mako  # noqa: F401  (test_sum and test_minmax skip without it)
+    except ImportError:
+        print("SKIPPED: no mako (PyOpenCL's reduction tests need it: python3-mako)")
+        return 77
+    if subprocess.run([sys.executable, "-m", "pip", "--version"],
+                      capture_output=True).returncode != 0:
+        print("SKIPPED: no pip for this Python (python3-pip) to fetch PyOpenCL's tests")
+        return 77
+    if not pypi_reachable():
+        print("SKIPPED: PyPI (pypi.org:443) cannot be reached to fetch PyOpenCL's tests")
+        return 77
+    fetch_tests(version, work)
+    with open(os.path.join(work, "conftest.py"), "w") as f:
+        f.write(CONFTEST)
+    print(f"PyOpenCL {version}'s tests against oclreduction {oclreduction.__version__} "
+          f"({oclreduction.__file__}) in {work}", flush=True)
+    env = dict(os.environ)  # the same package, from the test directory too
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(oclreduction.__file__)))]
+        + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                           "-rfEsxX", *SELECTION], cwd=work, env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

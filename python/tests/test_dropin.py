@@ -1,0 +1,180 @@
+"""oclreduction.sum/min/max as drop-ins for pyopencl.array's: the same
+signatures (positional queue, slice=, initial=), dtype= with PyOpenCL's and
+NumPy's element-wise conversion, bool and complex sums, strided 1-D views,
+empty arrays: each against NumPy on values whose reductions are exact."""
+import inspect
+
+import numpy as np
+import pyopencl as cl
+import pyopencl.array as cla
+import pytest
+
+import oclreduction as ocr
+
+from conftest import has_fp64
+
+
+def test_signatures_are_pyopencls():
+    def head(f, k):
+        return [(p.name, p.default) for p in list(inspect.signature(f).parameters.values())[:k]]
+    nv = np._NoValue
+    assert head(ocr.sum, 5) == [("a", inspect.Parameter.empty), ("dtype", None), ("queue", None),
+                                ("slice", None), ("initial", nv)]
+    for f in (ocr.min, ocr.max):
+        assert head(f, 3) == [("a", inspect.Parameter.empty), ("queue", None), ("initial", nv)]
+
+
+def test_positional_queue_and_initial(queue):
+    x = np.arange(-50, 51, dtype=np.int32)
+    a = cla.to_device(queue, x)
+    assert ocr.min(a, queue).get()[()] == -50 and ocr.max(a, queue).get()[()] == 50
+    assert ocr.min(a, queue, -70).get()[()] == -70 and ocr.max(a, queue, 7).get()[()] == 50
+    assert ocr.sum(a, None, queue, None, 9).get()[()] == x.sum(initial=9)
+    with pytest.raises(ValueError, match="not a scalar"):
+        ocr.sum(a, initial=[1])
+
+
+def _case(queue, x, dtype):
+    got = ocr.sum(cla.to_device(queue, x), dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = np.sum(x, dtype=dtype)
+    assert got.dtype == want.dtype, (x.dtype, dtype, got.dtype)
+    np.testing.assert_array_equal(got.get(), want)
+
+
+def test_narrowing_converts_each_element(queue):
+    if not has_fp64(queue):
+        pytest.skip("no float64 on this device")
+    # Summed in float64 then converted these give 0.0 and about 1e-41; NumPy
+    # and PyOpenCL convert each element (nan: inf + -inf; 0: underflow).
+    _case(queue, np.array([1e300, -1e300] * 50), np.float32)
+    _case(queue, np.full(100000, 1e-46), np.float32)
+    _case(queue, np.array([2.75, -1.25] * 500), np.float32)
+
+
+def test_widening_and_integer_conversions(queue):
+    _case(queue, np.full(10, 100, np.int8), np.int32)              # int8 sum would wrap
+    _case(queue, np.full(3, 2**31 - 1, np.int64), np.int32)        # wraps modulo 2^32
+    _case(queue, np.arange(-5000, 5000, dtype=np.int32), np.uint64)
+    _case(queue, np.full(1000, 3_000_000_000, np.uint32), np.int32)
+    _case(queue, np.full(1000, 2.7, np.float32), np.int64)         # each truncated: 2000
+    _case(queue, np.arange(1000, dtype=np.int16), np.float32)
+    if has_fp64(queue):
+        _case(queue, np.full(3, 2**53 + 1, np.int64), np.float64)  # each rounds to 2^53
+
+
+def test_bool_as_numpy(queue):
+    x = np.random.default_rng(3).random(100003) > 0.3
+    a = cla.to_device(queue, x)
+    s = ocr.sum(a)
+    assert s.dtype == np.sum(x).dtype and s.get()[()] == np.sum(x)
+    _case(queue, x, np.int32)
+    _case(queue, x, np.float32)
+    for f, g in ((ocr.min, np.min), (ocr.max, np.max)):
+        for y in (x, np.ones(77, bool), np.zeros(77, bool)):
+            got = f(cla.to_device(queue, y))
+            assert got.dtype == np.bool_ and got.get()[()] == g(y)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_sums(queue, dtype):
+    if dtype == np.complex128 and not has_fp64(queue):
+        pytest.skip("no float64 on this device")
+    rng = np.random.default_rng(4)
+    n = 100003
+    x = (rng.integers(-400, 400, n) / 4 + 1j * (rng.integers(-400, 400, n) / 4)).astype(dtype)
+    a = cla.to_device(queue, x)
+    got = ocr.sum(a)
+    assert got.dtype == dtype and got.get()[()] == x.sum()
+    assert ocr.sum(a, slice=slice(1000, None, 3)).get()[()] == x[1000::3].sum()
+    assert ocr.sum(a, initial=2 - 1j).get()[()] == x.sum(initial=2 - 1j)
+    r = (rng.integers(-400, 400, n) / 4).astype(np.float32)
+    _case(queue, r, dtype)
+    with pytest.raises(TypeError):
+        ocr.min(a)
+
+
+@pytest.mark.parametrize("slc", [slice(None), slice(1000, 3000), slice(1000, -3000),
+                                 slice(1000, None), slice(1000, None, 3), slice(1000, 1000),
+                                 slice(None, None, -1), slice(-5, 10, -7), slice(5, 9000, 1000)])
+def test_slice(queue, slc):
+    x = np.random.default_rng(5).integers(-2**20, 2**20, 20011).astype(np.int64)
+    a = cla.to_device(queue, x)
+    assert ocr.sum(a, slice=slc).get()[()] == x[slc].sum()
+    assert ocr.sum(a, np.float64, None, slc).get()[()] == x[slc].sum(dtype=np.float64)
+    if x[slc].size:
+        assert ocr.bitwise_xor(a, slice=slc).get()[()] == np.bitwise_xor.reduce(x[slc])
+
+
+def test_strided_views(queue):
+    x = np.random.default_rng(6).integers(-1000, 1000, 30011).astype(np.int32)
+    a = cla.to_device(queue, x)
+    for v in (slice(None, None, 2), slice(None, None, -1), slice(7, 20000, 13), slice(-3, 2, -5)):
+        assert ocr.sum(a[v]).get()[()] == x[v].sum(dtype=np.int32), v
+        assert ocr.min(a[v]).get()[()] == x[v].min() and ocr.max(a[v]).get()[()] == x[v].max()
+
+
+@pytest.mark.parametrize("initial", [5.0, -5.0])
+def test_initial_as_numpy(queue, initial):
+    x = np.array([-1, -0.75, -0.5, -0.25, 0.25, 0.5, 0.75, 1, 1.25, 1.5], np.float32)
+    a = cla.to_device(queue, x)
+    for f, g in ((ocr.sum, np.sum), (ocr.min, np.min), (ocr.max, np.max), (ocr.prod, np.prod)):
+        got = f(a, initial=initial)
+        assert got.dtype == np.float32 and got.get()[()] == g(x, initial=initial), f
+    for f in (ocr.min, ocr.max):
+        assert np.isnan(f(cla.to_device(queue, np.array([np.nan, 1], np.float32)),
+                          initial=initial).get()[()])
+
+
+def test_empty_as_pyopencl(queue):
+    e = cla.empty(queue, 0, np.float32)
+    assert ocr.sum(e).get()[()] == 0 and ocr.sum(e, initial=5.0).get()[()] == 5
+    assert ocr.sum(e, dtype=np.int32).dtype == np.int32
+    for f in (ocr.min, ocr.max):
+        with pytest.raises(ValueError, match="zero-size"):
+            f(e)
+        assert f(e, initial=5.0).get()[()] == 5
+    assert ocr.sum(cla.empty(queue, 0, np.bool_)).get()[()] == 0
+
+
+def test_new_paths_wait_for_events(ooo_queue):
+    """The copy of a strided or converted reduction and the conversion after
+    one wait for the array's events and wait_for, out of order too."""
+    ctx = ooo_queue.context
+    n = 1 << 16
+    for call, want in ((lambda a, w: ocr.sum(a, slice=slice(0, None, 2), wait_for=w), n // 2 * 3),
+                       (lambda a, w: ocr.sum(a, dtype=np.float32, wait_for=w), n * 3),
+                       (lambda a, w: ocr.max(a, initial=1, wait_for=w), 3),
+                       (lambda a, w: ocr.sum(a[::-1], wait_for=w), n * 3)):
+        a = cla.zeros(ooo_queue, n, np.int32)
+        gate = cl.UserEvent(ctx)
+        a.add_event(cl.enqueue_copy(ooo_queue, a.base_data, np.full(n, 3, np.int32),
+                                    wait_for=[gate], is_blocking=False))
+        gate2 = cl.UserEvent(ctx)
+        try:
+            got = call(a, [gate2])
+        finally:  # a refusal must not leave the queue blocked
+            gate.set_status(cl.command_execution_status.COMPLETE)
+            gate2.set_status(cl.command_execution_status.COMPLETE)
+        assert got.get()[()] == want
+
+
+def test_value_on_the_host(queue):
+    """oclreduction.value gives what the 0-d Array holds, for every path."""
+    rng = np.random.default_rng(8)
+    x = rng.integers(-100, 100, 10007)
+    cases = [(x.astype(np.int32), "sum", {}), (x.astype(np.int8), "sum", {}),
+             (x.astype(np.int8), "max", {}), (x.astype(np.int16), "bitwise_xor", {}),
+             (x.astype(np.float32) / 4, "min", {"initial": -30.0}),
+             (x.astype(np.float32) / 4, "sum", {"slice": slice(3, None, 7), "initial": 2.5}),
+             (x > 0, "sum", {}), (x > 0, "max", {}),
+             (x.astype(np.int64), "sum", {"dtype": np.int16}),
+             (x.astype(np.float32) / 4 + 1j, "sum", {}), (np.zeros(0, np.int32), "sum", {}),
+             (np.zeros(0, np.float32), "max", {"initial": 3.0})]
+    for host, op, kw in cases:
+        a = cla.to_device(queue, host)
+        want = getattr(ocr, op)(a, **kw).get()[()]
+        got = ocr.value(a, op, **kw)
+        assert type(got) is type(want) and got == want, (host.dtype, op, kw, got, want)
+    with pytest.raises(ValueError, match="zero-size"):
+        ocr.value(cla.empty(queue, 0, np.float32), "min")
