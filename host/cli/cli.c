@@ -2,8 +2,11 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* How an option's value is stored. Every row of the table says where
  * (offsetof into cli_options), as what, and within which range. */
@@ -179,7 +182,8 @@ static const option_def options[] = {
     CUSTOM(0, "type", "T", parse_type,
            "element type: int uint long ulong float double char uchar short ushort half; "
            "default int (the last five are read as such and combined in long, ulong or float)"),
-    CUSTOM(0, "op", "O", parse_op, "operator: sum prod min max and or xor argmin argmax; default sum"),
+    CUSTOM(0, "op", "O", parse_op,
+           "operator: sum prod min max and or xor argmin argmax; default sum"),
     NUM('w', "local-size", "L", T_SIZE, local_size, 1, OCR_MAX_LOCAL_SIZE,
         "work-group size, where the kernel allows one"),
     NUM('g', "groups", "G", T_SIZE, groups, 1, OCR_MAX_GROUPS,
@@ -284,13 +288,21 @@ void cli_print_message(void *user, const char *message) {
     fprintf(stderr, "oclReduction: %s\n", message);
 }
 
+/* Readable and a regular file: a FIFO or a device would block the open or
+ * never end (O_NONBLOCK: the open of a FIFO does not wait for a writer). */
 ocr_status cli_check_kernel_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat sb;
+    if (fd < 0) {
         fprintf(stderr, "oclReduction: cannot open kernel file %s: %s\n", path, strerror(errno));
         return OCR_RUNTIME;
     }
-    fclose(f);
+    int regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    close(fd);
+    if (!regular) {
+        fprintf(stderr, "oclReduction: kernel file %s is not a regular file\n", path);
+        return OCR_RUNTIME;
+    }
     return OCR_OK;
 }
 

@@ -160,25 +160,52 @@ static void run_races(grader *g) {
     grade_run_races(g, idx, count);
 }
 
+/* A RACE whose values are wrong too says both: the first RACE case's
+ * detail names the wrong value cases. */
+static void race_and_wrong(grader *g) {
+    if (g->verdict != V_RACE || !g->wrong_values) return;
+    const grade_case *w = NULL;
+    for (unsigned i = 0; i < g->nvalue && !w; ++i)
+        if (g->cases[i].verdict == V_WRONG) w = &g->cases[i];
+    grade_case *c = &g->cases[g->first];
+    char more[400];
+    snprintf(more, sizeof more,
+             "the values are also wrong: %u value cases WRONG (first: %s %s n=%llu, got %s, "
+             "expected %s)",
+             g->wrong_values, ocr_type_name(w->type), ocr_op_name(w->op), (unsigned long long)w->n,
+             w->got, w->want);
+    size_t at = strlen(c->detail);
+    snprintf(c->detail + at, sizeof c->detail - at, "%s%s", at ? "\n" : "", more);
+}
+
 /* The grade: the gravest failure. A kernel that does not build comes first;
  * a race or an out-of-bounds write comes before the crash, hang or wrong
- * value it may cause. Without oclgrind, passing every value check is
- * PASS_UNCHECKED, never a bare PASS. */
+ * value it may cause. Without oclgrind, or where it failed on its own,
+ * passing every value check is PASS_UNCHECKED, never a bare PASS; a race
+ * check the checker could not run counts neither way. */
 static void decide(grader *g) {
     static const grade_verdict gravity[] = {V_BUILD_ERROR, V_RACE,    V_OUT_OF_BOUNDS,
                                             V_CRASH,       V_TIMEOUT, V_WRONG};
-    g->verdict = g->have_oclgrind ? V_PASS : V_PASS_UNCHECKED;
+    g->checker_failures = g->races_run = g->wrong_values = 0;
+    for (unsigned i = 0; i < g->ncases; ++i) {
+        const grade_case *c = &g->cases[i];
+        g->checker_failures += c->checker_failed;
+        g->races_run += c->race && g->have_oclgrind && c->verdict != V_SKIPPED;
+        g->wrong_values += !c->race && c->verdict == V_WRONG;
+    }
+    g->verdict = g->have_oclgrind && !g->checker_failures ? V_PASS : V_PASS_UNCHECKED;
     g->first = -1;
     for (unsigned k = 0; k < COUNT(gravity) && g->first < 0; ++k)
         for (unsigned i = 0; i < g->ncases && g->first < 0; ++i)
             if (g->cases[i].verdict == gravity[k]) g->verdict = gravity[k], g->first = (int)i;
     g->passed = g->total = 0;
     for (unsigned i = 0; i < g->ncases; ++i) {
-        if (g->cases[i].race && !g->have_oclgrind) continue;
+        if (g->cases[i].race && (!g->have_oclgrind || g->cases[i].checker_failed)) continue;
         ++g->total;
         g->passed += g->cases[i].verdict == V_PASS;
     }
     g->ratio = g->speed_ns && g->ref_ns ? (double)g->speed_ns / (double)g->ref_ns : 0;
+    race_and_wrong(g);
 }
 
 /* The kernel's own output goes to stderr (the per-student log of

@@ -49,6 +49,11 @@ typedef struct {
     int data; /* the data set that failed (an ocr_data_kind), or -1 */
     char got[64], want[64];
     uint64_t kernel_ns;
+    /* Race checks: the checker (oclgrind) failed on its own: first with
+     * --uninitialized, then (no_uninit) without; checker_failed when it failed
+     * both ways and the case is not checked; tool says how ("signal 11"). */
+    int no_uninit, checker_failed;
+    char tool[48];
     char detail[4096]; /* cut at a line's end, and the cut said, when longer */
 } grade_case;
 
@@ -94,9 +99,11 @@ typedef struct {
     /* The summary (grade.c) */
     grade_verdict verdict;
     unsigned passed, total;
-    int first;      /* the first case with the verdict, or -1 */
-    double ratio;   /* speed: kernel time / reduce6's, 0: none */
-    unsigned speed; /* the speed case's index */
+    unsigned checker_failures, races_run; /* race checks the checker failed; those it ran */
+    unsigned wrong_values;                /* value cases WRONG */
+    int first;                            /* the first case with the verdict, or -1 */
+    double ratio;                         /* speed: kernel time / reduce6's, 0: none */
+    unsigned speed;                       /* the speed case's index */
 } grader;
 
 enum { GRADE_OUTPUT_CAP = 64 * 1024, GRADE_REPLAY_LEN = 2 * PATH_MAX + 2048 };

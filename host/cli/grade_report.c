@@ -13,8 +13,9 @@
 /* S for a POSIX shell: as it is when every character is safe, else in single
  * quotes (a file named "smith, john.cl" replays as it is named). */
 static int shell_word(char *buf, size_t len, const char *s) {
-    if (s[0] && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-=:+,@%") ==
-                    strlen(s))
+    if (s[0] &&
+        strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-=:+,@%") ==
+            strlen(s))
         return snprintf(buf, len, "%s", s);
     size_t k = 0;
     if (len < 3) return -1;
@@ -46,12 +47,14 @@ void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
         snprintf(opts, sizeof opts, " --build-options %s", q);
     }
     if (c->race)
-        snprintf(buf, len,
-                 "oclgrind --data-races --uninitialized --check-api oclReduction --kernel-file %s "
-                 "--kernel-name %s --elems-per-group %llu -w %zu --type %s -s %llu --seed %llu -r 1 "
-                 "--cpu-baseline none%s",
-                 file, name, (unsigned long long)geo->elems, geo->local, ocr_type_name(c->type),
-                 (unsigned long long)c->n, (unsigned long long)o->seed, opts);
+        snprintf(
+            buf, len,
+            "oclgrind --data-races%s --check-api oclReduction --kernel-file %s "
+            "--kernel-name %s --elems-per-group %llu -w %zu --type %s -s %llu --seed %llu -r 1 "
+            "--cpu-baseline none%s",
+            c->no_uninit ? "" : " --uninitialized", file, name, (unsigned long long)geo->elems,
+            geo->local, ocr_type_name(c->type), (unsigned long long)c->n,
+            (unsigned long long)o->seed, opts);
     else
         snprintf(buf, len,
                  "oclReduction --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
@@ -81,6 +84,20 @@ static const char *speed_word(double ratio) {
     return ratio == 0 ? "n/a" : ratio > SLOW_RATIO ? "SLOW" : "OK";
 }
 
+/* How the race check went, in words: "oclgrind" when it checked every case. */
+static void race_check(const grader *g, char *buf, size_t len) {
+    const char *tool = "";
+    for (unsigned i = g->nvalue; i < g->ncases; ++i)
+        if (g->cases[i].checker_failed) tool = g->cases[i].tool;
+    if (!g->have_oclgrind)
+        snprintf(buf, len, "skipped: oclgrind not found, races not checked");
+    else if (g->checker_failures)
+        snprintf(buf, len, "not checked: the checker failed (%s) in %u of %u race checks", tool,
+                 g->checker_failures, g->checker_failures + g->races_run);
+    else
+        snprintf(buf, len, "oclgrind");
+}
+
 /* ---- text ----------------------------------------------------------------- */
 
 static void text_geometry(const grader *g, unsigned geo) {
@@ -101,8 +118,12 @@ static void text_geometry(const grader *g, unsigned geo) {
     putchar('\n');
     for (unsigned i = g->nvalue; i < g->ncases && g->have_oclgrind; ++i)
         if (g->cases[i].geo == geo)
-            printf("  race check (%s, n = %llu, oclgrind): %s\n", ocr_type_name(g->cases[i].type),
-                   (unsigned long long)g->cases[i].n, grade_verdict_names[g->cases[i].verdict]);
+            printf("  race check (%s, n = %llu, oclgrind): %s%s%s%s\n",
+                   ocr_type_name(g->cases[i].type), (unsigned long long)g->cases[i].n,
+                   grade_verdict_names[g->cases[i].verdict],
+                   g->cases[i].checker_failed ? " (not checked: the checker failed (" : "",
+                   g->cases[i].checker_failed ? g->cases[i].tool : "",
+                   g->cases[i].checker_failed ? "))" : "");
 }
 
 static void text(const grader *g) {
@@ -128,8 +149,11 @@ static void text(const grader *g) {
     if (g->ratio > 0)
         printf("Speed: %.3gx reduce6's kernel time at n = %llu (%s; SLOW above %.0fx)\n", g->ratio,
                (unsigned long long)g->cases[g->speed].n, speed_word(g->ratio), SLOW_RATIO);
-    printf("Grade: %s (%u of %u checks passed%s)\n", grade_verdict_names[g->verdict], g->passed,
-           g->total, g->have_oclgrind ? "" : "; races not checked");
+    char rc[160];
+    race_check(g, rc, sizeof rc);
+    printf("Grade: %s (%u of %u checks passed%s%s)\n", grade_verdict_names[g->verdict], g->passed,
+           g->total, strcmp(rc, "oclgrind") ? "; race check " : "",
+           strcmp(rc, "oclgrind") ? rc : "");
 }
 
 /* ---- JSON ----------------------------------------------------------------- */
@@ -153,6 +177,7 @@ static void json_case(const grader *g, unsigned i) {
     fputs(", \"result\": ", stdout), json_str(c->got[0] ? c->got : "-");
     fputs(", \"expected\": ", stdout), json_str(c->want[0] ? c->want : "-");
     fputs(", \"detail\": ", stdout), json_str(c->detail);
+    printf(", \"checker_failed\": %s", c->checker_failed ? "true" : "false");
     char rp[GRADE_REPLAY_LEN];
     grade_replay(g, i, rp, sizeof rp);
     fputs(", \"replay\": ", stdout), json_str(rp);
@@ -175,10 +200,13 @@ static void json(const grader *g) {
     for (unsigned i = 0; i < g->ncases; ++i)
         json_case(g, i);
     if (g->first >= 0) case_name(g, &g->cases[g->first], first, sizeof first);
+    char rc[160];
+    race_check(g, rc, sizeof rc);
     printf("],\n \"summary\": {\"verdict\": \"%s\", \"passed\": %u, \"cases\": %u, "
-           "\"race_check\": \"%s\", \"reference\": \"reduce6\", \"speed_ratio\": ",
-           grade_verdict_names[g->verdict], g->passed, g->total,
-           g->have_oclgrind ? "oclgrind" : "skipped: oclgrind not found, races not checked");
+           "\"race_check\": \"%s\", \"checker_failures\": %u, \"wrong_values\": %u, "
+           "\"reference\": \"reduce6\", \"speed_ratio\": ",
+           grade_verdict_names[g->verdict], g->passed, g->total, rc, g->checker_failures,
+           g->wrong_values);
     if (g->ratio > 0)
         printf("%.3f", g->ratio);
     else
@@ -201,22 +229,23 @@ static void csv_str(const char *s) {
  * by position); new ones go at the end. */
 static void csv(const grader *g) {
     char first[200] = "";
-    puts("case,check,type,op,n,verdict,result,expected,detail,local_size,elems_per_group,data");
+    puts("case,check,type,op,n,verdict,result,expected,detail,local_size,elems_per_group,data,"
+         "checker_failed");
     for (unsigned i = 0; i < g->ncases; ++i) {
         const grade_case *c = &g->cases[i];
         printf("%u,%s,%s,%s,%llu,%s,%s,%s,", i, c->race ? "race" : "value", ocr_type_name(c->type),
                ocr_op_name(c->op), (unsigned long long)c->n, grade_verdict_names[c->verdict],
                c->got[0] ? c->got : "-", c->want[0] ? c->want : "-");
         csv_str(c->detail);
-        printf(",%zu,%llu,%s\n", g->geo[c->geo].local, (unsigned long long)g->geo[c->geo].elems,
-               data_name(c) ? data_name(c) : "");
+        printf(",%zu,%llu,%s,%d\n", g->geo[c->geo].local, (unsigned long long)g->geo[c->geo].elems,
+               data_name(c) ? data_name(c) : "", c->checker_failed);
     }
     printf("summary,,,,,%s,%u/%u,", grade_verdict_names[g->verdict], g->passed, g->total);
     if (g->ratio > 0) printf("%.3f", g->ratio);
     putchar(',');
     if (g->first >= 0) case_name(g, &g->cases[g->first], first, sizeof first);
     csv_str(first);
-    putchar('\n');
+    printf(",%u\n", g->checker_failures);
 }
 
 void grade_report(const grader *g) {

@@ -95,8 +95,11 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
     ocr_status st = ocr_kernel_build(*dev, &rq, &k);
     if (st == OCR_OK) return k;
     /* A kernel that does not compile, or does not fit (its attributes, its
-     * local memory, its registers at this size), is the kernel's fault. */
-    if (!ref && (st == OCR_BUILD || st == OCR_RUNTIME || st == OCR_OPENCL)) say(fd, "B"), leave();
+     * local memory, its registers at this size), or whose text cannot be
+     * loaded (UTF-16, an include that is missing or leaves its folder), is
+     * the kernel's fault; the message is on stderr, the case's log. */
+    if (!ref && (st == OCR_BUILD || st == OCR_RUNTIME || st == OCR_OPENCL || st == OCR_IO))
+        say(fd, "B"), leave();
     say(fd, "H %s", ref ? "reduce6, the speed reference, does not build" : ocr_last_error());
     leave();
     return NULL;
@@ -504,32 +507,30 @@ static void start_race(grader *g, job *j, grade_case *c) {
     snprintf(w, sizeof w, "%zu", geo->local);
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
     snprintf(s, sizeof s, "%llu", (unsigned long long)o->seed);
-    const char *argv[32] = {g->oclgrind,
-                            "--data-races",
-                            "--uninitialized",
-                            "--check-api",
-                            g->self,
-                            "--kernel-file",
-                            o->kernel_file,
-                            "--kernel-name",
-                            o->kernel_name,
-                            "--elems-per-group",
-                            e,
-                            "-w",
-                            w,
-                            "--type",
-                            ocr_type_name(c->type),
-                            "-s",
-                            n,
-                            "--seed",
-                            s,
-                            "-r",
-                            "1",
-                            "--cpu-baseline",
-                            "none"};
-    int a = 0, fd;
-    while (argv[a])
-        ++a;
+    const char *argv[40] = {g->oclgrind, "--data-races", "--check-api"};
+    int a = 3, fd;
+    if (!c->no_uninit) argv[a++] = "--uninitialized";
+    const char *rest[] = {g->self,
+                          "--kernel-file",
+                          o->kernel_file,
+                          "--kernel-name",
+                          o->kernel_name,
+                          "--elems-per-group",
+                          e,
+                          "-w",
+                          w,
+                          "--type",
+                          ocr_type_name(c->type),
+                          "-s",
+                          n,
+                          "--seed",
+                          s,
+                          "-r",
+                          "1",
+                          "--cpu-baseline",
+                          "none"};
+    for (size_t r = 0; r < sizeof rest / sizeof rest[0]; ++r)
+        argv[a++] = rest[r];
     if (o->build_options) argv[a++] = "--build-options", argv[a++] = o->build_options;
     argv[a] = NULL;
     j->race = c;
@@ -543,10 +544,40 @@ static void start_race(grader *g, job *j, grade_case *c) {
     j->deadline = now_s() + j->limit;
 }
 
+/* Whether the program under oclgrind said the kernel does not build (or its
+ * includes cannot be read): the student's fault, wherever it shows. */
+static int said_build_failed(const char *log) {
+    return strstr(log, "oclReduction: building ") != NULL || strstr(log, "included file") != NULL;
+}
+
+/* The checker failed on its own (a signal, or a status that is none of the
+ * run's verdicts): with --uninitialized, the case runs again without it; else
+ * it is not checked, the tool's failure said, never the student's. Returns 1
+ * to run the case again. */
+static int checker_failed(job *j, const char *first) {
+    grade_case *c = j->race;
+    if (WIFSIGNALED(j->status))
+        snprintf(c->tool, sizeof c->tool, "signal %d", WTERMSIG(j->status));
+    else
+        snprintf(c->tool, sizeof c->tool, "status %d",
+                 WIFEXITED(j->status) ? WEXITSTATUS(j->status) : j->status);
+    if (!c->no_uninit) {
+        c->no_uninit = 1;
+        return 1;
+    }
+    c->verdict = V_SKIPPED, c->checker_failed = 1;
+    snprintf(c->detail, sizeof c->detail,
+             "not checked: the checker failed (%s), with --uninitialized and without it; "
+             "oclgrind's last words: %.400s",
+             c->tool, first[0] ? first : "(none)");
+    return 0;
+}
+
 /* The race check's verdict. oclgrind's diagnostics go to stderr; a clean run
  * writes nothing there. Exit 1 is the run's own check failing: a wrong value
- * is WRONG, never a pass (the value checks say which data set). */
-static void finish_race(job *j) {
+ * is WRONG, never a pass (the value checks say which data set). Returns 1 to
+ * run the case again (see checker_failed). */
+static int finish_race(job *j) {
     grade_case *c = j->race;
     char log[sizeof c->detail];
     file_part(j->errlog, log, sizeof log, 1); /* the first diagnostics are the ones to read */
@@ -557,38 +588,47 @@ static void finish_race(job *j) {
     if (j->killed) {
         c->verdict = V_TIMEOUT;
         snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s", j->limit);
-    } else if (log[0] && (st == 0 || st == 1)) {
+    } else if (st == 3 && said_build_failed(log)) {
+        c->verdict = V_BUILD_ERROR;
+        snprintf(c->detail, sizeof c->detail, "%s", first);
+    } else if (st != 0 && st != 1) {
+        return checker_failed(j, first);
+    } else if (log[0]) {
         c->verdict = V_RACE;
         snprintf(c->detail, sizeof c->detail, "%s", first);
     } else if (st == 0) {
         c->verdict = V_PASS;
-    } else if (st == 1) {
+    } else {
         c->verdict = V_WRONG;
         snprintf(c->detail, sizeof c->detail,
                  "under oclgrind the run's own check failed at n = %llu (the value cases say how)",
                  (unsigned long long)c->n);
-    } else {
-        c->verdict = V_CRASH;
-        snprintf(c->detail, sizeof c->detail, "under oclgrind the run ended with status %d: %.400s",
-                 WIFEXITED(j->status) ? st : j->status, first);
     }
+    if (c->no_uninit) /* checked, but without --uninitialized: say why */
+        snprintf(c->detail + strlen(c->detail), sizeof c->detail - strlen(c->detail),
+                 "%soclgrind --uninitialized failed (%s); checked without --uninitialized",
+                 c->detail[0] ? "\n" : "", c->tool);
+    return 0;
 }
 
 void grade_run_races(grader *g, const unsigned *idx, unsigned count) {
     job jobs[PARALLEL];
-    unsigned next = 0;
+    unsigned queue[2 * GRADE_MAX_CASES], queued = count, next = 0;
+    memcpy(queue, idx, count * sizeof *idx);
     for (unsigned k = 0; k < PARALLEL; ++k)
         job_init(g, &jobs[k], k, JOB_RACE);
     for (;;) {
         unsigned active = 0;
         for (unsigned k = 0; k < PARALLEL; ++k) {
-            if (!jobs[k].active && next < count && !g->env_broken)
-                start_race(g, &jobs[k], &g->cases[idx[next++]]);
+            if (!jobs[k].active && next < queued && !g->env_broken)
+                start_race(g, &jobs[k], &g->cases[queue[next++]]);
             active += jobs[k].active;
         }
         if (!active) break;
         wait_any(g, jobs, PARALLEL);
         for (unsigned k = 0; k < PARALLEL; ++k)
-            if (jobs[k].ended) jobs[k].ended = 0, finish_race(&jobs[k]);
+            if (jobs[k].ended && (jobs[k].ended = 0, finish_race(&jobs[k])) &&
+                queued < 2 * GRADE_MAX_CASES)
+                queue[queued++] = (unsigned)(jobs[k].race - g->cases);
     }
 }
