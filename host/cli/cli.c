@@ -1,4 +1,5 @@
 /* cli.c - the options table, the parser it drives and the --help it prints. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
@@ -65,6 +66,27 @@ static ocr_status parse_op(const option_def *d, const char *val, cli_options *o)
     return ocr_op_from_name(val, &o->op) == 0
                ? OCR_OK
                : bad_name("operator", "op", OCR_NOPS, op_name_at, val);
+}
+/* --grade-types / --grade-ops: a comma list of names, as a bit set. */
+static ocr_status parse_grade_list(const option_def *d, const char *val, cli_options *o) {
+    int types = !strcmp(d->long_name, "grade-types");
+    unsigned *set = types ? &o->grade_types : &o->grade_ops;
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", val);
+    *set = 0;
+    for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        ocr_type t;
+        ocr_op op;
+        if (types && ocr_type_from_name(w, &t) == 0 && !ocr_type_is_storage(t))
+            *set |= 1u << t;
+        else if (!types && ocr_op_from_name(w, &op) == 0 && !ocr_op_is_arg(op))
+            *set |= 1u << op;
+        else
+            return bad(types ? "--grade-types takes int uint long ulong float double, comma-separated"
+                             : "--grade-ops takes sum prod min max and or xor, comma-separated",
+                       NULL, w);
+    }
+    return *set ? OCR_OK : bad("an empty list", NULL, val);
 }
 static ocr_status parse_data(const option_def *d, const char *val, cli_options *o) {
     (void)d;
@@ -227,6 +249,14 @@ static const option_def options[] = {
          "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
     NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
         "seconds the run may take, then it is abandoned (exit 3); --grade: per case, default 20"),
+    NUM(0, "grade-seed", "S", T_U64, grade_seed, 0, UINT64_MAX,
+        "--grade: the seed of the unpublished sizes; default drawn fresh and printed"),
+    CUSTOM(0, "grade-types", "LIST", parse_grade_list,
+           "--grade: grade only these types (default int,uint,long,ulong,float,double)"),
+    CUSTOM(0, "grade-ops", "LIST", parse_grade_list,
+           "--grade: grade only these operators (default sum,prod,min,max,and,or,xor)"),
+    FLAG(0, "list-cases", list_cases,
+         "--grade: print the graded (type, operator) pairs, then exit (no --kernel-file needed)"),
     FLAG(0, "tune", tune,
          "sweep reduce7's geometry on this device and cache the fastest (docs/tuning.md)"),
     NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
@@ -508,5 +538,6 @@ ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
     if (o->stream && !cli_given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
     /* --timeout outside --grade: the whole run's limit (host/cli/watchdog.c) */
     if (cli_given(o, "timeout") && !o->grade) o->run_timeout = o->timeout;
+    o->grade_seed_given = cli_given(o, "grade-seed");
     return refuse_kernel_choice(o);
 }

@@ -63,6 +63,38 @@ void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
                  ocr_op_name(c->op), (unsigned long long)c->n, (unsigned long long)o->seed, opts);
 }
 
+/* A comma list of the names in bit set `set` (ocr_type or ocr_op values). */
+static void name_list(char *buf, size_t len, unsigned set, int types) {
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 32 && k < len; ++i)
+        if (set >> i & 1)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "," : "",
+                                  types ? ocr_type_name((ocr_type)i) : ocr_op_name((ocr_op)i));
+}
+
+/* The command that repeats the whole grading: the same matrix (the grade
+ * seed's sizes), the same data, the same limits. */
+void grade_regrade(const grader *g, char *buf, size_t len) {
+    const cli_options *o = g->o;
+    char file[PATH_MAX + 64], name[320], opts[1100] = "", q[1060], list[200];
+    shell_word(file, sizeof file, o->kernel_file);
+    shell_word(name, sizeof name, o->kernel_name);
+    size_t k = 0;
+    if (o->grade_types) name_list(list, sizeof list, o->grade_types, 1),
+                        k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-types %s", list);
+    if (o->grade_ops) name_list(list, sizeof list, o->grade_ops, 0),
+                      k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-ops %s", list);
+    if (o->build_options)
+        shell_word(q, sizeof q, o->build_options),
+            snprintf(opts + k, sizeof opts - k, " --build-options %s", q);
+    snprintf(buf, len,
+             "oclReduction --grade --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
+             "--seed %llu --grade-seed %llu --timeout %u%s",
+             file, name, (unsigned long long)g->geo[0].elems, g->geo[0].local,
+             (unsigned long long)o->seed, (unsigned long long)g->grade_seed, o->timeout, opts);
+}
+
 /* "int sum n=1 (64 x 1024): WRONG", or the race check's equivalent. */
 static void case_name(const grader *g, const grade_case *c, char *buf, size_t len) {
     const grade_geometry *geo = &g->geo[c->geo];
@@ -115,7 +147,10 @@ static void text_geometry(const grader *g, unsigned geo) {
     printf("  sizes:");
     for (unsigned s = 0; s < g->nsizes[geo]; ++s)
         printf(" %llu", (unsigned long long)g->sizes[geo][s]);
-    putchar('\n');
+    printf("\n  (drawn from the grade seed:");
+    for (unsigned s = 0; s < GRADE_DRAWN; ++s)
+        printf(" %llu", (unsigned long long)g->drawn[geo][s]);
+    puts(")");
     for (unsigned i = g->nvalue; i < g->ncases && g->have_oclgrind; ++i)
         if (g->cases[i].geo == geo)
             printf("  race check (%s, n = %llu, oclgrind): %s%s%s%s\n",
@@ -129,10 +164,20 @@ static void text_geometry(const grader *g, unsigned geo) {
 static void text(const grader *g) {
     const cli_options *o = g->o;
     printf("Grading %s (kernel %s; every case on two data sets: exact and one-sided, seed "
-           "%llu)\n",
-           o->kernel_file, o->kernel_name, (unsigned long long)o->seed);
+           "%llu; grade seed %llu)\n",
+           o->kernel_file, o->kernel_name, (unsigned long long)o->seed,
+           (unsigned long long)g->grade_seed);
     for (unsigned geo = 0; geo < g->ngeo; ++geo)
         text_geometry(g, geo);
+    type_op ng[GRADE_PAIRS];
+    const char *why[GRADE_PAIRS];
+    unsigned nng = grade_not_graded(g, ng, why);
+    for (unsigned i = 0; i < nng; ++i) { /* one line per reason */
+        int same_before = i && why[i] == why[i - 1], same_after = i + 1 < nng && why[i + 1] == why[i];
+        printf("%s%s %s", same_before ? ", " : "Not graded: ", ocr_type_name(ng[i].type),
+               ocr_op_name(ng[i].op));
+        if (!same_after) printf(" (%s)\n", why[i]);
+    }
     if (!g->have_oclgrind)
         printf("  race check: SKIPPED (oclgrind not found: races not checked; install it)\n");
     if (g->first >= 0) {
@@ -151,6 +196,9 @@ static void text(const grader *g) {
                (unsigned long long)g->cases[g->speed].n, speed_word(g->ratio), SLOW_RATIO);
     char rc[160];
     race_check(g, rc, sizeof rc);
+    char rg[GRADE_REPLAY_LEN];
+    grade_regrade(g, rg, sizeof rg);
+    printf("Regrade: %s\n", rg);
     printf("Grade: %s (%u of %u checks passed%s%s)\n", grade_verdict_names[g->verdict], g->passed,
            g->total, strcmp(rc, "oclgrind") ? "; race check " : "",
            strcmp(rc, "oclgrind") ? rc : "");
@@ -184,6 +232,25 @@ static void json_case(const grader *g, unsigned i) {
     putchar('}');
 }
 
+/* "graded" and "not_graded": the (type, operator) pairs, the latter with why. */
+static void json_pairs(const grader *g) {
+    type_op ng[GRADE_PAIRS];
+    const char *why[GRADE_PAIRS];
+    unsigned nng = grade_not_graded(g, ng, why), k = 0;
+    fputs(", \"graded\": [", stdout);
+    for (unsigned gi = 0; gi < g->ngroups; ++gi) {
+        const grade_group *gr = &g->groups[gi];
+        if (gr->geo || g->cases[gr->first].verdict == V_SKIPPED) continue;
+        printf("%s{\"type\": \"%s\", \"op\": \"%s\"}", k++ ? ", " : "", ocr_type_name(gr->type),
+               ocr_op_name(gr->op));
+    }
+    fputs("], \"not_graded\": [", stdout);
+    for (unsigned i = 0; i < nng; ++i)
+        printf("%s{\"type\": \"%s\", \"op\": \"%s\", \"why\": \"%s\"}", i ? ", " : "",
+               ocr_type_name(ng[i].type), ocr_op_name(ng[i].op), why[i]);
+    putchar(']');
+}
+
 static void json(const grader *g) {
     const cli_options *o = g->o;
     char first[200] = "";
@@ -193,10 +260,19 @@ static void json(const grader *g) {
            "\"geometries\": [",
            (unsigned long long)o->seed, ocr_data_kind_name(OCR_DATA_EXACT),
            ocr_data_kind_name(OCR_DATA_ONE_SIDED), o->timeout);
-    for (unsigned k = 0; k < g->ngeo; ++k)
-        printf("%s{\"local_size\": %zu, \"elems_per_group\": %llu}", k ? ", " : "", g->geo[k].local,
-               (unsigned long long)g->geo[k].elems);
-    fputs("], \"cases\": [", stdout);
+    for (unsigned k = 0; k < g->ngeo; ++k) {
+        printf("%s{\"local_size\": %zu, \"elems_per_group\": %llu, \"drawn_sizes\": [",
+               k ? ", " : "", g->geo[k].local, (unsigned long long)g->geo[k].elems);
+        for (unsigned s = 0; s < GRADE_DRAWN; ++s)
+            printf("%s%llu", s ? ", " : "", (unsigned long long)g->drawn[k][s]);
+        fputs("]}", stdout);
+    }
+    char rg[GRADE_REPLAY_LEN];
+    grade_regrade(g, rg, sizeof rg);
+    printf("], \"grade_seed\": %llu, \"regrade\": ", (unsigned long long)g->grade_seed);
+    json_str(rg);
+    json_pairs(g);
+    fputs(", \"cases\": [", stdout);
     for (unsigned i = 0; i < g->ncases; ++i)
         json_case(g, i);
     if (g->first >= 0) case_name(g, &g->cases[g->first], first, sizeof first);
@@ -211,7 +287,8 @@ static void json(const grader *g) {
         printf("%.3f", g->ratio);
     else
         fputs("null", stdout);
-    printf(", \"speed\": \"%s\", \"first_failure\": ", speed_word(g->ratio));
+    printf(", \"speed\": \"%s\", \"grade_seed\": %llu, \"first_failure\": ", speed_word(g->ratio),
+           (unsigned long long)g->grade_seed);
     json_str(first);
     fputs("}}\n", stdout);
 }
@@ -245,7 +322,7 @@ static void csv(const grader *g) {
     putchar(',');
     if (g->first >= 0) case_name(g, &g->cases[g->first], first, sizeof first);
     csv_str(first);
-    printf(",%u\n", g->checker_failures);
+    printf(",%u,%llu\n", g->checker_failures, (unsigned long long)g->grade_seed);
 }
 
 void grade_report(const grader *g) {

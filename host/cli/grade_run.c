@@ -38,6 +38,21 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A case's time limit: --timeout, or more where reduce6, timed on this
+ * machine at the start of the grading, says the machine is slow now (a
+ * loaded lab server): LIMIT_FACTOR times its wall time, scaled to the case's
+ * size. A correct kernel's verdict then does not depend on the load. */
+enum { LIMIT_FACTOR = 100 };
+double grade_case_limit(const grader *g, uint64_t n) {
+    double lim = g->o->timeout;
+    if (g->ref_wall > 0 && g->ref_n) {
+        double scale = n > g->ref_n ? (double)n / (double)g->ref_n : 1.0;
+        double derived = LIMIT_FACTOR * g->ref_wall * scale;
+        lim = derived > lim ? derived : lim;
+    }
+    return lim;
+}
+
 /* ---- the child: device, build, cases ------------------------------------ */
 
 /* One line to the parent; a message's line breaks become spaces. */
@@ -77,6 +92,7 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
         say(fd, "H %s takes at most %zu work-items per group, not %zu: choose a smaller -w",
             in->name, limit, geo->local),
             leave();
+    if (!ref && gr->type == OCR_DOUBLE && !in->fp64) say(fd, "U"), leave(); /* not graded here */
     ocr_build_request rq = {0};
     if (ref) {
         rq.spec = *ocr_kernel_find("reduce6");
@@ -120,6 +136,7 @@ static grade_verdict run_verdict(ocr_status st, const ocr_result *r, int *data) 
  *   E            the device cannot be opened (a broken environment)
  *   H message    the harness cannot run here (too large, no memory)
  *   B            the kernel does not build (the log is on stderr)
+ *   U            the device cannot run this type (double without fp64)
  *   S i          case i starts
  *   T i detail   what case i did wrong, in words (before its R)
  *   R i V data got expected kernel_ns
@@ -243,7 +260,7 @@ typedef struct {
     int msg, out; /* the pipes from it, -1 once closed */
     char line[2048], errlog[96];
     size_t len;
-    double deadline, start_limit;
+    double deadline, start_limit, case_start;
     int killed, status;
     unsigned gi, first, end; /* JOB_GROUP: group gi's cases [first, end) */
     int cur, done;           /* the case in flight (-1: none); the last one finished */
@@ -359,6 +376,13 @@ static void on_worker_line(grader *g, job *j, char *line) {
         snprintf(g->env_msg, sizeof g->env_msg, "%s", line + 2);
     } else if (sscanf(line, "D %zu", &limit) == 1) {
         g->device_limit = limit;
+    } else if (line[0] == 'U' && j->kind == JOB_GROUP) {
+        for (unsigned k = j->first; k < j->end; ++k) {
+            g->cases[k].verdict = V_SKIPPED;
+            snprintf(g->cases[k].detail, sizeof g->cases[k].detail,
+                     "not graded: the device has no double precision (cl_khr_fp64)");
+        }
+        j->done = (int)j->end - 1;
     } else if (line[0] == 'B' && j->kind == JOB_GROUP) {
         for (unsigned k = j->first; k < j->end; ++k) {
             g->cases[k].verdict = V_BUILD_ERROR;
@@ -370,12 +394,14 @@ static void on_worker_line(grader *g, job *j, char *line) {
             snprintf(g->cases[i].detail, sizeof g->cases[i].detail, "%s", line + at);
     } else if (sscanf(line, "S %u", &i) == 1 && i < j->end) {
         j->cur = (int)i;
-        j->deadline = now_s() + g->o->timeout; /* each case gets the full limit */
+        j->case_start = now_s(); /* each case gets its full limit; twice when it confirms one */
+        j->deadline = j->case_start + grade_case_limit(g, g->cases[i].n) * (g->cases[i].retried ? 2 : 1);
     } else if (sscanf(line, "R %u %d %d %63s %63s %llu", &i, &v, &set, got, want, &ns) == 6 &&
                i < j->end && v >= 0 && v < V_NVERDICTS) {
         grade_case *k = &g->cases[i];
         if (j->kind == JOB_REF) {
-            g->ref_ns = ns;
+            g->ref_ns = ns, g->ref_n = k->n;
+            g->ref_wall = v == V_PASS ? now_s() - j->case_start : 0;
         } else if (j->kind == JOB_SPEED) {
             g->speed_ns = v == V_PASS ? ns : 0;
         } else {
@@ -386,6 +412,10 @@ static void on_worker_line(grader *g, job *j, char *line) {
         }
         j->done = (int)i, j->cur = -1;
         j->deadline = now_s() + g->o->timeout; /* the next case's setup, or the exit */
+        if (j->kind == JOB_GROUP && k->retried) /* a time-out not confirmed: said */
+            snprintf(k->detail + strlen(k->detail), sizeof k->detail - strlen(k->detail),
+                     "%sa first run found no answer within %.0f s; run again alone, it ended",
+                     k->detail[0] ? "\n" : "", grade_case_limit(g, k->n));
     }
 }
 
@@ -411,10 +441,20 @@ static void finish_worker(grader *g, job *j) {
     if (j->done >= (int)j->end - 1 || g->env_broken || j->kind != JOB_GROUP) return;
     unsigned bad = j->cur >= 0 ? (unsigned)j->cur : (unsigned)j->done + 1;
     grade_case *k = &g->cases[bad];
+    if (j->killed && j->cur >= 0 && !k->retried) {
+        /* A time-out is confirmed before it is reported: the case again, in a
+         * new child, with twice the limit (a busy machine, not the kernel). */
+        k->retried = 1;
+        j->first = bad;
+        start_worker(g, j);
+        return;
+    }
     if (j->killed) {
         k->verdict = V_TIMEOUT;
         if (j->cur >= 0)
-            snprintf(k->detail, sizeof k->detail, "no answer within %u s; killed", g->o->timeout);
+            snprintf(k->detail, sizeof k->detail,
+                     "no answer within %.0f s, nor within %.0f s when run again; killed",
+                     grade_case_limit(g, k->n), 2 * grade_case_limit(g, k->n));
         else
             snprintf(k->detail, sizeof k->detail,
                      "the device or the build did not answer within %.0f s; killed",
@@ -469,6 +509,10 @@ static void run_alone(grader *g, job_kind kind, unsigned i) {
 void grade_run_values(grader *g) {
     job jobs[PARALLEL];
     unsigned next = 0;
+    /* reduce6 at the speed case's size first: the speed reference, and the
+     * measure of this machine's pace now (grade_case_limit). */
+    run_alone(g, JOB_REF, g->speed);
+    if (g->env_broken) return;
     for (unsigned k = 0; k < PARALLEL; ++k)
         job_init(g, &jobs[k], k, JOB_GROUP);
     for (;;) {
@@ -491,10 +535,8 @@ void grade_run_values(grader *g) {
     settle(g);
     /* The speed case, timed alone: the kernel (its build cached by now),
      * then reduce6 at the same size. */
-    if (!g->env_broken && !g->timed_out && g->cases[g->speed].verdict == V_PASS) {
+    if (!g->env_broken && !g->timed_out && g->cases[g->speed].verdict == V_PASS)
         run_alone(g, JOB_SPEED, g->speed);
-        if (g->speed_ns && !g->env_broken) run_alone(g, JOB_REF, g->speed);
-    }
 }
 
 /* ---- the race check: oclgrind on this program --------------------------- */
@@ -536,7 +578,8 @@ static void start_race(grader *g, job *j, grade_case *c) {
     j->race = c;
     /* oclgrind simulates, far slower: 8 times the case limit, or just the
      * limit after a time-out (the kernel may well hang here too). */
-    j->limit = g->timed_out ? o->timeout : 8 * o->timeout;
+    double lim = grade_case_limit(g, c->n);
+    j->limit = (unsigned)(g->timed_out ? lim : 8 * lim);
     if (spawn(g, j, &fd) == 0) {
         execv(argv[0], (char *const *)argv);
         _exit(127);

@@ -30,6 +30,8 @@ static const char *const one_segmented[] = {
     "grade",  "tune",        "explain", "passes",    "resources",    "peak",
     "split",  "mpi",         "stream",  "threshold", "groups",       "access",
     "kernel", "kernel-file", "chunk",   "host-mem",  "cpu-baseline", "accurate", NULL};
+static const char *const grade_only[] = {"grade-seed", "grade-types", "grade-ops", "list-cases",
+                                         NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};
@@ -39,6 +41,14 @@ static ocr_status split_list_rule(const cli_options *o) {
     if (strcmp(o->split, "all") != 0 && (cli_given(o, "platform") || cli_given(o, "device-type")))
         return cli_usage_error(
             "-p and -t choose among all devices: use them with --split all, not a list");
+    return OCR_OK;
+}
+
+/* --grade grades a --kernel-file; --grade --list-cases only lists the matrix. */
+static ocr_status grade_rule(const cli_options *o) {
+    if (!o->kernel_file && !o->list_cases)
+        return cli_usage_error(
+            "--grade grades a --kernel-file (with --kernel-name, --elems-per-group)");
     return OCR_OK;
 }
 
@@ -53,8 +63,8 @@ static ocr_status split_list_rule(const cli_options *o) {
 static const cli_mode modes[] = {
     {.name = "--grade",
      ON(grade),
-     .needs = CLI_NEEDS_KERNEL_FILE,
-     .needs_msg = "--grade grades a --kernel-file (with --kernel-name, --elems-per-group)",
+     .only_with = grade_only,
+     .rule = grade_rule,
      .forbids = grade_fixed,
      .forbids_why = ": the matrix is fixed",
      .devices = CLI_REFUSES_ALL,

@@ -53,8 +53,19 @@ if(Python3_FOUND)
   set_tests_properties(grade.include_missing PROPERTIES ENVIRONMENT "GRADE_DETAIL=cannot find included file \"mine.h\"")
   set_tests_properties(grade.include_escape grade.include_absolute PROPERTIES ENVIRONMENT
                        "GRADE_DETAIL=is outside the kernel's folder")
+  # A matrix no one reads in advance: sizes drawn from a fresh grade seed
+  # catch a kernel right only at the published ones; the seed repeats it.
+  grade_test(published_only ${KG}/published_only.cl tree_reduce 1024 WRONG)
+  set_tests_properties(grade.published_only PROPERTIES ENVIRONMENT "GRADE_CHECK=drawn_only,regrade")
+  # Every type and operator of the kernel contract: a slip in uint min/max.
+  grade_test(uint_minmax ${KG}/uint_minmax.cl tree_reduce 1024 WRONG)
+  set_tests_properties(grade.uint_minmax PROPERTIES ENVIRONMENT "GRADE_CHECK=uint_minmax")
+  # Load-independent verdicts: a correct kernel far slower than reduce6, with
+  # --timeout 1, PASS alike idle and with 2 x cores busy processes.
+  ocr_test(grade.load_independent LABELS grade PROPERTIES TIMEOUT 600
+           COMMAND ${SCRIPTS}/grade_load_test.sh ${OCR} ${Python3_EXECUTABLE} ${KG})
   # The hard-coded '+' passes every sum and fails the other operators.
-  cli_test(grade_plus_text --rc 1 --out "^  int    sum   PASS PASS PASS PASS PASS PASS PASS PASS PASS PASS$"
+  cli_test(grade_plus_text --rc 1 --out "^  int    sum  ( PASS){14}$"
            --out "^  int    prod  WRONG" --out "^First failure: int prod n=1 \\(64 x 1024\\): WRONG$" --out "^  replay: oclReduction --kernel-file "
            --out "^Grade: WRONG" -- ${OCR} --grade --kernel-file ${KG}/plus.cl --kernel-name tree_reduce --elems-per-group 1024)
   set_tests_properties(cli.grade_plus_text PROPERTIES LABELS grade)

@@ -126,7 +126,29 @@ def without_uninitialized(): # checked again without the option that failed
                "--uninitialized failed (signal 11); checked without --uninitialized" in c["detail"]
                and "--uninitialized" not in c["replay"] for c in races), races
     assert s["race_check"] == "oclgrind", s
-checks = {"checker_failed": checker_failed, "without_uninitialized": without_uninitialized,
+def published(c): # the sizes docs/labs/grading.md names: every size but the drawn ones
+    geo = next(g for g in d["geometries"] if g["local_size"] == c["local_size"])
+    return c["n"] not in geo["drawn_sizes"]
+def drawn_only(): # wrong exactly where no document says a size
+    assert all(c["verdict"] == "PASS" for c in cases if published(c)), "wrong at a published size"
+    assert any(c["verdict"] == "WRONG" for c in cases if not published(c)), "the cheat passed"
+def uint_minmax(): # wrong only for uint min and max, and there at some size each
+    bad = {(c["type"], c["op"]) for c in cases if c["verdict"] != "PASS"}
+    assert bad == {("uint", "min"), ("uint", "max")}, bad
+def regrade(): # the grade seed repeats the matrix: its sizes and the verdicts
+    assert f'--grade-seed {d["grade_seed"]} ' in d["regrade"] + " ", d["regrade"]
+    argv = shlex.split(d["regrade"])
+    out = subprocess.run([sys.argv[3]] + argv[1:] + ["--grade-types", "int", "--grade-ops",
+                         "sum", "--format", "json"], capture_output=True, text=True).stdout
+    again = json.loads(out)
+    assert [g["drawn_sizes"] for g in again["geometries"]] == \
+        [g["drawn_sizes"] for g in d["geometries"]], (again["geometries"], d["geometries"])
+    pick = lambda doc: [(c["n"], c["local_size"], c["verdict"]) for c in doc["cases"]
+                        if c["check"] == "value" and (c["type"], c["op"]) == ("int", "sum")]
+    assert pick(again) == pick(d), (pick(again), pick(d))
+    assert {(p["type"], p["op"]) for p in again["not_graded"]} >= {("uint", "sum")}, again
+checks = {"drawn_only": drawn_only, "uint_minmax": uint_minmax, "regrade": regrade,
+          "checker_failed": checker_failed, "without_uninitialized": without_uninitialized,
           "mid_tail": mid_tail, "hang_large": hang_large, "printed": printed, "seed7": seed7,
           "replay": replay, "fixed64": fixed64, "all_wrong": all_wrong,
           "all_build_error": all_build_error, "all_out_of_bounds": all_out_of_bounds}
