@@ -82,8 +82,9 @@ static ocr_status parse_grade_list(const option_def *d, const char *val, cli_opt
         else if (!types && ocr_op_from_name(w, &op) == 0 && !ocr_op_is_arg(op))
             *set |= 1u << op;
         else
-            return bad(types ? "--grade-types takes int uint long ulong float double, comma-separated"
-                             : "--grade-ops takes sum prod min max and or xor, comma-separated",
+            return bad(types
+                           ? "--grade-types takes int uint long ulong float double, comma-separated"
+                           : "--grade-ops takes sum prod min max and or xor, comma-separated",
                        NULL, w);
     }
     return *set ? OCR_OK : bad("an empty list", NULL, val);
@@ -255,6 +256,8 @@ static const option_def options[] = {
            "--grade: grade only these types (default int,uint,long,ulong,float,double)"),
     CUSTOM(0, "grade-ops", "LIST", parse_grade_list,
            "--grade: grade only these operators (default sum,prod,min,max,and,or,xor)"),
+    FLAG(0, "race-check", race_check,
+         "run under oclgrind: exit 1 and 'Race check: RACE' on a race (a --grade race replay)"),
     FLAG(0, "list-cases", list_cases,
          "--grade: print the graded (type, operator) pairs, then exit (no --kernel-file needed)"),
     FLAG(0, "tune", tune,

@@ -31,6 +31,7 @@ typedef struct {
      * ocr_op i; 0: every one the kernel contract covers); --list-cases. */
     uint64_t grade_seed;
     int grade_seed_given, list_cases;
+    int race_check; /* --race-check: the run under oclgrind, judged (race_check.c) */
     unsigned grade_types, grade_ops;
     /* --timeout outside --grade: seconds the whole run may take, 0: none */
     unsigned run_timeout;

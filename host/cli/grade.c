@@ -37,9 +37,9 @@ static const ocr_op contract_ops[] = {OCR_SUM, OCR_PROD, OCR_MIN, OCR_MAX,
                                       OCR_AND, OCR_OR,   OCR_XOR};
 /* At the second geometry, one group per type with an operator for which
  * every element matters (where the teacher left it in the matrix). */
-static const ocr_op second_op[] = {[OCR_INT] = OCR_SUM,   [OCR_UINT] = OCR_XOR,
-                                   [OCR_LONG] = OCR_XOR,  [OCR_ULONG] = OCR_SUM,
-                                   [OCR_FLOAT] = OCR_PROD, [OCR_DOUBLE] = OCR_SUM};
+static const ocr_op second_op[] = {
+    [OCR_INT] = OCR_SUM,   [OCR_UINT] = OCR_XOR,   [OCR_LONG] = OCR_XOR,
+    [OCR_ULONG] = OCR_SUM, [OCR_FLOAT] = OCR_PROD, [OCR_DOUBLE] = OCR_SUM};
 /* The race check's types (op sum), those of them graded. */
 static const ocr_type race_types[] = {OCR_INT, OCR_LONG, OCR_FLOAT};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -193,7 +193,7 @@ static void choose_second(grader *g) {
     g->ngeo = 2;
 }
 
-static int find_oclgrind(char *path, size_t len) {
+int grade_find_oclgrind(char *path, size_t len) {
     const char *env = getenv("PATH");
     char dirs[4096];
     snprintf(dirs, sizeof dirs, "%s", env ? env : "/usr/bin:/bin");
@@ -326,7 +326,8 @@ static uint64_t grade_seed(const cli_options *o) {
     if (!f || fread(&s, sizeof s, 1, f) != 1) s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     if (f) fclose(f);
     s &= ((uint64_t)1 << 53) - 1; /* exact in a JSON number, wherever it is read */
-    fprintf(stderr, "oclReduction: --grade: grade seed %llu (--grade-seed %llu repeats this grading)\n",
+    fprintf(stderr,
+            "oclReduction: --grade: grade seed %llu (--grade-seed %llu repeats this grading)\n",
             (unsigned long long)s, (unsigned long long)s);
     return s;
 }
@@ -340,7 +341,7 @@ static ocr_status setup(grader *g, const cli_options *o) {
     type_op to[COUNT(contract_types) * COUNT(contract_ops)];
     add_groups(g, 0, to, first_pairs(o, to));
     g->speed = g->groups[0].first + g->groups[0].count - 1; /* int sum, the largest size */
-    g->have_oclgrind = find_oclgrind(g->oclgrind, sizeof g->oclgrind);
+    g->have_oclgrind = grade_find_oclgrind(g->oclgrind, sizeof g->oclgrind);
     g->timeout_group = -1;
     ssize_t sl = readlink("/proc/self/exe", g->self, sizeof g->self - 1);
     if (sl <= 0) {
@@ -360,8 +361,8 @@ static ocr_status list_cases(const cli_options *o) {
     int json = o->format == OCR_FORMAT_JSON;
     if (json) fputs("{\"graded\": [", stdout);
     for (unsigned i = 0; i < n; ++i)
-        printf(json ? "%s{\"type\": \"%s\", \"op\": \"%s\"}" : "%s%s %s\n",
-               json && i ? ", " : "", ocr_type_name(to[i].type), ocr_op_name(to[i].op));
+        printf(json ? "%s{\"type\": \"%s\", \"op\": \"%s\"}" : "%s%s %s\n", json && i ? ", " : "",
+               ocr_type_name(to[i].type), ocr_op_name(to[i].op));
     if (json) puts("]}");
     return OCR_OK;
 }

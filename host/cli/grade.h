@@ -95,7 +95,7 @@ typedef struct {
     unsigned ngeo;
     uint64_t sizes[GRADE_GEOS][GRADE_MAX_SIZES];
     unsigned nsizes[GRADE_GEOS];
-    uint64_t grade_seed;                    /* --grade-seed, or drawn fresh */
+    uint64_t grade_seed;                     /* --grade-seed, or drawn fresh */
     uint64_t drawn[GRADE_GEOS][GRADE_DRAWN]; /* the unpublished sizes it drew */
     grade_group groups[GRADE_MAX_GROUPS];
     unsigned ngroups;
@@ -133,6 +133,9 @@ enum { GRADE_PAIRS = 42 }; /* at most 6 types x 7 operators */
 /* grade.c: the kernel contract's (type, operator) pairs this grading did not
  * grade, in to[], and why[] not; returns how many. */
 unsigned grade_not_graded(const grader *g, type_op *to, const char **why);
+
+/* grade.c: oclgrind's path on PATH, 0 if none. */
+int grade_find_oclgrind(char *path, size_t len);
 
 /* grade.c: adds the second geometry's groups once the device's largest
  * work-group is known (the first child tells). */

@@ -81,10 +81,12 @@ void grade_regrade(const grader *g, char *buf, size_t len) {
     shell_word(file, sizeof file, o->kernel_file);
     shell_word(name, sizeof name, o->kernel_name);
     size_t k = 0;
-    if (o->grade_types) name_list(list, sizeof list, o->grade_types, 1),
-                        k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-types %s", list);
-    if (o->grade_ops) name_list(list, sizeof list, o->grade_ops, 0),
-                      k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-ops %s", list);
+    if (o->grade_types)
+        name_list(list, sizeof list, o->grade_types, 1),
+            k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-types %s", list);
+    if (o->grade_ops)
+        name_list(list, sizeof list, o->grade_ops, 0),
+            k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-ops %s", list);
     if (o->build_options)
         shell_word(q, sizeof q, o->build_options),
             snprintf(opts + k, sizeof opts - k, " --build-options %s", q);
@@ -173,7 +175,8 @@ static void text(const grader *g) {
     const char *why[GRADE_PAIRS];
     unsigned nng = grade_not_graded(g, ng, why);
     for (unsigned i = 0; i < nng; ++i) { /* one line per reason */
-        int same_before = i && why[i] == why[i - 1], same_after = i + 1 < nng && why[i + 1] == why[i];
+        int same_before = i && why[i] == why[i - 1],
+            same_after = i + 1 < nng && why[i + 1] == why[i];
         printf("%s%s %s", same_before ? ", " : "Not graded: ", ocr_type_name(ng[i].type),
                ocr_op_name(ng[i].op));
         if (!same_after) printf(" (%s)\n", why[i]);

@@ -280,6 +280,7 @@ static int spawn(grader *g, job *j, int *msg_fd) {
     if ((j->pid = fork()) < 0) goto broken;
     if (j->pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL); /* the folder is the grader's */
         if (getppid() != parent) _exit(3);
         int e = open(j->errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (e >= 0) dup2(e, 2);
@@ -395,7 +396,8 @@ static void on_worker_line(grader *g, job *j, char *line) {
     } else if (sscanf(line, "S %u", &i) == 1 && i < j->end) {
         j->cur = (int)i;
         j->case_start = now_s(); /* each case gets its full limit; twice when it confirms one */
-        j->deadline = j->case_start + grade_case_limit(g, g->cases[i].n) * (g->cases[i].retried ? 2 : 1);
+        j->deadline =
+            j->case_start + grade_case_limit(g, g->cases[i].n) * (g->cases[i].retried ? 2 : 1);
     } else if (sscanf(line, "R %u %d %d %63s %63s %llu", &i, &v, &set, got, want, &ns) == 6 &&
                i < j->end && v >= 0 && v < V_NVERDICTS) {
         grade_case *k = &g->cases[i];
@@ -411,7 +413,7 @@ static void on_worker_line(grader *g, job *j, char *line) {
             if (v == V_CRASH) file_part(j->errlog, k->detail, sizeof k->detail, 0);
         }
         j->done = (int)i, j->cur = -1;
-        j->deadline = now_s() + g->o->timeout; /* the next case's setup, or the exit */
+        j->deadline = now_s() + g->o->timeout;  /* the next case's setup, or the exit */
         if (j->kind == JOB_GROUP && k->retried) /* a time-out not confirmed: said */
             snprintf(k->detail + strlen(k->detail), sizeof k->detail - strlen(k->detail),
                      "%sa first run found no answer within %.0f s; run again alone, it ended",

@@ -144,8 +144,8 @@ static ocr_status one_run(const cli_options *o, uint64_t k, seg_run *s, uint64_t
         return st;
     }
     err = clWaitForEvents(1, &done);
-    if (err == CL_SUCCESS &&
-        clGetEventProfilingInfo(before, CL_PROFILING_COMMAND_END, sizeof tb, &tb, NULL) != CL_SUCCESS)
+    if (err == CL_SUCCESS && clGetEventProfilingInfo(before, CL_PROFILING_COMMAND_END, sizeof tb,
+                                                     &tb, NULL) != CL_SUCCESS)
         tb = 0;
     clReleaseEvent(before);
     if (err == CL_SUCCESS)

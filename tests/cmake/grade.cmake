@@ -27,6 +27,7 @@ if(Python3_FOUND)
     grade_test(race_no_level_barrier ${KG}/race_no_level_barrier.cl tree_reduce 1024 RACE)
     grade_test(race_barrier_in_if ${KG}/race_barrier_in_if.cl tree_reduce 1024 RACE)
     grade_test(race_no_prefetch_barrier ${KG}/race_no_prefetch_barrier.cl first_add 2048 RACE -w 1024)
+    set_tests_properties(grade.race_no_level_barrier PROPERTIES ENVIRONMENT "GRADE_CHECK=race_replay,race_and_wrong")
   endif()
   # The checker failing on its own (oclgrind 21.10 --uninitialized dies of
   # SIGSEGV on vload2/vload4 of floats on some machines; a stand-in dies the
@@ -85,6 +86,18 @@ cli_test(source_utf16 --rc 3 --err "kernel file .*utf16.cl is UTF-16 text \\(it 
          -- ${OCR} --kernel-file ${KG}/utf16.cl --kernel-name tree_reduce --elems-per-group 1024 -s 5000 -r 1)
 ocr_test(grade.source_files LABELS quick grade PROPERTIES TIMEOUT 300
          COMMAND ${SCRIPTS}/grade_source_test.sh ${OCR} ${KG})
+# --race-check (a race replay): RACE is exit 1; the checker's own failure
+# is exit 3, never the kernel's.
+if(OCLGRIND)
+  set(RC_ARGS --elems-per-group 1024 -w 64 --type int -s 2051 -r 1 --cpu-baseline none)
+  cli_test(race_check_race --rc 1 --out "^Race check: RACE" --err "data race"
+           -- ${OCR} --race-check --kernel-file ${KG}/race_no_level_barrier.cl --kernel-name tree_reduce ${RC_ARGS})
+  cli_test(race_check_pass --rc 0 --out "^Race check: PASS$"
+           -- ${OCR} --race-check --kernel-file ${KG}/tree.cl --kernel-name tree_reduce ${RC_ARGS})
+  cli_test(race_check_checker_failed --rc 3 --out "^Race check: not checked: the checker failed \\(signal 11\\)$"
+           --env "PATH=${FIXTURES}/fake_oclgrind:$ENV{PATH}" --env FAKE_OCLGRIND=always
+           -- ${OCR} --race-check --kernel-file ${KG}/tree.cl --kernel-name tree_reduce ${RC_ARGS})
+endif()
 cli_test(grade_needs_kernel_file --rc 2 --err "--grade grades a --kernel-file" -- ${OCR} --grade)
 cli_test(grade_fixed_matrix --rc 2 --err "--size cannot go with --grade: the matrix is fixed"
          -- ${OCR} --grade --kernel-file ${KV}/constant.cl --kernel-name write_42 --elems-per-group 1024 -s 5)

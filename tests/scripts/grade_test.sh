@@ -147,7 +147,16 @@ def regrade(): # the grade seed repeats the matrix: its sizes and the verdicts
                         if c["check"] == "value" and (c["type"], c["op"]) == ("int", "sum")]
     assert pick(again) == pick(d), (pick(again), pick(d))
     assert {(p["type"], p["op"]) for p in again["not_graded"]} >= {("uint", "sum")}, again
-checks = {"drawn_only": drawn_only, "uint_minmax": uint_minmax, "regrade": regrade,
+def race_replay(): # the RACE replay runs the race check and says RACE: exit 1
+    c = next(c for c in races if c["verdict"] == "RACE")
+    argv = shlex.split(c["replay"])
+    assert argv[:2] == ["oclReduction", "--race-check"], c["replay"]
+    p = subprocess.run([sys.argv[3]] + argv[1:], capture_output=True, text=True)
+    assert p.returncode == 1 and "Race check: RACE" in p.stdout, (p.returncode, p.stdout[-300:])
+def race_and_wrong(): # RACE, and the wrong values said too
+    assert s["verdict"] == "RACE" and s["wrong_values"] > 0, s
+    assert "the values are also wrong: " in first_failure()["detail"], first_failure()
+checks = {"race_replay": race_replay, "race_and_wrong": race_and_wrong, "drawn_only": drawn_only, "uint_minmax": uint_minmax, "regrade": regrade,
           "checker_failed": checker_failed, "without_uninitialized": without_uninitialized,
           "mid_tail": mid_tail, "hang_large": hang_large, "printed": printed, "seed7": seed7,
           "replay": replay, "fixed64": fixed64, "all_wrong": all_wrong,
