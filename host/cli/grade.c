@@ -140,20 +140,31 @@ static unsigned drawn_sizes(uint64_t seed, unsigned geo, uint64_t e, uint64_t *d
  * tail (the first prime above 64 E); and a large size, the speed case's:
  * 1.5 E^2 + 3, two passes with mid-length tails in both (last groups of 3
  * and E/2 + 1), while that stays below 2^23; else 2^22. Those are
- * published (docs/labs/grading.md); the drawn ones (drawn_sizes) are not. */
+ * published (docs/labs/grading.md), sorted; the drawn ones (drawn_sizes)
+ * are not, and follow them. */
 static unsigned make_sizes(grader *g, unsigned geo, uint64_t *s) {
     uint64_t e = g->geo[geo].elems, p = 64 * e + 1;
     while (!is_prime(p))
         ++p;
     uint64_t two = e * e + e * e / 2 + 3, big = two <= ((uint64_t)1 << 23) ? two : LARGE;
-    uint64_t v[10 + GRADE_DRAWN] = {
+    uint64_t v[10] = {
         1, 2, e - 1, e, e + 1, 2 * e + 3, 5 * e + e / 2, 8 * e - 2, p, big > p ? big : p + 1};
-    drawn_sizes(g->grade_seed, geo, e, g->drawn[geo]);
-    memcpy(v + 10, g->drawn[geo], sizeof g->drawn[geo]);
     qsort(v, COUNT(v), sizeof v[0], by_value);
     unsigned k = 0;
-    for (unsigned i = 0; i < COUNT(v) && k < GRADE_MAX_SIZES; ++i)
+    for (unsigned i = 0; i < COUNT(v); ++i)
         if (v[i] >= 1 && (k == 0 || v[i] != s[k - 1])) s[k++] = v[i];
+    g->npublished[geo] = k;
+    /* The drawn sizes come after the published ones: a kernel that fails at
+     * a published size fails first there, whatever the seed. */
+    uint64_t *d = g->drawn[geo];
+    drawn_sizes(g->grade_seed, geo, e, d);
+    qsort(d, GRADE_DRAWN, sizeof d[0], by_value);
+    for (unsigned i = 0; i < GRADE_DRAWN; ++i) {
+        int seen = 0;
+        for (unsigned j = 0; j < k; ++j)
+            seen |= s[j] == d[i];
+        if (!seen) s[k++] = d[i];
+    }
     return k;
 }
 
@@ -340,7 +351,8 @@ static ocr_status setup(grader *g, const cli_options *o) {
     g->ngeo = 1;
     type_op to[COUNT(contract_types) * COUNT(contract_ops)];
     add_groups(g, 0, to, first_pairs(o, to));
-    g->speed = g->groups[0].first + g->groups[0].count - 1; /* int sum, the largest size */
+    /* the speed case: int sum at the largest published size (the same for every seed) */
+    g->speed = g->groups[0].first + g->npublished[0] - 1;
     g->have_oclgrind = grade_find_oclgrind(g->oclgrind, sizeof g->oclgrind);
     g->timeout_group = -1;
     ssize_t sl = readlink("/proc/self/exe", g->self, sizeof g->self - 1);

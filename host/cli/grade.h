@@ -97,6 +97,7 @@ typedef struct {
     unsigned nsizes[GRADE_GEOS];
     uint64_t grade_seed;                     /* --grade-seed, or drawn fresh */
     uint64_t drawn[GRADE_GEOS][GRADE_DRAWN]; /* the unpublished sizes it drew */
+    unsigned npublished[GRADE_GEOS];         /* sizes[geo][0, npublished) are published */
     grade_group groups[GRADE_MAX_GROUPS];
     unsigned ngroups;
     grade_case cases[GRADE_MAX_CASES];

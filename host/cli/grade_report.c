@@ -33,7 +33,7 @@ static int shell_word(char *buf, size_t len, const char *s) {
 }
 
 /* The command that reproduces case i on its own: the value run, or for a race
- * check the same run under oclgrind with the grader's options. */
+ * check the same run under oclgrind, judged (--race-check). */
 void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
     const cli_options *o = g->o;
     const grade_case *c = &g->cases[i];
@@ -46,15 +46,12 @@ void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
         shell_word(q, sizeof q, o->build_options);
         snprintf(opts, sizeof opts, " --build-options %s", q);
     }
-    if (c->race)
-        snprintf(
-            buf, len,
-            "oclgrind --data-races%s --check-api oclReduction --kernel-file %s "
-            "--kernel-name %s --elems-per-group %llu -w %zu --type %s -s %llu --seed %llu -r 1 "
-            "--cpu-baseline none%s",
-            c->no_uninit ? "" : " --uninitialized", file, name, (unsigned long long)geo->elems,
-            geo->local, ocr_type_name(c->type), (unsigned long long)c->n,
-            (unsigned long long)o->seed, opts);
+    if (c->race) /* --race-check: under oclgrind, RACE is exit 1 (race_check.c) */
+        snprintf(buf, len,
+                 "oclReduction --race-check --kernel-file %s --kernel-name %s --elems-per-group "
+                 "%llu -w %zu --type %s -s %llu --seed %llu -r 1 --cpu-baseline none%s",
+                 file, name, (unsigned long long)geo->elems, geo->local, ocr_type_name(c->type),
+                 (unsigned long long)c->n, (unsigned long long)o->seed, opts);
     else
         snprintf(buf, len,
                  "oclReduction --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
@@ -228,6 +225,7 @@ static void json_case(const grader *g, unsigned i) {
     fputs(", \"result\": ", stdout), json_str(c->got[0] ? c->got : "-");
     fputs(", \"expected\": ", stdout), json_str(c->want[0] ? c->want : "-");
     fputs(", \"detail\": ", stdout), json_str(c->detail);
+    printf(", \"limit_s\": %.1f", c->race ? 0.0 : grade_case_limit(g, c->n));
     printf(", \"checker_failed\": %s", c->checker_failed ? "true" : "false");
     char rp[GRADE_REPLAY_LEN];
     grade_replay(g, i, rp, sizeof rp);
@@ -283,9 +281,9 @@ static void json(const grader *g) {
     race_check(g, rc, sizeof rc);
     printf("],\n \"summary\": {\"verdict\": \"%s\", \"passed\": %u, \"cases\": %u, "
            "\"race_check\": \"%s\", \"checker_failures\": %u, \"wrong_values\": %u, "
-           "\"reference\": \"reduce6\", \"speed_ratio\": ",
+           "\"reference\": \"reduce6\", \"reference_wall_s\": %.3f, \"speed_ratio\": ",
            grade_verdict_names[g->verdict], g->passed, g->total, rc, g->checker_failures,
-           g->wrong_values);
+           g->wrong_values, g->ref_wall);
     if (g->ratio > 0)
         printf("%.3f", g->ratio);
     else

@@ -40,14 +40,14 @@ static double now_s(void) {
 
 /* A case's time limit: --timeout, or more where reduce6, timed on this
  * machine at the start of the grading, says the machine is slow now (a
- * loaded lab server): LIMIT_FACTOR times its wall time, scaled to the case's
- * size. A correct kernel's verdict then does not depend on the load. */
+ * loaded lab server): LIMIT_FACTOR times its wall time per element, times
+ * the case's size. A correct kernel's verdict then does not depend on the
+ * load; a small case that hangs still ends at --timeout. */
 enum { LIMIT_FACTOR = 100 };
 double grade_case_limit(const grader *g, uint64_t n) {
     double lim = g->o->timeout;
     if (g->ref_wall > 0 && g->ref_n) {
-        double scale = n > g->ref_n ? (double)n / (double)g->ref_n : 1.0;
-        double derived = LIMIT_FACTOR * g->ref_wall * scale;
+        double derived = LIMIT_FACTOR * g->ref_wall * ((double)n / (double)g->ref_n);
         lim = derived > lim ? derived : lim;
     }
     return lim;
@@ -396,8 +396,11 @@ static void on_worker_line(grader *g, job *j, char *line) {
     } else if (sscanf(line, "S %u", &i) == 1 && i < j->end) {
         j->cur = (int)i;
         j->case_start = now_s(); /* each case gets its full limit; twice when it confirms one */
-        j->deadline =
-            j->case_start + grade_case_limit(g, g->cases[i].n) * (g->cases[i].retried ? 2 : 1);
+        /* The timing runs (reduce6 first, the pace the limits follow; the
+         * speed case) get the start's generous limit: no limit is known yet. */
+        j->deadline = j->case_start + (j->kind != JOB_GROUP ? j->start_limit
+                                                            : grade_case_limit(g, g->cases[i].n) *
+                                                                  (g->cases[i].retried ? 2 : 1));
     } else if (sscanf(line, "R %u %d %d %63s %63s %llu", &i, &v, &set, got, want, &ns) == 6 &&
                i < j->end && v >= 0 && v < V_NVERDICTS) {
         grade_case *k = &g->cases[i];
