@@ -249,7 +249,8 @@ static const option_def options[] = {
     FLAG(0, "grade", grade,
          "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
     NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
-        "seconds the run may take, then it is abandoned (exit 3); --grade: per case, default 20"),
+        "seconds the run may take, then it is abandoned (exit 3); --grade: a case's least "
+        "limit, default 20"),
     NUM(0, "grade-seed", "S", T_U64, grade_seed, 0, UINT64_MAX,
         "--grade: the seed of the unpublished sizes; default drawn fresh and printed"),
     CUSTOM(0, "grade-types", "LIST", parse_grade_list,

@@ -419,7 +419,8 @@ static void on_worker_line(grader *g, job *j, char *line) {
         j->deadline = now_s() + g->o->timeout;  /* the next case's setup, or the exit */
         if (j->kind == JOB_GROUP && k->retried) /* a time-out not confirmed: said */
             snprintf(k->detail + strlen(k->detail), sizeof k->detail - strlen(k->detail),
-                     "%sa first run found no answer within %.0f s; run again alone, it ended",
+                     "%sa first run found no answer within %.0f s; run again with twice the limit, "
+                     "it ended",
                      k->detail[0] ? "\n" : "", grade_case_limit(g, k->n));
     }
 }

@@ -73,7 +73,9 @@ if(Python3_FOUND)
   # A grader killed by its pid alone, mid-hang, takes its children with it.
   ocr_test(grade.killed_grader_leaves_nothing LABELS grade PROPERTIES TIMEOUT 60
            COMMAND ${SCRIPTS}/grade_kill_test.sh ${OCR} ${KG}/infinite_loop.cl)
-  ocr_test(grade.class LABELS grade PROPERTIES TIMEOUT 600
+  # The whole matrix (every type and operator) for a class of twelve, graded
+  # twice: about 4x the former time.
+  ocr_test(grade.class LABELS grade PROPERTIES TIMEOUT 1800
            COMMAND ${SCRIPTS}/grade_class_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
 endif()
 # A UTF-8 byte-order mark and CRLF line ends build; UTF-16 is refused by
