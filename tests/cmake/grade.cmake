@@ -100,6 +100,14 @@ if(OCLGRIND)
            --env "PATH=${FIXTURES}/fake_oclgrind:$ENV{PATH}" --env FAKE_OCLGRIND=always
            -- ${OCR} --race-check --kernel-file ${KG}/tree.cl --kernel-name tree_reduce ${RC_ARGS})
 endif()
+# The graded (type, op) pairs, for a rubric to check against; no kernel, no device.
+cli_test(grade_list_cases --rc 0 --out "^int sum$" --out "^uint min$" --out "^ulong xor$" --out "^double max$"
+         --no-out "^float xor$" -- ${OCR} --grade --list-cases)
+cli_test(grade_list_cases_narrowed --rc 0 --out "^{\"graded\": \\[{\"type\": \"uint\", \"op\": \"min\"}\\]}$"
+         -- ${OCR} --grade --list-cases --grade-types uint --grade-ops min --format json)
+cli_test(grade_seed_needs_grade --rc 2 --err "--grade-seed applies only with --grade" -- ${OCR} --grade-seed 3)
+cli_test(grade_types_unknown --rc 2 --err "--grade-types takes int uint long ulong float double"
+         -- ${OCR} --grade --list-cases --grade-types int,char)
 cli_test(grade_needs_kernel_file --rc 2 --err "--grade grades a --kernel-file" -- ${OCR} --grade)
 cli_test(grade_fixed_matrix --rc 2 --err "--size cannot go with --grade: the matrix is fixed"
          -- ${OCR} --grade --kernel-file ${KV}/constant.cl --kernel-name write_42 --elems-per-group 1024 -s 5)
