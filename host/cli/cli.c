@@ -1,9 +1,13 @@
 /* cli.c - the options table, the parser it drives and the --help it prints. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* How an option's value is stored. Every row of the table says where
  * (offsetof into cli_options), as what, and within which range. */
@@ -62,6 +66,28 @@ static ocr_status parse_op(const option_def *d, const char *val, cli_options *o)
     return ocr_op_from_name(val, &o->op) == 0
                ? OCR_OK
                : bad_name("operator", "op", OCR_NOPS, op_name_at, val);
+}
+/* --grade-types / --grade-ops: a comma list of names, as a bit set. */
+static ocr_status parse_grade_list(const option_def *d, const char *val, cli_options *o) {
+    int types = !strcmp(d->long_name, "grade-types");
+    unsigned *set = types ? &o->grade_types : &o->grade_ops;
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", val);
+    *set = 0;
+    for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        ocr_type t;
+        ocr_op op;
+        if (types && ocr_type_from_name(w, &t) == 0 && !ocr_type_is_storage(t))
+            *set |= 1u << t;
+        else if (!types && ocr_op_from_name(w, &op) == 0 && !ocr_op_is_arg(op))
+            *set |= 1u << op;
+        else
+            return bad(types
+                           ? "--grade-types takes int uint long ulong float double, comma-separated"
+                           : "--grade-ops takes sum prod min max and or xor, comma-separated",
+                       NULL, w);
+    }
+    return *set ? OCR_OK : bad("an empty list", NULL, val);
 }
 static ocr_status parse_data(const option_def *d, const char *val, cli_options *o) {
     (void)d;
@@ -225,7 +251,18 @@ static const option_def options[] = {
     FLAG(0, "grade", grade,
          "grade --kernel-file against a fixed matrix of cases (docs/labs/grading.md)"),
     NUM(0, "timeout", "S", T_UINT, timeout, 1, 3600,
-        "seconds the run may take, then it is abandoned (exit 3); --grade: per case, default 20"),
+        "seconds the run may take, then it is abandoned (exit 3); --grade: a case's least "
+        "limit, default 20"),
+    NUM(0, "grade-seed", "S", T_U64, grade_seed, 0, UINT64_MAX,
+        "--grade: the seed of the unpublished sizes; default drawn fresh and printed"),
+    CUSTOM(0, "grade-types", "LIST", parse_grade_list,
+           "--grade: grade only these types (default int,uint,long,ulong,float,double)"),
+    CUSTOM(0, "grade-ops", "LIST", parse_grade_list,
+           "--grade: grade only these operators (default sum,prod,min,max,and,or,xor)"),
+    FLAG(0, "race-check", race_check,
+         "run under oclgrind: exit 1 and 'Race check: RACE' on a race (a --grade race replay)"),
+    FLAG(0, "list-cases", list_cases,
+         "--grade: print the graded (type, operator) pairs, then exit (no --kernel-file needed)"),
     FLAG(0, "tune", tune,
          "sweep reduce7's geometry on this device and cache the fastest (docs/tuning.md)"),
     NUM(0, "tune-budget", "S", T_UINT, tune_budget, 1, 3600,
@@ -287,13 +324,21 @@ void cli_print_message(void *user, const char *message) {
     fprintf(stderr, "oclReduction: %s\n", message);
 }
 
+/* Readable and a regular file: a FIFO or a device would block the open or
+ * never end (O_NONBLOCK: the open of a FIFO does not wait for a writer). */
 ocr_status cli_check_kernel_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat sb;
+    if (fd < 0) {
         fprintf(stderr, "oclReduction: cannot open kernel file %s: %s\n", path, strerror(errno));
         return OCR_RUNTIME;
     }
-    fclose(f);
+    int regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    close(fd);
+    if (!regular) {
+        fprintf(stderr, "oclReduction: kernel file %s is not a regular file\n", path);
+        return OCR_RUNTIME;
+    }
     return OCR_OK;
 }
 
@@ -501,5 +546,6 @@ ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
     if (o->stream && !cli_given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
     /* --timeout outside --grade: the whole run's limit (host/cli/watchdog.c) */
     if (cli_given(o, "timeout") && !o->grade) o->run_timeout = o->timeout;
+    o->grade_seed_given = cli_given(o, "grade-seed");
     return refuse_kernel_choice(o);
 }

@@ -26,6 +26,13 @@ typedef struct {
     int accurate;         /* --accurate: reduce7's compensated float sum */
     unsigned tune_budget; /* --tune: seconds */
     unsigned timeout;     /* --grade: seconds a case may run */
+    /* --grade: the seed of the unpublished sizes (grade_seed_given: chosen,
+     * else drawn fresh); the types and operators graded (bit i: ocr_type or
+     * ocr_op i; 0: every one the kernel contract covers); --list-cases. */
+    uint64_t grade_seed;
+    int grade_seed_given, list_cases;
+    int race_check; /* --race-check: the run under oclgrind, judged (race_check.c) */
+    unsigned grade_types, grade_ops;
     /* --timeout outside --grade: seconds the whole run may take, 0: none */
     unsigned run_timeout;
     uint64_t given;    /* bit i: options[i] appeared on the command line */

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *const grade_verdict_names[V_NVERDICTS] = {
@@ -26,22 +28,69 @@ const char *const grade_verdict_names[V_NVERDICTS] = {
 
 #define LARGE ((uint64_t)1 << 22) /* the large size where E is too large for two passes */
 
-/* The groups: every group runs every size of its geometry. Operators beside
- * sum catch a hard-coded '+': prod and max for int, min and xor for long,
- * max and prod for float. At the second geometry, three groups whose every
- * element matters: int sum, long xor, float prod. */
-typedef struct {
-    ocr_type type;
-    ocr_op op;
-} type_op;
-static const type_op first_groups[] = {
-    {OCR_INT, OCR_SUM},   {OCR_INT, OCR_PROD},  {OCR_INT, OCR_MAX},
-    {OCR_LONG, OCR_SUM},  {OCR_LONG, OCR_MIN},  {OCR_LONG, OCR_XOR},
-    {OCR_FLOAT, OCR_SUM}, {OCR_FLOAT, OCR_MAX}, {OCR_FLOAT, OCR_PROD}};
-static const type_op second_groups[] = {
-    {OCR_INT, OCR_SUM}, {OCR_LONG, OCR_XOR}, {OCR_FLOAT, OCR_PROD}};
+/* The kernel contract of a --kernel-file: these types, these operators (the
+ * bitwise ones on integers only). By default every pair is a group of the
+ * first geometry, in this order (int sum first: the speed case). */
+static const ocr_type contract_types[] = {OCR_INT,   OCR_UINT,  OCR_LONG,
+                                          OCR_ULONG, OCR_FLOAT, OCR_DOUBLE};
+static const ocr_op contract_ops[] = {OCR_SUM, OCR_PROD, OCR_MIN, OCR_MAX,
+                                      OCR_AND, OCR_OR,   OCR_XOR};
+/* At the second geometry, one group per type with an operator for which
+ * every element matters (where the teacher left it in the matrix). */
+static const ocr_op second_op[] = {
+    [OCR_INT] = OCR_SUM,   [OCR_UINT] = OCR_XOR,   [OCR_LONG] = OCR_XOR,
+    [OCR_ULONG] = OCR_SUM, [OCR_FLOAT] = OCR_PROD, [OCR_DOUBLE] = OCR_SUM};
+/* The race check's types (op sum), those of them graded. */
 static const ocr_type race_types[] = {OCR_INT, OCR_LONG, OCR_FLOAT};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+int grade_graded(const cli_options *o, ocr_type t, ocr_op op) {
+    return (!o->grade_types || (o->grade_types >> t & 1)) &&
+           (!o->grade_ops || (o->grade_ops >> op & 1)) && ocr_op_valid_for(op, t);
+}
+
+unsigned grade_not_graded(const grader *g, type_op *to, const char **why) {
+    unsigned k = 0;
+    for (unsigned t = 0; t < COUNT(contract_types); ++t)
+        for (unsigned p = 0; p < COUNT(contract_ops); ++p) {
+            ocr_type ty = contract_types[t];
+            ocr_op op = contract_ops[p];
+            if (!ocr_op_valid_for(op, ty)) continue;
+            const char *w = NULL;
+            if (!grade_graded(g->o, ty, op)) w = "left out by --grade-types / --grade-ops";
+            for (unsigned gi = 0; gi < g->ngroups && !w; ++gi)
+                if (g->groups[gi].type == ty && g->groups[gi].op == op &&
+                    g->cases[g->groups[gi].first].verdict == V_SKIPPED)
+                    w = "the device has no double precision (cl_khr_fp64)";
+            if (w) to[k] = (type_op){ty, op}, why[k++] = w;
+        }
+    return k;
+}
+
+/* The (type, operator) groups of the first geometry. */
+static unsigned first_pairs(const cli_options *o, type_op *to) {
+    unsigned k = 0;
+    for (unsigned t = 0; t < COUNT(contract_types); ++t)
+        for (unsigned p = 0; p < COUNT(contract_ops); ++p)
+            if (grade_graded(o, contract_types[t], contract_ops[p]))
+                to[k++] = (type_op){contract_types[t], contract_ops[p]};
+    return k;
+}
+
+/* The second geometry's groups: per graded type, its operator of second_op,
+ * else its first graded one. */
+static unsigned second_pairs(const cli_options *o, type_op *to) {
+    unsigned k = 0;
+    for (unsigned t = 0; t < COUNT(contract_types); ++t) {
+        ocr_type ty = contract_types[t];
+        int found = grade_graded(o, ty, second_op[ty]);
+        if (found) to[k++] = (type_op){ty, second_op[ty]};
+        for (unsigned p = 0; p < COUNT(contract_ops) && !found; ++p)
+            if ((found = grade_graded(o, ty, contract_ops[p])))
+                to[k++] = (type_op){ty, contract_ops[p]};
+    }
+    return k;
+}
 
 static int is_prime(uint64_t x) {
     if (x < 2) return 0;
@@ -55,23 +104,67 @@ static int by_value(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* splitmix64: the unpublished sizes from the grade seed, the same on every
+ * machine. */
+static uint64_t next_draw(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A size in [lo, hi], capped at LARGE (and at least 1). */
+static uint64_t draw_in(uint64_t *state, uint64_t lo, uint64_t hi) {
+    hi = hi < LARGE ? hi : LARGE;
+    lo = lo < hi ? lo : hi;
+    lo = lo ? lo : 1;
+    return lo + next_draw(state) % (hi - lo + 1);
+}
+
+/* The sizes no document names, drawn from the grade seed for geometry geo:
+ * inside one group, a few groups, many groups, and a large size of the same
+ * magnitude as the published largest. A kernel right only at the published
+ * sizes fails here. */
+static unsigned drawn_sizes(uint64_t seed, unsigned geo, uint64_t e, uint64_t *d) {
+    uint64_t state = seed ^ (0xD1B54A32D192ED03ull * (geo + 1));
+    d[0] = draw_in(&state, 3, e > 4 ? e - 2 : 3);
+    d[1] = draw_in(&state, e + 2, 16 * e);
+    d[2] = draw_in(&state, 64 * e + 2, 1024 * e);
+    d[3] = draw_in(&state, LARGE / 4, LARGE * 3 / 4);
+    return GRADE_DRAWN;
+}
+
 /* The sizes for E elements per group, sorted, distinct: one element, a
  * partial group, one group less one, exactly one, one past it; last groups
  * of 3, E/2 and E-2 elements (mid-length tails); many groups with an odd
  * tail (the first prime above 64 E); and a large size, the speed case's:
  * 1.5 E^2 + 3, two passes with mid-length tails in both (last groups of 3
- * and E/2 + 1), while that stays below 2^23; else 2^22. */
-static unsigned make_sizes(uint64_t e, uint64_t *s) {
-    uint64_t p = 64 * e + 1;
+ * and E/2 + 1), while that stays below 2^23; else 2^22. Those are
+ * published (docs/labs/grading.md), sorted; the drawn ones (drawn_sizes)
+ * are not, and follow them. */
+static unsigned make_sizes(grader *g, unsigned geo, uint64_t *s) {
+    uint64_t e = g->geo[geo].elems, p = 64 * e + 1;
     while (!is_prime(p))
         ++p;
     uint64_t two = e * e + e * e / 2 + 3, big = two <= ((uint64_t)1 << 23) ? two : LARGE;
-    uint64_t v[] = {
+    uint64_t v[10] = {
         1, 2, e - 1, e, e + 1, 2 * e + 3, 5 * e + e / 2, 8 * e - 2, p, big > p ? big : p + 1};
     qsort(v, COUNT(v), sizeof v[0], by_value);
     unsigned k = 0;
-    for (unsigned i = 0; i < COUNT(v) && k < GRADE_MAX_SIZES; ++i)
+    for (unsigned i = 0; i < COUNT(v); ++i)
         if (v[i] >= 1 && (k == 0 || v[i] != s[k - 1])) s[k++] = v[i];
+    g->npublished[geo] = k;
+    /* The drawn sizes come after the published ones: a kernel that fails at
+     * a published size fails first there, whatever the seed. */
+    uint64_t *d = g->drawn[geo];
+    drawn_sizes(g->grade_seed, geo, e, d);
+    qsort(d, GRADE_DRAWN, sizeof d[0], by_value);
+    for (unsigned i = 0; i < GRADE_DRAWN; ++i) {
+        int seen = 0;
+        for (unsigned j = 0; j < k; ++j)
+            seen |= s[j] == d[i];
+        if (!seen) s[k++] = d[i];
+    }
     return k;
 }
 
@@ -86,7 +179,7 @@ static grade_case *add_case(grader *g, int race, unsigned geo, ocr_type t, ocr_o
 
 /* The value groups of geometry geo, and their cases. */
 static void add_groups(grader *g, unsigned geo, const type_op *to, unsigned count) {
-    g->nsizes[geo] = make_sizes(g->geo[geo].elems, g->sizes[geo]);
+    g->nsizes[geo] = make_sizes(g, geo, g->sizes[geo]);
     for (unsigned i = 0; i < count; ++i) {
         grade_group *gr = &g->groups[g->ngroups++];
         *gr = (grade_group){to[i].type, to[i].op, geo, g->ncases, g->nsizes[geo]};
@@ -111,7 +204,7 @@ static void choose_second(grader *g) {
     g->ngeo = 2;
 }
 
-static int find_oclgrind(char *path, size_t len) {
+int grade_find_oclgrind(char *path, size_t len) {
     const char *env = getenv("PATH");
     char dirs[4096];
     snprintf(dirs, sizeof dirs, "%s", env ? env : "/usr/bin:/bin");
@@ -125,7 +218,8 @@ static int find_oclgrind(char *path, size_t len) {
 void grade_plan_second(grader *g) {
     g->second_planned = 1;
     choose_second(g);
-    if (g->ngeo == 2) add_groups(g, 1, second_groups, COUNT(second_groups));
+    type_op to[COUNT(contract_types)];
+    if (g->ngeo == 2) add_groups(g, 1, to, second_pairs(g->o, to));
 }
 
 /* Whether type t failed to build at geometry geo (its race check is then a
@@ -137,15 +231,27 @@ static int build_failed(const grader *g, unsigned geo, ocr_type t) {
     return 0;
 }
 
-/* The race checks: int, long and float at n = 2E + 3 (several groups and a
- * partial last one) at each geometry. After a time-out only the first runs,
- * with the case limit: an out-of-bounds write can hang the run, and oclgrind
- * names it. */
+/* Whether type t is among the graded ones (any operator). */
+static int type_graded(const cli_options *o, ocr_type t) {
+    for (unsigned p = 0; p < COUNT(contract_ops); ++p)
+        if (grade_graded(o, t, contract_ops[p])) return 1;
+    return 0;
+}
+
+/* The race checks: int, long and float (those graded; else the first graded
+ * type), op sum, at n = 2E + 3 (several groups and a partial last one) at
+ * each geometry. After a time-out only the first runs, with the case limit:
+ * an out-of-bounds write can hang the run, and oclgrind names it. */
 static void run_races(grader *g) {
     unsigned idx[GRADE_MAX_CASES], count = 0;
-    for (unsigned geo = 0; geo < g->ngeo; ++geo)
+    for (unsigned geo = 0; geo < g->ngeo; ++geo) {
+        unsigned before = g->ncases;
         for (unsigned r = 0; r < COUNT(race_types); ++r)
-            add_case(g, 1, geo, race_types[r], OCR_SUM, 2 * g->geo[geo].elems + 3);
+            if (type_graded(g->o, race_types[r]))
+                add_case(g, 1, geo, race_types[r], OCR_SUM, 2 * g->geo[geo].elems + 3);
+        if (g->ncases == before) /* none of them graded */
+            add_case(g, 1, geo, g->groups[0].type, OCR_SUM, 2 * g->geo[geo].elems + 3);
+    }
     for (unsigned i = g->nvalue; i < g->ncases; ++i) {
         grade_case *c = &g->cases[i];
         if (build_failed(g, c->geo, c->type)) {
@@ -160,25 +266,53 @@ static void run_races(grader *g) {
     grade_run_races(g, idx, count);
 }
 
+/* A RACE whose values are wrong too says both: the first RACE case's
+ * detail names the wrong value cases. */
+static void race_and_wrong(grader *g) {
+    if (g->verdict != V_RACE || !g->wrong_values) return;
+    const grade_case *w = NULL;
+    for (unsigned i = 0; i < g->nvalue && !w; ++i)
+        if (g->cases[i].verdict == V_WRONG) w = &g->cases[i];
+    grade_case *c = &g->cases[g->first];
+    char more[400];
+    snprintf(more, sizeof more,
+             "the values are also wrong: %u value cases WRONG (first: %s %s n=%llu, got %s, "
+             "expected %s)",
+             g->wrong_values, ocr_type_name(w->type), ocr_op_name(w->op), (unsigned long long)w->n,
+             w->got, w->want);
+    size_t at = strlen(c->detail);
+    snprintf(c->detail + at, sizeof c->detail - at, "%s%s", at ? "\n" : "", more);
+}
+
 /* The grade: the gravest failure. A kernel that does not build comes first;
  * a race or an out-of-bounds write comes before the crash, hang or wrong
- * value it may cause. Without oclgrind, passing every value check is
- * PASS_UNCHECKED, never a bare PASS. */
+ * value it may cause. Without oclgrind, or where it failed on its own,
+ * passing every value check is PASS_UNCHECKED, never a bare PASS; a race
+ * check the checker could not run counts neither way. */
 static void decide(grader *g) {
     static const grade_verdict gravity[] = {V_BUILD_ERROR, V_RACE,    V_OUT_OF_BOUNDS,
                                             V_CRASH,       V_TIMEOUT, V_WRONG};
-    g->verdict = g->have_oclgrind ? V_PASS : V_PASS_UNCHECKED;
+    g->checker_failures = g->races_run = g->wrong_values = 0;
+    for (unsigned i = 0; i < g->ncases; ++i) {
+        const grade_case *c = &g->cases[i];
+        g->checker_failures += c->checker_failed;
+        g->races_run += c->race && g->have_oclgrind && c->verdict != V_SKIPPED;
+        g->wrong_values += !c->race && c->verdict == V_WRONG;
+    }
+    g->verdict = g->have_oclgrind && !g->checker_failures ? V_PASS : V_PASS_UNCHECKED;
     g->first = -1;
     for (unsigned k = 0; k < COUNT(gravity) && g->first < 0; ++k)
         for (unsigned i = 0; i < g->ncases && g->first < 0; ++i)
             if (g->cases[i].verdict == gravity[k]) g->verdict = gravity[k], g->first = (int)i;
     g->passed = g->total = 0;
     for (unsigned i = 0; i < g->ncases; ++i) {
-        if (g->cases[i].race && !g->have_oclgrind) continue;
+        if (g->cases[i].race && (!g->have_oclgrind || g->cases[i].checker_failed)) continue;
+        if (!g->cases[i].race && g->cases[i].verdict == V_SKIPPED) continue; /* not graded here */
         ++g->total;
         g->passed += g->cases[i].verdict == V_PASS;
     }
     g->ratio = g->speed_ns && g->ref_ns ? (double)g->speed_ns / (double)g->ref_ns : 0;
+    race_and_wrong(g);
 }
 
 /* The kernel's own output goes to stderr (the per-student log of
@@ -194,14 +328,32 @@ static void print_output(const grader *g) {
 }
 
 /* The matrix of the first geometry, the speed case, oclgrind. */
+/* The grade seed: the teacher's, else drawn fresh (so no one can know the
+ * sizes in advance) and said, so the grading can be repeated. */
+static uint64_t grade_seed(const cli_options *o) {
+    uint64_t s = 0;
+    if (o->grade_seed_given) return o->grade_seed;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&s, sizeof s, 1, f) != 1) s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    if (f) fclose(f);
+    s &= ((uint64_t)1 << 53) - 1; /* exact in a JSON number, wherever it is read */
+    fprintf(stderr,
+            "oclReduction: --grade: grade seed %llu (--grade-seed %llu repeats this grading)\n",
+            (unsigned long long)s, (unsigned long long)s);
+    return s;
+}
+
 static ocr_status setup(grader *g, const cli_options *o) {
     memset(g, 0, sizeof *g);
     g->o = o;
+    g->grade_seed = grade_seed(o);
     g->geo[0] = (grade_geometry){o->local_size ? o->local_size : 64, o->elems_per_group};
     g->ngeo = 1;
-    add_groups(g, 0, first_groups, COUNT(first_groups));
-    g->speed = g->groups[0].first + g->groups[0].count - 1; /* int sum, the largest size */
-    g->have_oclgrind = find_oclgrind(g->oclgrind, sizeof g->oclgrind);
+    type_op to[COUNT(contract_types) * COUNT(contract_ops)];
+    add_groups(g, 0, to, first_pairs(o, to));
+    /* the speed case: int sum at the largest published size (the same for every seed) */
+    g->speed = g->groups[0].first + g->npublished[0] - 1;
+    g->have_oclgrind = grade_find_oclgrind(g->oclgrind, sizeof g->oclgrind);
     g->timeout_group = -1;
     ssize_t sl = readlink("/proc/self/exe", g->self, sizeof g->self - 1);
     if (sl <= 0) {
@@ -212,14 +364,52 @@ static ocr_status setup(grader *g, const cli_options *o) {
     return cli_check_kernel_file(o->kernel_file);
 }
 
-ocr_status cli_grade(const cli_options *o) {
-    static grader g; /* large: keep it off the stack */
-    if (setup(&g, o) != OCR_OK) return OCR_RUNTIME;
-    snprintf(g.tmpdir, sizeof g.tmpdir, "/tmp/ocr-grade-XXXXXX");
-    if (!mkdtemp(g.tmpdir)) {
+/* --list-cases: the graded (type, operator) pairs, for a rubric to check
+ * against; no device is opened (double is listed: a device without it is
+ * said in the report's not_graded). */
+static ocr_status list_cases(const cli_options *o) {
+    type_op to[COUNT(contract_types) * COUNT(contract_ops)];
+    unsigned n = first_pairs(o, to);
+    int json = o->format == OCR_FORMAT_JSON;
+    if (json) fputs("{\"graded\": [", stdout);
+    for (unsigned i = 0; i < n; ++i)
+        printf(json ? "%s{\"type\": \"%s\", \"op\": \"%s\"}" : "%s%s %s\n", json && i ? ", " : "",
+               ocr_type_name(to[i].type), ocr_op_name(to[i].op));
+    if (json) puts("]}");
+    return OCR_OK;
+}
+
+/* SIGINT and SIGTERM: the children die with the grader (PR_SET_PDEATHSIG);
+ * the temporary folder is removed here (async-signal-safe calls only). */
+static char tmp_files[3][96];
+static void on_signal(int sig) {
+    unlink(tmp_files[0]), unlink(tmp_files[1]), rmdir(tmp_files[2]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static ocr_status make_tmpdir(grader *g) {
+    snprintf(g->tmpdir, sizeof g->tmpdir, "/tmp/ocr-grade-XXXXXX");
+    if (!mkdtemp(g->tmpdir)) {
         fprintf(stderr, "oclReduction: cannot make a temporary directory: %s\n", strerror(errno));
         return OCR_RUNTIME;
     }
+    for (unsigned k = 0; k < 2; ++k) /* each child slot's stderr */
+        snprintf(tmp_files[k], sizeof tmp_files[k], "%s/stderr%u", g->tmpdir, k);
+    snprintf(tmp_files[2], sizeof tmp_files[2], "%s", g->tmpdir);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return OCR_OK;
+}
+
+ocr_status cli_grade(const cli_options *o) {
+    static grader g; /* large: keep it off the stack */
+    if (o->list_cases) return list_cases(o);
+    if (setup(&g, o) != OCR_OK || make_tmpdir(&g) != OCR_OK) return OCR_RUNTIME;
     if (isatty(2)) fprintf(stderr, "grading: value checks (two at a time)...");
     grade_run_values(&g);
     for (unsigned i = 0; i < g.nvalue; ++i)
@@ -228,10 +418,7 @@ ocr_status cli_grade(const cli_options *o) {
                      "not run: an earlier case timed out");
     if (!g.env_broken) run_races(&g);
     if (isatty(2)) fprintf(stderr, "\r%70s\r", "");
-    char path[128];
-    for (unsigned k = 0; k < 2; ++k) /* each child slot's stderr */
-        snprintf(path, sizeof path, "%s/stderr%u", g.tmpdir, k), unlink(path);
-    rmdir(g.tmpdir);
+    unlink(tmp_files[0]), unlink(tmp_files[1]), rmdir(tmp_files[2]);
     print_output(&g);
     free(g.output);
     g.output = NULL;

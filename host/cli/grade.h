@@ -49,6 +49,12 @@ typedef struct {
     int data; /* the data set that failed (an ocr_data_kind), or -1 */
     char got[64], want[64];
     uint64_t kernel_ns;
+    /* Race checks: the checker (oclgrind) failed on its own: first with
+     * --uninitialized, then (no_uninit) without; checker_failed when it failed
+     * both ways and the case is not checked; tool says how ("signal 11"). */
+    int no_uninit, checker_failed;
+    int retried; /* timed out once: run again with twice the limit before TIMEOUT */
+    char tool[48];
     char detail[4096]; /* cut at a line's end, and the cut said, when longer */
 } grade_case;
 
@@ -58,6 +64,16 @@ typedef struct {
     uint64_t elems;
 } grade_geometry;
 
+/* A type and an operator. */
+typedef struct {
+    ocr_type type;
+    ocr_op op;
+} type_op;
+
+/* Whether the matrix grades (t, op) under o's --grade-types / --grade-ops
+ * (and the kernel contract: bitwise operators on integers). */
+int grade_graded(const cli_options *o, ocr_type t, ocr_op op);
+
 /* The cases one child runs: one build of one (type, operator, geometry). */
 typedef struct {
     ocr_type type;
@@ -65,7 +81,13 @@ typedef struct {
     unsigned geo, first, count; /* cases [first, first + count) */
 } grade_group;
 
-enum { GRADE_MAX_SIZES = 12, GRADE_MAX_GROUPS = 16, GRADE_MAX_CASES = 192, GRADE_GEOS = 2 };
+enum {
+    GRADE_DRAWN = 4, /* sizes per geometry drawn from the grade seed */
+    GRADE_MAX_SIZES = 16,
+    GRADE_MAX_GROUPS = 48,
+    GRADE_MAX_CASES = 720,
+    GRADE_GEOS = 2
+};
 
 typedef struct {
     const cli_options *o;
@@ -73,6 +95,9 @@ typedef struct {
     unsigned ngeo;
     uint64_t sizes[GRADE_GEOS][GRADE_MAX_SIZES];
     unsigned nsizes[GRADE_GEOS];
+    uint64_t grade_seed;                     /* --grade-seed, or drawn fresh */
+    uint64_t drawn[GRADE_GEOS][GRADE_DRAWN]; /* the unpublished sizes it drew */
+    unsigned npublished[GRADE_GEOS];         /* sizes[geo][0, npublished) are published */
     grade_group groups[GRADE_MAX_GROUPS];
     unsigned ngroups;
     grade_case cases[GRADE_MAX_CASES];
@@ -86,6 +111,8 @@ typedef struct {
     int timeout_group; /* the first group in matrix order with a TIMEOUT, or -1 */
     char env_msg[1024];
     uint64_t speed_ns, ref_ns; /* the speed case's kernel time, and reduce6's at its size */
+    uint64_t ref_n;            /* that size */
+    double ref_wall;           /* reduce6's whole case there, in seconds (0: not known) */
     /* The kernel's own output (its printf, the children's stdout): the first
      * GRADE_OUTPUT_CAP bytes are kept for the log, the rest only counted. */
     char *output;
@@ -94,12 +121,22 @@ typedef struct {
     /* The summary (grade.c) */
     grade_verdict verdict;
     unsigned passed, total;
-    int first;      /* the first case with the verdict, or -1 */
-    double ratio;   /* speed: kernel time / reduce6's, 0: none */
-    unsigned speed; /* the speed case's index */
+    unsigned checker_failures, races_run; /* race checks the checker failed; those it ran */
+    unsigned wrong_values;                /* value cases WRONG */
+    int first;                            /* the first case with the verdict, or -1 */
+    double ratio;                         /* speed: kernel time / reduce6's, 0: none */
+    unsigned speed;                       /* the speed case's index */
 } grader;
 
 enum { GRADE_OUTPUT_CAP = 64 * 1024, GRADE_REPLAY_LEN = 2 * PATH_MAX + 2048 };
+
+enum { GRADE_PAIRS = 42 }; /* at most 6 types x 7 operators */
+/* grade.c: the kernel contract's (type, operator) pairs this grading did not
+ * grade, in to[], and why[] not; returns how many. */
+unsigned grade_not_graded(const grader *g, type_op *to, const char **why);
+
+/* grade.c: oclgrind's path on PATH, 0 if none. */
+int grade_find_oclgrind(char *path, size_t len);
 
 /* grade.c: adds the second geometry's groups once the device's largest
  * work-group is known (the first child tells). */
@@ -112,6 +149,8 @@ void grade_plan_second(grader *g);
  * outcome is made the one a serial run gives: every group after the first
  * that timed out is NOT_RUN. */
 void grade_run_values(grader *g);
+/* grade_run.c: case n's time limit in seconds (see LIMIT_FACTOR). */
+double grade_case_limit(const grader *g, uint64_t n);
 /* grade_run.c: the race checks cases[idx[0..count)] under oclgrind, two at a
  * time. */
 void grade_run_races(grader *g, const unsigned *idx, unsigned count);
@@ -121,5 +160,9 @@ void grade_report(const grader *g);
 /* grade_report.c: the command line that replays case i on its own (a race
  * check: the same run under oclgrind), file names quoted for a shell. */
 void grade_replay(const grader *g, unsigned i, char *buf, size_t len);
+
+/* grade_report.c: the command that repeats the whole grading (its grade
+ * seed included). */
+void grade_regrade(const grader *g, char *buf, size_t len);
 
 #endif

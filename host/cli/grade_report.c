@@ -13,8 +13,9 @@
 /* S for a POSIX shell: as it is when every character is safe, else in single
  * quotes (a file named "smith, john.cl" replays as it is named). */
 static int shell_word(char *buf, size_t len, const char *s) {
-    if (s[0] && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-=:+,@%") ==
-                    strlen(s))
+    if (s[0] &&
+        strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-=:+,@%") ==
+            strlen(s))
         return snprintf(buf, len, "%s", s);
     size_t k = 0;
     if (len < 3) return -1;
@@ -32,7 +33,7 @@ static int shell_word(char *buf, size_t len, const char *s) {
 }
 
 /* The command that reproduces case i on its own: the value run, or for a race
- * check the same run under oclgrind with the grader's options. */
+ * check the same run under oclgrind, judged (--race-check). */
 void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
     const cli_options *o = g->o;
     const grade_case *c = &g->cases[i];
@@ -45,11 +46,10 @@ void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
         shell_word(q, sizeof q, o->build_options);
         snprintf(opts, sizeof opts, " --build-options %s", q);
     }
-    if (c->race)
+    if (c->race) /* --race-check: under oclgrind, RACE is exit 1 (race_check.c) */
         snprintf(buf, len,
-                 "oclgrind --data-races --uninitialized --check-api oclReduction --kernel-file %s "
-                 "--kernel-name %s --elems-per-group %llu -w %zu --type %s -s %llu --seed %llu -r 1 "
-                 "--cpu-baseline none%s",
+                 "oclReduction --race-check --kernel-file %s --kernel-name %s --elems-per-group "
+                 "%llu -w %zu --type %s -s %llu --seed %llu -r 1 --cpu-baseline none%s",
                  file, name, (unsigned long long)geo->elems, geo->local, ocr_type_name(c->type),
                  (unsigned long long)c->n, (unsigned long long)o->seed, opts);
     else
@@ -58,6 +58,40 @@ void grade_replay(const grader *g, unsigned i, char *buf, size_t len) {
                  "--type %s --op %s -s %llu --seed %llu -r 1%s",
                  file, name, (unsigned long long)geo->elems, geo->local, ocr_type_name(c->type),
                  ocr_op_name(c->op), (unsigned long long)c->n, (unsigned long long)o->seed, opts);
+}
+
+/* A comma list of the names in bit set `set` (ocr_type or ocr_op values). */
+static void name_list(char *buf, size_t len, unsigned set, int types) {
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 32 && k < len; ++i)
+        if (set >> i & 1)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "," : "",
+                                  types ? ocr_type_name((ocr_type)i) : ocr_op_name((ocr_op)i));
+}
+
+/* The command that repeats the whole grading: the same matrix (the grade
+ * seed's sizes), the same data, the same limits. */
+void grade_regrade(const grader *g, char *buf, size_t len) {
+    const cli_options *o = g->o;
+    char file[PATH_MAX + 64], name[320], opts[1100] = "", q[1060], list[200];
+    shell_word(file, sizeof file, o->kernel_file);
+    shell_word(name, sizeof name, o->kernel_name);
+    size_t k = 0;
+    if (o->grade_types)
+        name_list(list, sizeof list, o->grade_types, 1),
+            k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-types %s", list);
+    if (o->grade_ops)
+        name_list(list, sizeof list, o->grade_ops, 0),
+            k += (size_t)snprintf(opts + k, sizeof opts - k, " --grade-ops %s", list);
+    if (o->build_options)
+        shell_word(q, sizeof q, o->build_options),
+            snprintf(opts + k, sizeof opts - k, " --build-options %s", q);
+    snprintf(buf, len,
+             "oclReduction --grade --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
+             "--seed %llu --grade-seed %llu --timeout %u%s",
+             file, name, (unsigned long long)g->geo[0].elems, g->geo[0].local,
+             (unsigned long long)o->seed, (unsigned long long)g->grade_seed, o->timeout, opts);
 }
 
 /* "int sum n=1 (64 x 1024): WRONG", or the race check's equivalent. */
@@ -81,6 +115,20 @@ static const char *speed_word(double ratio) {
     return ratio == 0 ? "n/a" : ratio > SLOW_RATIO ? "SLOW" : "OK";
 }
 
+/* How the race check went, in words: "oclgrind" when it checked every case. */
+static void race_check(const grader *g, char *buf, size_t len) {
+    const char *tool = "";
+    for (unsigned i = g->nvalue; i < g->ncases; ++i)
+        if (g->cases[i].checker_failed) tool = g->cases[i].tool;
+    if (!g->have_oclgrind)
+        snprintf(buf, len, "skipped: oclgrind not found, races not checked");
+    else if (g->checker_failures)
+        snprintf(buf, len, "not checked: the checker failed (%s) in %u of %u race checks", tool,
+                 g->checker_failures, g->checker_failures + g->races_run);
+    else
+        snprintf(buf, len, "oclgrind");
+}
+
 /* ---- text ----------------------------------------------------------------- */
 
 static void text_geometry(const grader *g, unsigned geo) {
@@ -98,20 +146,38 @@ static void text_geometry(const grader *g, unsigned geo) {
     printf("  sizes:");
     for (unsigned s = 0; s < g->nsizes[geo]; ++s)
         printf(" %llu", (unsigned long long)g->sizes[geo][s]);
-    putchar('\n');
+    printf("\n  (drawn from the grade seed:");
+    for (unsigned s = 0; s < GRADE_DRAWN; ++s)
+        printf(" %llu", (unsigned long long)g->drawn[geo][s]);
+    puts(")");
     for (unsigned i = g->nvalue; i < g->ncases && g->have_oclgrind; ++i)
         if (g->cases[i].geo == geo)
-            printf("  race check (%s, n = %llu, oclgrind): %s\n", ocr_type_name(g->cases[i].type),
-                   (unsigned long long)g->cases[i].n, grade_verdict_names[g->cases[i].verdict]);
+            printf("  race check (%s, n = %llu, oclgrind): %s%s%s%s\n",
+                   ocr_type_name(g->cases[i].type), (unsigned long long)g->cases[i].n,
+                   grade_verdict_names[g->cases[i].verdict],
+                   g->cases[i].checker_failed ? " (not checked: the checker failed (" : "",
+                   g->cases[i].checker_failed ? g->cases[i].tool : "",
+                   g->cases[i].checker_failed ? "))" : "");
 }
 
 static void text(const grader *g) {
     const cli_options *o = g->o;
     printf("Grading %s (kernel %s; every case on two data sets: exact and one-sided, seed "
-           "%llu)\n",
-           o->kernel_file, o->kernel_name, (unsigned long long)o->seed);
+           "%llu; grade seed %llu)\n",
+           o->kernel_file, o->kernel_name, (unsigned long long)o->seed,
+           (unsigned long long)g->grade_seed);
     for (unsigned geo = 0; geo < g->ngeo; ++geo)
         text_geometry(g, geo);
+    type_op ng[GRADE_PAIRS];
+    const char *why[GRADE_PAIRS];
+    unsigned nng = grade_not_graded(g, ng, why);
+    for (unsigned i = 0; i < nng; ++i) { /* one line per reason */
+        int same_before = i && why[i] == why[i - 1],
+            same_after = i + 1 < nng && why[i + 1] == why[i];
+        printf("%s%s %s", same_before ? ", " : "Not graded: ", ocr_type_name(ng[i].type),
+               ocr_op_name(ng[i].op));
+        if (!same_after) printf(" (%s)\n", why[i]);
+    }
     if (!g->have_oclgrind)
         printf("  race check: SKIPPED (oclgrind not found: races not checked; install it)\n");
     if (g->first >= 0) {
@@ -128,8 +194,14 @@ static void text(const grader *g) {
     if (g->ratio > 0)
         printf("Speed: %.3gx reduce6's kernel time at n = %llu (%s; SLOW above %.0fx)\n", g->ratio,
                (unsigned long long)g->cases[g->speed].n, speed_word(g->ratio), SLOW_RATIO);
-    printf("Grade: %s (%u of %u checks passed%s)\n", grade_verdict_names[g->verdict], g->passed,
-           g->total, g->have_oclgrind ? "" : "; races not checked");
+    char rc[160];
+    race_check(g, rc, sizeof rc);
+    char rg[GRADE_REPLAY_LEN];
+    grade_regrade(g, rg, sizeof rg);
+    printf("Regrade: %s\n", rg);
+    printf("Grade: %s (%u of %u checks passed%s%s)\n", grade_verdict_names[g->verdict], g->passed,
+           g->total, strcmp(rc, "oclgrind") ? "; race check " : "",
+           strcmp(rc, "oclgrind") ? rc : "");
 }
 
 /* ---- JSON ----------------------------------------------------------------- */
@@ -153,10 +225,31 @@ static void json_case(const grader *g, unsigned i) {
     fputs(", \"result\": ", stdout), json_str(c->got[0] ? c->got : "-");
     fputs(", \"expected\": ", stdout), json_str(c->want[0] ? c->want : "-");
     fputs(", \"detail\": ", stdout), json_str(c->detail);
+    printf(", \"limit_s\": %.1f", c->race ? 0.0 : grade_case_limit(g, c->n));
+    printf(", \"checker_failed\": %s", c->checker_failed ? "true" : "false");
     char rp[GRADE_REPLAY_LEN];
     grade_replay(g, i, rp, sizeof rp);
     fputs(", \"replay\": ", stdout), json_str(rp);
     putchar('}');
+}
+
+/* "graded" and "not_graded": the (type, operator) pairs, the latter with why. */
+static void json_pairs(const grader *g) {
+    type_op ng[GRADE_PAIRS];
+    const char *why[GRADE_PAIRS];
+    unsigned nng = grade_not_graded(g, ng, why), k = 0;
+    fputs(", \"graded\": [", stdout);
+    for (unsigned gi = 0; gi < g->ngroups; ++gi) {
+        const grade_group *gr = &g->groups[gi];
+        if (gr->geo || g->cases[gr->first].verdict == V_SKIPPED) continue;
+        printf("%s{\"type\": \"%s\", \"op\": \"%s\"}", k++ ? ", " : "", ocr_type_name(gr->type),
+               ocr_op_name(gr->op));
+    }
+    fputs("], \"not_graded\": [", stdout);
+    for (unsigned i = 0; i < nng; ++i)
+        printf("%s{\"type\": \"%s\", \"op\": \"%s\", \"why\": \"%s\"}", i ? ", " : "",
+               ocr_type_name(ng[i].type), ocr_op_name(ng[i].op), why[i]);
+    putchar(']');
 }
 
 static void json(const grader *g) {
@@ -168,22 +261,35 @@ static void json(const grader *g) {
            "\"geometries\": [",
            (unsigned long long)o->seed, ocr_data_kind_name(OCR_DATA_EXACT),
            ocr_data_kind_name(OCR_DATA_ONE_SIDED), o->timeout);
-    for (unsigned k = 0; k < g->ngeo; ++k)
-        printf("%s{\"local_size\": %zu, \"elems_per_group\": %llu}", k ? ", " : "", g->geo[k].local,
-               (unsigned long long)g->geo[k].elems);
-    fputs("], \"cases\": [", stdout);
+    for (unsigned k = 0; k < g->ngeo; ++k) {
+        printf("%s{\"local_size\": %zu, \"elems_per_group\": %llu, \"drawn_sizes\": [",
+               k ? ", " : "", g->geo[k].local, (unsigned long long)g->geo[k].elems);
+        for (unsigned s = 0; s < GRADE_DRAWN; ++s)
+            printf("%s%llu", s ? ", " : "", (unsigned long long)g->drawn[k][s]);
+        fputs("]}", stdout);
+    }
+    char rg[GRADE_REPLAY_LEN];
+    grade_regrade(g, rg, sizeof rg);
+    printf("], \"grade_seed\": %llu, \"regrade\": ", (unsigned long long)g->grade_seed);
+    json_str(rg);
+    json_pairs(g);
+    fputs(", \"cases\": [", stdout);
     for (unsigned i = 0; i < g->ncases; ++i)
         json_case(g, i);
     if (g->first >= 0) case_name(g, &g->cases[g->first], first, sizeof first);
+    char rc[160];
+    race_check(g, rc, sizeof rc);
     printf("],\n \"summary\": {\"verdict\": \"%s\", \"passed\": %u, \"cases\": %u, "
-           "\"race_check\": \"%s\", \"reference\": \"reduce6\", \"speed_ratio\": ",
-           grade_verdict_names[g->verdict], g->passed, g->total,
-           g->have_oclgrind ? "oclgrind" : "skipped: oclgrind not found, races not checked");
+           "\"race_check\": \"%s\", \"checker_failures\": %u, \"wrong_values\": %u, "
+           "\"reference\": \"reduce6\", \"reference_wall_s\": %.3f, \"speed_ratio\": ",
+           grade_verdict_names[g->verdict], g->passed, g->total, rc, g->checker_failures,
+           g->wrong_values, g->ref_wall);
     if (g->ratio > 0)
         printf("%.3f", g->ratio);
     else
         fputs("null", stdout);
-    printf(", \"speed\": \"%s\", \"first_failure\": ", speed_word(g->ratio));
+    printf(", \"speed\": \"%s\", \"grade_seed\": %llu, \"first_failure\": ", speed_word(g->ratio),
+           (unsigned long long)g->grade_seed);
     json_str(first);
     fputs("}}\n", stdout);
 }
@@ -201,22 +307,23 @@ static void csv_str(const char *s) {
  * by position); new ones go at the end. */
 static void csv(const grader *g) {
     char first[200] = "";
-    puts("case,check,type,op,n,verdict,result,expected,detail,local_size,elems_per_group,data");
+    puts("case,check,type,op,n,verdict,result,expected,detail,local_size,elems_per_group,data,"
+         "checker_failed");
     for (unsigned i = 0; i < g->ncases; ++i) {
         const grade_case *c = &g->cases[i];
         printf("%u,%s,%s,%s,%llu,%s,%s,%s,", i, c->race ? "race" : "value", ocr_type_name(c->type),
                ocr_op_name(c->op), (unsigned long long)c->n, grade_verdict_names[c->verdict],
                c->got[0] ? c->got : "-", c->want[0] ? c->want : "-");
         csv_str(c->detail);
-        printf(",%zu,%llu,%s\n", g->geo[c->geo].local, (unsigned long long)g->geo[c->geo].elems,
-               data_name(c) ? data_name(c) : "");
+        printf(",%zu,%llu,%s,%d\n", g->geo[c->geo].local, (unsigned long long)g->geo[c->geo].elems,
+               data_name(c) ? data_name(c) : "", c->checker_failed);
     }
     printf("summary,,,,,%s,%u/%u,", grade_verdict_names[g->verdict], g->passed, g->total);
     if (g->ratio > 0) printf("%.3f", g->ratio);
     putchar(',');
     if (g->first >= 0) case_name(g, &g->cases[g->first], first, sizeof first);
     csv_str(first);
-    putchar('\n');
+    printf(",%u,%llu\n", g->checker_failures, (unsigned long long)g->grade_seed);
 }
 
 void grade_report(const grader *g) {

@@ -38,6 +38,21 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A case's time limit: --timeout, or more where reduce6, timed on this
+ * machine at the start of the grading, says the machine is slow now (a
+ * loaded lab server): LIMIT_FACTOR times its wall time per element, times
+ * the case's size. A correct kernel's verdict then does not depend on the
+ * load; a small case that hangs still ends at --timeout. */
+enum { LIMIT_FACTOR = 100 };
+double grade_case_limit(const grader *g, uint64_t n) {
+    double lim = g->o->timeout;
+    if (g->ref_wall > 0 && g->ref_n) {
+        double derived = LIMIT_FACTOR * g->ref_wall * ((double)n / (double)g->ref_n);
+        lim = derived > lim ? derived : lim;
+    }
+    return lim;
+}
+
 /* ---- the child: device, build, cases ------------------------------------ */
 
 /* One line to the parent; a message's line breaks become spaces. */
@@ -77,6 +92,7 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
         say(fd, "H %s takes at most %zu work-items per group, not %zu: choose a smaller -w",
             in->name, limit, geo->local),
             leave();
+    if (!ref && gr->type == OCR_DOUBLE && !in->fp64) say(fd, "U"), leave(); /* not graded here */
     ocr_build_request rq = {0};
     if (ref) {
         rq.spec = *ocr_kernel_find("reduce6");
@@ -95,8 +111,11 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
     ocr_status st = ocr_kernel_build(*dev, &rq, &k);
     if (st == OCR_OK) return k;
     /* A kernel that does not compile, or does not fit (its attributes, its
-     * local memory, its registers at this size), is the kernel's fault. */
-    if (!ref && (st == OCR_BUILD || st == OCR_RUNTIME || st == OCR_OPENCL)) say(fd, "B"), leave();
+     * local memory, its registers at this size), or whose text cannot be
+     * loaded (UTF-16, an include that is missing or leaves its folder), is
+     * the kernel's fault; the message is on stderr, the case's log. */
+    if (!ref && (st == OCR_BUILD || st == OCR_RUNTIME || st == OCR_OPENCL || st == OCR_IO))
+        say(fd, "B"), leave();
     say(fd, "H %s", ref ? "reduce6, the speed reference, does not build" : ocr_last_error());
     leave();
     return NULL;
@@ -117,6 +136,7 @@ static grade_verdict run_verdict(ocr_status st, const ocr_result *r, int *data) 
  *   E            the device cannot be opened (a broken environment)
  *   H message    the harness cannot run here (too large, no memory)
  *   B            the kernel does not build (the log is on stderr)
+ *   U            the device cannot run this type (double without fp64)
  *   S i          case i starts
  *   T i detail   what case i did wrong, in words (before its R)
  *   R i V data got expected kernel_ns
@@ -240,7 +260,7 @@ typedef struct {
     int msg, out; /* the pipes from it, -1 once closed */
     char line[2048], errlog[96];
     size_t len;
-    double deadline, start_limit;
+    double deadline, start_limit, case_start;
     int killed, status;
     unsigned gi, first, end; /* JOB_GROUP: group gi's cases [first, end) */
     int cur, done;           /* the case in flight (-1: none); the last one finished */
@@ -260,6 +280,7 @@ static int spawn(grader *g, job *j, int *msg_fd) {
     if ((j->pid = fork()) < 0) goto broken;
     if (j->pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL); /* the folder is the grader's */
         if (getppid() != parent) _exit(3);
         int e = open(j->errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (e >= 0) dup2(e, 2);
@@ -356,6 +377,13 @@ static void on_worker_line(grader *g, job *j, char *line) {
         snprintf(g->env_msg, sizeof g->env_msg, "%s", line + 2);
     } else if (sscanf(line, "D %zu", &limit) == 1) {
         g->device_limit = limit;
+    } else if (line[0] == 'U' && j->kind == JOB_GROUP) {
+        for (unsigned k = j->first; k < j->end; ++k) {
+            g->cases[k].verdict = V_SKIPPED;
+            snprintf(g->cases[k].detail, sizeof g->cases[k].detail,
+                     "not graded: the device has no double precision (cl_khr_fp64)");
+        }
+        j->done = (int)j->end - 1;
     } else if (line[0] == 'B' && j->kind == JOB_GROUP) {
         for (unsigned k = j->first; k < j->end; ++k) {
             g->cases[k].verdict = V_BUILD_ERROR;
@@ -367,12 +395,18 @@ static void on_worker_line(grader *g, job *j, char *line) {
             snprintf(g->cases[i].detail, sizeof g->cases[i].detail, "%s", line + at);
     } else if (sscanf(line, "S %u", &i) == 1 && i < j->end) {
         j->cur = (int)i;
-        j->deadline = now_s() + g->o->timeout; /* each case gets the full limit */
+        j->case_start = now_s(); /* each case gets its full limit; twice when it confirms one */
+        /* The timing runs (reduce6 first, the pace the limits follow; the
+         * speed case) get the start's generous limit: no limit is known yet. */
+        j->deadline = j->case_start + (j->kind != JOB_GROUP ? j->start_limit
+                                                            : grade_case_limit(g, g->cases[i].n) *
+                                                                  (g->cases[i].retried ? 2 : 1));
     } else if (sscanf(line, "R %u %d %d %63s %63s %llu", &i, &v, &set, got, want, &ns) == 6 &&
                i < j->end && v >= 0 && v < V_NVERDICTS) {
         grade_case *k = &g->cases[i];
         if (j->kind == JOB_REF) {
-            g->ref_ns = ns;
+            g->ref_ns = ns, g->ref_n = k->n;
+            g->ref_wall = v == V_PASS ? now_s() - j->case_start : 0;
         } else if (j->kind == JOB_SPEED) {
             g->speed_ns = v == V_PASS ? ns : 0;
         } else {
@@ -382,7 +416,12 @@ static void on_worker_line(grader *g, job *j, char *line) {
             if (v == V_CRASH) file_part(j->errlog, k->detail, sizeof k->detail, 0);
         }
         j->done = (int)i, j->cur = -1;
-        j->deadline = now_s() + g->o->timeout; /* the next case's setup, or the exit */
+        j->deadline = now_s() + g->o->timeout;  /* the next case's setup, or the exit */
+        if (j->kind == JOB_GROUP && k->retried) /* a time-out not confirmed: said */
+            snprintf(k->detail + strlen(k->detail), sizeof k->detail - strlen(k->detail),
+                     "%sa first run found no answer within %.0f s; run again with twice the limit, "
+                     "it ended",
+                     k->detail[0] ? "\n" : "", grade_case_limit(g, k->n));
     }
 }
 
@@ -408,10 +447,20 @@ static void finish_worker(grader *g, job *j) {
     if (j->done >= (int)j->end - 1 || g->env_broken || j->kind != JOB_GROUP) return;
     unsigned bad = j->cur >= 0 ? (unsigned)j->cur : (unsigned)j->done + 1;
     grade_case *k = &g->cases[bad];
+    if (j->killed && j->cur >= 0 && !k->retried) {
+        /* A time-out is confirmed before it is reported: the case again, in a
+         * new child, with twice the limit (a busy machine, not the kernel). */
+        k->retried = 1;
+        j->first = bad;
+        start_worker(g, j);
+        return;
+    }
     if (j->killed) {
         k->verdict = V_TIMEOUT;
         if (j->cur >= 0)
-            snprintf(k->detail, sizeof k->detail, "no answer within %u s; killed", g->o->timeout);
+            snprintf(k->detail, sizeof k->detail,
+                     "no answer within %.0f s, nor within %.0f s when run again; killed",
+                     grade_case_limit(g, k->n), 2 * grade_case_limit(g, k->n));
         else
             snprintf(k->detail, sizeof k->detail,
                      "the device or the build did not answer within %.0f s; killed",
@@ -466,6 +515,10 @@ static void run_alone(grader *g, job_kind kind, unsigned i) {
 void grade_run_values(grader *g) {
     job jobs[PARALLEL];
     unsigned next = 0;
+    /* reduce6 at the speed case's size first: the speed reference, and the
+     * measure of this machine's pace now (grade_case_limit). */
+    run_alone(g, JOB_REF, g->speed);
+    if (g->env_broken) return;
     for (unsigned k = 0; k < PARALLEL; ++k)
         job_init(g, &jobs[k], k, JOB_GROUP);
     for (;;) {
@@ -488,10 +541,8 @@ void grade_run_values(grader *g) {
     settle(g);
     /* The speed case, timed alone: the kernel (its build cached by now),
      * then reduce6 at the same size. */
-    if (!g->env_broken && !g->timed_out && g->cases[g->speed].verdict == V_PASS) {
+    if (!g->env_broken && !g->timed_out && g->cases[g->speed].verdict == V_PASS)
         run_alone(g, JOB_SPEED, g->speed);
-        if (g->speed_ns && !g->env_broken) run_alone(g, JOB_REF, g->speed);
-    }
 }
 
 /* ---- the race check: oclgrind on this program --------------------------- */
@@ -504,38 +555,37 @@ static void start_race(grader *g, job *j, grade_case *c) {
     snprintf(w, sizeof w, "%zu", geo->local);
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
     snprintf(s, sizeof s, "%llu", (unsigned long long)o->seed);
-    const char *argv[32] = {g->oclgrind,
-                            "--data-races",
-                            "--uninitialized",
-                            "--check-api",
-                            g->self,
-                            "--kernel-file",
-                            o->kernel_file,
-                            "--kernel-name",
-                            o->kernel_name,
-                            "--elems-per-group",
-                            e,
-                            "-w",
-                            w,
-                            "--type",
-                            ocr_type_name(c->type),
-                            "-s",
-                            n,
-                            "--seed",
-                            s,
-                            "-r",
-                            "1",
-                            "--cpu-baseline",
-                            "none"};
-    int a = 0, fd;
-    while (argv[a])
-        ++a;
+    const char *argv[40] = {g->oclgrind, "--data-races", "--check-api"};
+    int a = 3, fd;
+    if (!c->no_uninit) argv[a++] = "--uninitialized";
+    const char *rest[] = {g->self,
+                          "--kernel-file",
+                          o->kernel_file,
+                          "--kernel-name",
+                          o->kernel_name,
+                          "--elems-per-group",
+                          e,
+                          "-w",
+                          w,
+                          "--type",
+                          ocr_type_name(c->type),
+                          "-s",
+                          n,
+                          "--seed",
+                          s,
+                          "-r",
+                          "1",
+                          "--cpu-baseline",
+                          "none"};
+    for (size_t r = 0; r < sizeof rest / sizeof rest[0]; ++r)
+        argv[a++] = rest[r];
     if (o->build_options) argv[a++] = "--build-options", argv[a++] = o->build_options;
     argv[a] = NULL;
     j->race = c;
     /* oclgrind simulates, far slower: 8 times the case limit, or just the
      * limit after a time-out (the kernel may well hang here too). */
-    j->limit = g->timed_out ? o->timeout : 8 * o->timeout;
+    double lim = grade_case_limit(g, c->n);
+    j->limit = (unsigned)(g->timed_out ? lim : 8 * lim);
     if (spawn(g, j, &fd) == 0) {
         execv(argv[0], (char *const *)argv);
         _exit(127);
@@ -543,10 +593,40 @@ static void start_race(grader *g, job *j, grade_case *c) {
     j->deadline = now_s() + j->limit;
 }
 
+/* Whether the program under oclgrind said the kernel does not build (or its
+ * includes cannot be read): the student's fault, wherever it shows. */
+static int said_build_failed(const char *log) {
+    return strstr(log, "oclReduction: building ") != NULL || strstr(log, "included file") != NULL;
+}
+
+/* The checker failed on its own (a signal, or a status that is none of the
+ * run's verdicts): with --uninitialized, the case runs again without it; else
+ * it is not checked, the tool's failure said, never the student's. Returns 1
+ * to run the case again. */
+static int checker_failed(job *j, const char *first) {
+    grade_case *c = j->race;
+    if (WIFSIGNALED(j->status))
+        snprintf(c->tool, sizeof c->tool, "signal %d", WTERMSIG(j->status));
+    else
+        snprintf(c->tool, sizeof c->tool, "status %d",
+                 WIFEXITED(j->status) ? WEXITSTATUS(j->status) : j->status);
+    if (!c->no_uninit) {
+        c->no_uninit = 1;
+        return 1;
+    }
+    c->verdict = V_SKIPPED, c->checker_failed = 1;
+    snprintf(c->detail, sizeof c->detail,
+             "not checked: the checker failed (%s), with --uninitialized and without it; "
+             "oclgrind's last words: %.400s",
+             c->tool, first[0] ? first : "(none)");
+    return 0;
+}
+
 /* The race check's verdict. oclgrind's diagnostics go to stderr; a clean run
  * writes nothing there. Exit 1 is the run's own check failing: a wrong value
- * is WRONG, never a pass (the value checks say which data set). */
-static void finish_race(job *j) {
+ * is WRONG, never a pass (the value checks say which data set). Returns 1 to
+ * run the case again (see checker_failed). */
+static int finish_race(job *j) {
     grade_case *c = j->race;
     char log[sizeof c->detail];
     file_part(j->errlog, log, sizeof log, 1); /* the first diagnostics are the ones to read */
@@ -557,38 +637,47 @@ static void finish_race(job *j) {
     if (j->killed) {
         c->verdict = V_TIMEOUT;
         snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s", j->limit);
-    } else if (log[0] && (st == 0 || st == 1)) {
+    } else if (st == 3 && said_build_failed(log)) {
+        c->verdict = V_BUILD_ERROR;
+        snprintf(c->detail, sizeof c->detail, "%s", first);
+    } else if (st != 0 && st != 1) {
+        return checker_failed(j, first);
+    } else if (log[0]) {
         c->verdict = V_RACE;
         snprintf(c->detail, sizeof c->detail, "%s", first);
     } else if (st == 0) {
         c->verdict = V_PASS;
-    } else if (st == 1) {
+    } else {
         c->verdict = V_WRONG;
         snprintf(c->detail, sizeof c->detail,
                  "under oclgrind the run's own check failed at n = %llu (the value cases say how)",
                  (unsigned long long)c->n);
-    } else {
-        c->verdict = V_CRASH;
-        snprintf(c->detail, sizeof c->detail, "under oclgrind the run ended with status %d: %.400s",
-                 WIFEXITED(j->status) ? st : j->status, first);
     }
+    if (c->no_uninit) /* checked, but without --uninitialized: say why */
+        snprintf(c->detail + strlen(c->detail), sizeof c->detail - strlen(c->detail),
+                 "%soclgrind --uninitialized failed (%s); checked without --uninitialized",
+                 c->detail[0] ? "\n" : "", c->tool);
+    return 0;
 }
 
 void grade_run_races(grader *g, const unsigned *idx, unsigned count) {
     job jobs[PARALLEL];
-    unsigned next = 0;
+    unsigned queue[2 * GRADE_MAX_CASES], queued = count, next = 0;
+    memcpy(queue, idx, count * sizeof *idx);
     for (unsigned k = 0; k < PARALLEL; ++k)
         job_init(g, &jobs[k], k, JOB_RACE);
     for (;;) {
         unsigned active = 0;
         for (unsigned k = 0; k < PARALLEL; ++k) {
-            if (!jobs[k].active && next < count && !g->env_broken)
-                start_race(g, &jobs[k], &g->cases[idx[next++]]);
+            if (!jobs[k].active && next < queued && !g->env_broken)
+                start_race(g, &jobs[k], &g->cases[queue[next++]]);
             active += jobs[k].active;
         }
         if (!active) break;
         wait_any(g, jobs, PARALLEL);
         for (unsigned k = 0; k < PARALLEL; ++k)
-            if (jobs[k].ended) jobs[k].ended = 0, finish_race(&jobs[k]);
+            if (jobs[k].ended && (jobs[k].ended = 0, finish_race(&jobs[k])) &&
+                queued < 2 * GRADE_MAX_CASES)
+                queue[queued++] = (unsigned)(jobs[k].race - g->cases);
     }
 }

@@ -12,9 +12,11 @@
 #define ANY_FORMAT (TEXT | CSV | JSON)
 
 /* The grader chooses sizes, types, operators and M itself. */
-static const char *const grade_fixed[] = {"size",   "type",    "op",       "threshold",
-                                          "repeat", "data",    "passes",   "resources",
-                                          "peak",   "explain", "accurate", NULL};
+static const char *const grade_fixed[] = {
+    "size",      "type", "op",      "threshold", "repeat",     "data", "passes",
+    "resources", "peak", "explain", "accurate",  "race-check", NULL};
+/* One run under oclgrind, judged: a plain run's options only. */
+static const char *const race_one[] = {"tune", "split", "mpi", "stream", "segments", NULL};
 static const char *const tune_chooses[] = {"local-size", "groups", "access",    "op",       "grade",
                                            "explain",    "format", "threshold", "accurate", NULL};
 /* One report over several devices or ranks: no per-device extras (and the
@@ -27,9 +29,11 @@ static const char *const one_stream[] = {
     "host-mem", "repeat", "threshold", "access", "cpu-baseline", "accurate", NULL};
 /* The library's segmented reduction: its own kernels, one call per run. */
 static const char *const one_segmented[] = {
-    "grade",  "tune",        "explain", "passes",    "resources",    "peak",
-    "split",  "mpi",         "stream",  "threshold", "groups",       "access",
-    "kernel", "kernel-file", "chunk",   "host-mem",  "cpu-baseline", "accurate", NULL};
+    "grade", "tune",     "explain",      "passes",   "resources", "peak",   "split",
+    "mpi",   "stream",   "threshold",    "groups",   "access",    "kernel", "kernel-file",
+    "chunk", "host-mem", "cpu-baseline", "accurate", NULL};
+static const char *const grade_only[] = {"grade-seed", "grade-types", "grade-ops", "list-cases",
+                                         NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};
@@ -39,6 +43,14 @@ static ocr_status split_list_rule(const cli_options *o) {
     if (strcmp(o->split, "all") != 0 && (cli_given(o, "platform") || cli_given(o, "device-type")))
         return cli_usage_error(
             "-p and -t choose among all devices: use them with --split all, not a list");
+    return OCR_OK;
+}
+
+/* --grade grades a --kernel-file; --grade --list-cases only lists the matrix. */
+static ocr_status grade_rule(const cli_options *o) {
+    if (!o->kernel_file && !o->list_cases)
+        return cli_usage_error(
+            "--grade grades a --kernel-file (with --kernel-name, --elems-per-group)");
     return OCR_OK;
 }
 
@@ -53,8 +65,8 @@ static ocr_status split_list_rule(const cli_options *o) {
 static const cli_mode modes[] = {
     {.name = "--grade",
      ON(grade),
-     .needs = CLI_NEEDS_KERNEL_FILE,
-     .needs_msg = "--grade grades a --kernel-file (with --kernel-name, --elems-per-group)",
+     .only_with = grade_only,
+     .rule = grade_rule,
      .forbids = grade_fixed,
      .forbids_why = ": the matrix is fixed",
      .devices = CLI_REFUSES_ALL,
@@ -129,6 +141,15 @@ static const cli_mode modes[] = {
      .no_arg = "%s finds no argmin or argmax per segment yet",
      .no_small = 1,
      .run = cli_run_segments},
+    {.name = "--race-check",
+     ON(race_check),
+     .forbids = race_one,
+     .forbids_why = "",
+     .devices = CLI_REFUSES_ALL,
+     .devices_msg = "%s runs on one device, not -d all",
+     .formats = TEXT,
+     .formats_msg = "%s prints text only; drop --format",
+     .run = cli_run_race_check},
     /* Modifiers of the single and -d all runs (run_on does them). */
     {.name = "--explain",
      ON(explain),
@@ -224,7 +245,7 @@ static ocr_status refuse_without_ability(const cli_options *o) {
     char msg[160];
     const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
     if (!o->kernel_file && !s) return OCR_OK; /* an unknown kernel: the run says so */
-    if (ocr_type_is_storage(o->type)) { /* small types: what cannot be done with them */
+    if (ocr_type_is_storage(o->type)) {       /* small types: what cannot be done with them */
         const char *ty = ocr_type_name(o->type);
         if (!s || !(s->caps & OCR_KERNEL_SMALL))
             snprintf(msg, sizeof msg,

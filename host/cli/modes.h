@@ -63,6 +63,7 @@ ocr_status cli_run_split(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_stream(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_tune(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_grade(const cli_options *o, int *argc, char ***argv);
+ocr_status cli_run_race_check(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv); /* segments.c */
 

@@ -30,7 +30,7 @@ own_left() {
     echo "$p $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)"
   done
 }
-verdict=$(GRADE_CHECK=${GRADE_CHECK:-} "$py" - "$tmp/out.json" "$tmp/err" "$ocr" <<'PY'
+verdict=$(GRADE_CHECK=${GRADE_CHECK:-} GRADE_DETAIL=${GRADE_DETAIL:-} "$py" - "$tmp/out.json" "$tmp/err" "$ocr" <<'PY'
 import json, os, re, shlex, subprocess, sys
 def refuse(c): sys.exit(f"not JSON: {c}")
 d = json.load(open(sys.argv[1]), parse_constant=refuse)
@@ -38,7 +38,14 @@ s = d["summary"]
 cases = [c for c in d["cases"] if c["check"] == "value"]
 races = [c for c in d["cases"] if c["check"] == "race"]
 assert cases and races, "no value or no race checks"
-assert s["cases"] == len(cases) + (len(races) if s["race_check"] == "oclgrind" else 0), s
+skipped = s["race_check"].startswith("skipped")
+graded = [c for c in cases if c["verdict"] != "SKIPPED"] # SKIPPED: double without fp64
+assert s["cases"] == len(graded) + (0 if skipped else len(races) - s["checker_failures"]), s
+assert s["checker_failures"] == sum(c["checker_failed"] for c in races), s
+assert s["wrong_values"] == sum(c["verdict"] == "WRONG" for c in cases), s
+for c in d["cases"]: # a tool's failure is never the student's
+    assert c["checker_failed"] == (c["check"] == "race" and c["verdict"] == "SKIPPED" and
+                                   c["detail"].startswith("not checked: the checker failed (")), c
 assert len(d["geometries"]) == 2, d["geometries"]
 verdicts = ("PASS", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS", "CRASH", "TIMEOUT", "RACE",
             "SKIPPED", "NOT_RUN")
@@ -110,9 +117,53 @@ def all_build_error(): # every row: value and race checks
     assert all(c["detail"] for c in d["cases"])
 def all_out_of_bounds(): # found by the guard, the same way in every case
     assert all(c["verdict"] == "OUT_OF_BOUNDS" and "guard" in c["detail"] for c in cases)
-checks = {"mid_tail": mid_tail, "hang_large": hang_large, "printed": printed, "seed7": seed7,
+def checker_failed(): # every race check not checked, the checker's signal said
+    assert all(c["checker_failed"] and c["detail"].startswith(
+        "not checked: the checker failed (signal 11)") for c in races), races
+    assert s["race_check"].startswith("not checked: the checker failed (signal 11) in "), s
+    assert "CRASH" not in [c["verdict"] for c in d["cases"]], s
+def without_uninitialized(): # checked again without the option that failed
+    assert all(c["verdict"] != "SKIPPED" and not c["checker_failed"] and
+               "--uninitialized failed (signal 11); checked without --uninitialized" in c["detail"]
+               and "--uninitialized" not in c["replay"] for c in races), races
+    assert s["race_check"] == "oclgrind", s
+def published(c): # the sizes docs/labs/grading.md names: every size but the drawn ones
+    geo = next(g for g in d["geometries"] if g["local_size"] == c["local_size"])
+    return c["n"] not in geo["drawn_sizes"]
+def drawn_only(): # wrong exactly where no document says a size
+    assert all(c["verdict"] == "PASS" for c in cases if published(c)), "wrong at a published size"
+    assert any(c["verdict"] == "WRONG" for c in cases if not published(c)), "the cheat passed"
+def uint_minmax(): # wrong only for uint min and max, and there at some size each
+    bad = {(c["type"], c["op"]) for c in cases if c["verdict"] != "PASS"}
+    assert bad == {("uint", "min"), ("uint", "max")}, bad
+def regrade(): # the grade seed repeats the matrix: its sizes and the verdicts
+    assert f'--grade-seed {d["grade_seed"]} ' in d["regrade"] + " ", d["regrade"]
+    argv = shlex.split(d["regrade"])
+    out = subprocess.run([sys.argv[3]] + argv[1:] + ["--grade-types", "int", "--grade-ops",
+                         "sum", "--format", "json"], capture_output=True, text=True).stdout
+    again = json.loads(out)
+    assert [g["drawn_sizes"] for g in again["geometries"]] == \
+        [g["drawn_sizes"] for g in d["geometries"]], (again["geometries"], d["geometries"])
+    pick = lambda doc: [(c["n"], c["local_size"], c["verdict"]) for c in doc["cases"]
+                        if c["check"] == "value" and (c["type"], c["op"]) == ("int", "sum")]
+    assert pick(again) == pick(d), (pick(again), pick(d))
+    assert {(p["type"], p["op"]) for p in again["not_graded"]} >= {("uint", "sum")}, again
+def race_replay(): # the RACE replay runs the race check and says RACE: exit 1
+    c = next(c for c in races if c["verdict"] == "RACE")
+    argv = shlex.split(c["replay"])
+    assert argv[:2] == ["oclReduction", "--race-check"], c["replay"]
+    p = subprocess.run([sys.argv[3]] + argv[1:], capture_output=True, text=True)
+    assert p.returncode == 1 and "Race check: RACE" in p.stdout, (p.returncode, p.stdout[-300:])
+def race_and_wrong(): # RACE, and the wrong values said too
+    assert s["verdict"] == "RACE" and s["wrong_values"] > 0, s
+    assert "the values are also wrong: " in first_failure()["detail"], first_failure()
+checks = {"race_replay": race_replay, "race_and_wrong": race_and_wrong, "drawn_only": drawn_only, "uint_minmax": uint_minmax, "regrade": regrade,
+          "checker_failed": checker_failed, "without_uninitialized": without_uninitialized,
+          "mid_tail": mid_tail, "hang_large": hang_large, "printed": printed, "seed7": seed7,
           "replay": replay, "fixed64": fixed64, "all_wrong": all_wrong,
           "all_build_error": all_build_error, "all_out_of_bounds": all_out_of_bounds}
+if os.environ.get("GRADE_DETAIL"): # the first failure's detail says why, in words
+    assert re.search(os.environ["GRADE_DETAIL"], first_failure()["detail"]), first_failure()
 for name in filter(None, os.environ["GRADE_CHECK"].split(",")):
     checks[name]()
 print(s["verdict"])

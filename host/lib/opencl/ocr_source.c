@@ -2,10 +2,11 @@
  * $OCLREDUCTION_KERNEL_DIR, the source tree, the installed kernels beside
  * the library and beside the program, the installed data directory),
  * or take the copy compiled into the library, and expand its includes. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "ocr_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,19 +23,34 @@
 #define OCR_INSTALL_KERNEL_DIR_LIB_REL "../share/oclreduction/cl"
 #endif
 
-char *ocr_read_file(const char *path, size_t *len) {
+/* Only a regular file is read: a FIFO or a device would block or never end.
+ * O_NONBLOCK keeps the open of a FIFO from waiting for a writer; fstat then
+ * says what was opened (no window between a check and the open). */
+static FILE *open_regular(const char *path) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat sb;
-    FILE *f = NULL;
-    char *buf = NULL;
-    long size;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        ocr_errorf("kernel file %s is not a regular file", path);
-        return NULL;
-    }
-    if (!(f = fopen(path, "rb"))) {
+    if (fd < 0) {
         ocr_errorf("cannot open kernel file %s: %s", path, strerror(errno));
         return NULL;
     }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        ocr_errorf("kernel file %s is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        ocr_errorf("cannot open kernel file %s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+char *ocr_read_file(const char *path, size_t *len) {
+    FILE *f = NULL;
+    char *buf = NULL;
+    long size;
+    if (!(f = open_regular(path))) return NULL;
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         ocr_errorf("cannot read kernel file %s: %s", path, strerror(errno));
         goto done;
@@ -212,13 +228,17 @@ static int sb_str(ocr_strbuf *b, const char *s) {
     return sb_add(b, s, strlen(s));
 }
 
-/* `#line N "path"`, the path escaped as a string literal. */
+/* `#line N "path"`, the path escaped as a string literal; a control
+ * character (a newline in a file name would end the directive) shows as '?'
+ * there, in build logs only. */
 static int sb_line(ocr_strbuf *b, int n, const char *path) {
     char num[32];
     snprintf(num, sizeof num, "#line %d \"", n);
     int ok = sb_str(b, num);
     for (const char *p = path; ok && *p; ++p)
-        ok = (*p == '"' || *p == '\\' ? sb_add(b, "\\", 1) : 1) && sb_add(b, p, 1);
+        ok = (unsigned char)*p < 0x20 || *p == 0x7f
+                 ? sb_add(b, "?", 1)
+                 : (*p == '"' || *p == '\\' ? sb_add(b, "\\", 1) : 1) && sb_add(b, p, 1);
     return ok && sb_str(b, "\"\n");
 }
 
@@ -247,8 +267,9 @@ typedef struct {
     ocr_strbuf out;
     char *const *dirs; /* where includes are searched after the including file's directory */
     int ndirs;
-    int mirror;   /* oclgrind: mirror the top file's lines first (see mirror_lines) */
-    int embedded; /* read the sources compiled into the library, not files */
+    int mirror;    /* oclgrind: mirror the top file's lines first (see mirror_lines) */
+    int embedded;  /* read the sources compiled into the library, not files */
+    char *confine; /* a --kernel-file's folder (real path): its includes stay inside */
 } expansion;
 
 /* Embedded sources are named EMBEDDED "/" their path relative to cl/, so
@@ -294,12 +315,40 @@ static char *embedded_include(const char *dir, const char *name, const char *fro
     return p;
 }
 
+/* Whether path's real path is dir or inside it (NULL dir: anything is). */
+static int inside(const char *dir, const char *path) {
+    char real[PATH_MAX];
+    size_t n = dir ? strlen(dir) : 0;
+    if (!dir || !realpath(path, real)) return 1; /* nothing to confine, or nothing there */
+    return strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0' || n == 1);
+}
+
+/* A --kernel-file's includes stay in its folder (a graded kernel must not
+ * read the teacher's files): no absolute name, no "..", no link out. */
+static int leaves(const expansion *ex, const char *dir, const char *name, const char *near) {
+    if (!ex->confine) return 0;
+    if (name[0] == '/') return 1;
+    for (const char *p = name; (p = strstr(p, "..")) != NULL; p += 2)
+        if ((p == name || p[-1] == '/') && (p[2] == '/' || p[2] == '\0')) return 1;
+    return inside(ex->confine, dir) && !inside(ex->confine, near);
+}
+
 /* Finds an included file beside the including one, then in each of dirs.
- * NULL with one message if it is in none of them or cannot be read. */
+ * NULL with one message if it is in none of them, cannot be read, or leaves
+ * a --kernel-file's folder. */
 static char *find_include(const expansion *ex, const char *dir, const char *name, const char *from,
                           int lineno) {
     char *denied = NULL; /* the first candidate there but unreadable */
     int denied_err = 0;
+    char *near = join(dir, name);
+    int out = near && leaves(ex, dir, name, near);
+    free(near);
+    if (out) {
+        ocr_errorf("%s:%d: included file \"%s\" is outside the kernel's folder: a kernel file may "
+                   "include only files beside it (and reduce_common.h)",
+                   from, lineno, name);
+        return NULL;
+    }
     for (int d = -1; d < ex->ndirs; ++d) {
         char *p = join(d < 0 ? dir : ex->dirs[d], name);
         if (!p) {
@@ -329,6 +378,31 @@ static char *find_include(const expansion *ex, const char *dir, const char *name
     return NULL;
 }
 
+/* Source text as editors save it: a UTF-8 byte-order mark (Visual Studio's
+ * "UTF-8 with signature") is skipped, or it would land after the #line the
+ * host writes first; UTF-16 is refused by name (OpenCL C is read as 8-bit
+ * text: it would fail with a confusing log). Returns the text's start, or
+ * NULL with a message. */
+static const char *text_start(const char *path, const char *src, size_t len) {
+    const unsigned char *u = (const unsigned char *)src;
+    if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
+        ocr_errorf("kernel file %s is UTF-16 text (it begins with the byte-order mark %02X %02X): "
+                   "save it as UTF-8",
+                   path, u[0], u[1]);
+        return NULL;
+    }
+    return len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF ? src + 3 : src;
+}
+
+/* Appends the line [line, next), ending it with "\n" alone: a CRLF line (a
+ * Windows editor's) loses its CR, and a last line without an end gets one. */
+static int sb_text_line(ocr_strbuf *out, const char *line, const char *next) {
+    size_t n = (size_t)(next - line);
+    if (n && line[n - 1] == '\n') --n;
+    if (n && line[n - 1] == '\r') --n;
+    return sb_add(out, line, n) && sb_add(out, "\n", 1);
+}
+
 /*
  * oclgrind names a diagnostic's place by the #line-mapped file and number, but
  * quotes line N of the source string it was given, whatever the file: with
@@ -352,7 +426,7 @@ static int mirror_lines(ocr_strbuf *out, const char *src, const char *end) {
         while (p < next && (*p == ' ' || *p == '\t'))
             ++p;
         if (p < next && *p == '#') ok = sb_add(out, "//", 2);
-        ok = ok && sb_add(out, line, (size_t)(next - line)) && (nl || sb_add(out, "\n", 1));
+        ok = ok && sb_text_line(out, line, next);
     }
     return ok && sb_str(out, "#endif\n");
 }
@@ -374,18 +448,22 @@ static int expand(expansion *ex, const char *path, int depth) {
         return 0;
     }
     if (!(src = ex->embedded ? embedded_read(path, &len) : ocr_read_file(path, &len))) return 0;
-    const char *end = src + len, *slash = strrchr(path, '/');
+    const char *text = text_start(path, src, len), *end = src + len, *slash = strrchr(path, '/');
+    if (!text) {
+        free(src);
+        return 0;
+    }
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    if (depth == 0 && ex->mirror) ok = mirror_lines(&ex->out, src, end);
+    if (depth == 0 && ex->mirror) ok = mirror_lines(&ex->out, text, end);
     ok = ok && sb_line(&ex->out, 1, path);
-    for (const char *line = src, *next; ok && line < end; line = next, ++lineno) {
+    for (const char *line = text, *next; ok && line < end; line = next, ++lineno) {
         const char *nl = memchr(line, '\n', (size_t)(end - line));
         next = nl ? nl + 1 : end;
         const char *name;
         size_t nlen = include_name(line, next, &name);
         if (!nlen) {
-            ok = sb_add(&ex->out, line, (size_t)(next - line)) && (nl || sb_add(&ex->out, "\n", 1));
+            ok = sb_text_line(&ex->out, line, next);
             continue;
         }
         char nm[256];
@@ -422,7 +500,7 @@ ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, i
                            ocr_kernel *k, ocr_strbuf *src) {
     ocr_status st = OCR_OK;
     const ocr_kernel_spec *sp = &rq->spec;
-    expansion ex = {{NULL, 0, 0}, NULL, 0, 0, embedded};
+    expansion ex = {{NULL, 0, 0}, NULL, 0, 0, embedded, NULL};
     char *inc_dirs[2] = {NULL, NULL};
     int n_inc = 0;
     if (embedded) {
@@ -430,6 +508,11 @@ ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, i
         if (k->path) sprintf(k->path, "%s/%s", EMBEDDED, sp->file);
     } else if (rq->kernel_file) {
         k->path = strdup(rq->kernel_file);
+        char *slash = k->path ? strrchr(k->path, '/') : NULL,
+             *dir = k->path ? strdup(k->path) : NULL;
+        if (dir) dir[slash ? (size_t)(slash - k->path) + (slash == k->path) : 0] = '\0';
+        ex.confine = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
+        free(dir);
     } else {
         k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
         if (!k->path) {
@@ -455,6 +538,7 @@ ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, i
     if (!expand(&ex, k->path, 0)) st = OCR_IO;
 done:
     *src = ex.out;
+    free(ex.confine);
     free(inc_dirs[0]);
     free(inc_dirs[1]);
     return st;
