@@ -80,8 +80,19 @@ static int next_word(const char **p, char *w) {
     return 1;
 }
 
+/* Options that read a file into the build ahead of the kernel, where it could
+ * define the kernels' own names past the check above. */
+static const char *const prefix_files[] = {"-include", "-imacros", "--include", "--imacros"};
+
 /* One word w (and for a bare flag, the next from *p, into arg). */
 static ocr_status check_word(const char *options, const char *w, const char **p, char *arg) {
+    for (size_t i = 0; i < sizeof prefix_files / sizeof prefix_files[0]; ++i)
+        if (strncmp(w, prefix_files[i], strlen(prefix_files[i])) == 0) {
+            ocr_errorf("build options \"%s\": %s is refused: a file read ahead of the kernel "
+                       "could define the names the library builds it with",
+                       options, prefix_files[i]);
+            return OCR_USAGE;
+        }
     for (size_t i = 0; i < sizeof with_argument / sizeof with_argument[0]; ++i) {
         const char *f = with_argument[i].flag;
         size_t fl = strlen(f);
