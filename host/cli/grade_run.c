@@ -103,6 +103,7 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
             g->o->kernel_name, g->o->kernel_file, OCR_PER_GROUP, geo->local, (size_t)geo->elems, 1,
             geo->elems,        "graded kernel",   {0},           0};
         rq.spec = s;
+        rq.spec.caps |= OCR_KERNEL_CONFINED; /* its includes stay in its folder */
         rq.kernel_file = g->o->kernel_file;
         rq.type = gr->type, rq.op = gr->op;
         rq.local_size = geo->local;

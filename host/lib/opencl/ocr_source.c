@@ -323,8 +323,8 @@ static int inside(const char *dir, const char *path) {
     return strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0' || n == 1);
 }
 
-/* A --kernel-file's includes stay in its folder (a graded kernel must not
- * read the teacher's files): no absolute name, no "..", no link out. */
+/* A graded kernel's includes stay in its folder (OCR_KERNEL_CONFINED: it
+ * must not read the teacher's files): no absolute name, no "..", no link out. */
 static int leaves(const expansion *ex, const char *dir, const char *name, const char *near) {
     if (!ex->confine) return 0;
     if (name[0] == '/') return 1;
@@ -511,7 +511,8 @@ ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, i
         char *slash = k->path ? strrchr(k->path, '/') : NULL,
              *dir = k->path ? strdup(k->path) : NULL;
         if (dir) dir[slash ? (size_t)(slash - k->path) + (slash == k->path) : 0] = '\0';
-        ex.confine = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
+        if (sp->caps & OCR_KERNEL_CONFINED)
+            ex.confine = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
         free(dir);
     } else {
         k->path = ocr_find_kernel_file(sp->file, rq->kernel_dir);
