@@ -16,6 +16,7 @@ import oclreduction as ocr
 from oclreduction import OcrError, Reducer
 
 from conftest import has_fp64
+from ieee import ieee_sum
 
 
 def dataset(kind, dtype, n, seed=27):
@@ -111,30 +112,6 @@ def test_refusals(context, queue):
     with pytest.raises(OcrError) as e:
         Reducer(context, np.float32, "sum", accurate=True, build_options="-cl-fast-relaxed-math")
     assert "reassociate" in e.value.message
-
-
-def ieee_sum(x):
-    """The IEEE sum of x in x's type: NaN where a NaN is or +inf meets -inf,
-    +-inf where an infinity is or the exact sum overflows, else the correctly
-    rounded exact sum. math.fsum where it answers; where its float64 partials
-    overflow (OverflowError), the exact sum as a Fraction, its overflow
-    mapped to an infinity of its sign."""
-    from fractions import Fraction
-    v = x.astype(np.float64).tolist()
-    if any(math.isnan(a) for a in v) or (math.inf in v and -math.inf in v):
-        return x.dtype.type(math.nan)
-    if math.inf in v or -math.inf in v:
-        return x.dtype.type(math.inf if math.inf in v else -math.inf)
-    try:
-        s = math.fsum(v)
-    except OverflowError:
-        e = sum(Fraction(a) for a in v)
-        try:
-            s = float(e)
-        except OverflowError:
-            s = math.inf if e > 0 else -math.inf
-    with np.errstate(over="ignore"):
-        return x.dtype.type(s)  # float32: past FLT_MAX (rounded), an infinity
 
 
 def assert_ieee(got, want):

@@ -13,15 +13,17 @@ PASSED (exit 0). Usage: accurate_fsum_test.py OCLREDUCTION (PYTHONPATH: the
 package)."""
 import ctypes
 import json
-import math
+import os
 import subprocess
 import sys
-from fractions import Fraction
 
 import numpy as np
 
 from oclreduction import _declarations as D
 from oclreduction._native import lib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "tests"))
+from ieee import ieee_sum  # noqa: E402  (python/tests/ieee.py, shared with test_accurate.py)
 
 lib.ocr_data_fill.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
                               ctypes.c_uint64, ctypes.c_int]
@@ -36,24 +38,6 @@ def data(tname, n, seed, kind):
     x = np.empty(n, dt)
     lib.ocr_data_fill(x.ctypes.data, n, t, D.OCR_SUM, seed, KINDS[kind])
     return x
-
-
-def ieee_sum(x):
-    v = x.astype(np.float64).tolist()
-    if any(math.isnan(a) for a in v) or (math.inf in v and -math.inf in v):
-        return x.dtype.type(math.nan)
-    if math.inf in v or -math.inf in v:
-        return x.dtype.type(math.inf if math.inf in v else -math.inf)
-    try:
-        s = math.fsum(v)
-    except OverflowError:
-        e = sum(Fraction(a) for a in v)
-        try:
-            s = float(e)
-        except OverflowError:
-            s = math.inf if e > 0 else -math.inf
-    with np.errstate(over="ignore"):
-        return x.dtype.type(s)
 
 
 def within(got, want):
