@@ -146,10 +146,12 @@ def test_new_paths_wait_for_events(ooo_queue):
                        (lambda a, w: ocr.sum(a, dtype=np.float32, wait_for=w), n * 3),
                        (lambda a, w: ocr.max(a, initial=1, wait_for=w), 3),
                        (lambda a, w: ocr.sum(a[::-1], wait_for=w), n * 3)):
-        a = cla.zeros(ooo_queue, n, np.int32)
+        # empty, not zeros: on an out-of-order queue zeros' fill could land
+        # after the copy (Intel's CPU runtime did: a sum of 0)
+        a = cla.empty(ooo_queue, n, np.int32)
         gate = cl.UserEvent(ctx)
         a.add_event(cl.enqueue_copy(ooo_queue, a.base_data, np.full(n, 3, np.int32),
-                                    wait_for=[gate], is_blocking=False))
+                                    wait_for=[gate] + list(a.events), is_blocking=False))
         gate2 = cl.UserEvent(ctx)
         try:
             got = call(a, [gate2])
