@@ -280,7 +280,17 @@ static void race_and_wrong(grader *g) {
              "expected %s)",
              g->wrong_values, ocr_type_name(w->type), ocr_op_name(w->op), (unsigned long long)w->n,
              w->got, w->want);
-    size_t at = strlen(c->detail);
+    /* a long race diagnostic gives way (cut at a line's end, the cut said) so
+     * that this line is always whole */
+    static const char cut[] = "\n[cut]";
+    size_t at = strlen(c->detail), need = strlen(more) + 1;
+    if (at + need >= sizeof c->detail) {
+        size_t keep = sizeof c->detail - need - sizeof cut;
+        while (keep > 0 && c->detail[keep] != '\n')
+            --keep;
+        memcpy(c->detail + keep, cut, sizeof cut);
+        at = keep + sizeof cut - 1;
+    }
     snprintf(c->detail + at, sizeof c->detail - at, "%s%s", at ? "\n" : "", more);
 }
 
