@@ -1,7 +1,7 @@
 # A class in one command (issue 25): tools/grade_class.sh over an LMS export,
 # its gradebook, feedback, run record, similarity list and report page.
 if(Python3_FOUND)
-  ocr_test(grade.class_lms LABELS grade PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77
+  ocr_test(grade.class_lms LABELS grade class PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77
            COMMAND ${SCRIPTS}/grade_class_lms_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_settings LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_settings_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
@@ -17,12 +17,12 @@ if(Python3_FOUND)
   ocr_test(grade.class_similarity LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_similarity_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   # The same class, settings and seed twice: the same gradebook and feedback.
-  ocr_test(grade.class_seed LABELS grade PROPERTIES TIMEOUT 600
+  ocr_test(grade.class_seed LABELS grade class PROPERTIES TIMEOUT 600
            COMMAND ${SCRIPTS}/grade_class_seed_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   # Seven kernels graded idle and under load (2 busy processes per core):
   # the same gradebook, every verdict right. Needs the grader's drawn sizes,
   # every type and load-independent limits (issue 36); skipped (77) without.
-  ocr_test(grade.class_load LABELS grade PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+  ocr_test(grade.class_load LABELS grade class PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
            COMMAND ${SCRIPTS}/grade_class_load_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   # SIGTERM while the real grader runs a hanging kernel: everything stops.
   ocr_test(grade.class_signal LABELS grade quick PROPERTIES TIMEOUT 300

@@ -74,7 +74,7 @@ if(Python3_FOUND)
   set_tests_properties(grade.uint_minmax PROPERTIES ENVIRONMENT "GRADE_CHECK=uint_minmax")
   # Load-independent verdicts: a correct kernel far slower than reduce6, with
   # --timeout 1, PASS alike idle and with 2 x cores busy processes.
-  ocr_test(grade.load_independent LABELS grade PROPERTIES TIMEOUT 600
+  ocr_test(grade.load_independent LABELS grade class PROPERTIES TIMEOUT 600
            COMMAND ${SCRIPTS}/grade_load_test.sh ${OCR} ${Python3_EXECUTABLE} ${KG})
   # The hard-coded '+' passes every sum and fails the other operators.
   cli_test(grade_plus_text --rc 1 --out "^  int    sum  ( PASS){14}$"
@@ -86,7 +86,7 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_kill_test.sh ${OCR} ${KG}/infinite_loop.cl)
   # A class of twelve, graded twice (int and float with sum, prod and max,
   # as the single-kernel tests).
-  ocr_test(grade.class LABELS grade PROPERTIES TIMEOUT 900
+  ocr_test(grade.class LABELS grade class PROPERTIES TIMEOUT 900
            COMMAND ${SCRIPTS}/grade_class_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
 endif()
 # A UTF-8 byte-order mark and CRLF line ends build; UTF-16 is refused by

@@ -53,7 +53,7 @@ if(Python3_FOUND)
                    tree_reduce 1024 PASS_UNCHECKED)
   set_tests_properties(grade.no_oclgrind_correct grade.no_oclgrind_race grade.no_oclgrind_formats
                        PROPERTIES ENVIRONMENT "GRADE_WITHOUT=oclgrind")
-  ocr_test(grade.class_no_oclgrind LABELS grade PROPERTIES TIMEOUT 300
+  ocr_test(grade.class_no_oclgrind LABELS grade class PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_unchecked_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
   if(OCLGRIND)
     grade_test(race_hidden ${KG}/race_hidden.cl tree_reduce 1024 RACE)
