@@ -40,6 +40,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _declarations as _D
+from . import _nd
 from ._build_info import __version__
 from ._native import OPS as _OPS, TYPES as _TYPES, OcrError, Reducer, lib as _lib, type_of
 from ._native import is_small as _is_small, widens_to
@@ -90,12 +91,13 @@ def dtypes() -> Tuple[np.dtype, ...]:
 # retains its context). The cache itself never keeps a context alive.
 
 class _Slot:
-    __slots__ = ("lock", "reducer", "program")
+    __slots__ = ("lock", "reducer", "program", "size")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.reducer: Optional[Reducer] = None
-        self.program: Any = None  # _narrow's conversion kernel, for its slot's key
+        self.program: Any = None  # a helper kernel's program (_narrow, _gather, _last_zero)
+        self.size = 0  # its kernel's work-group size, where one is fixed
 
 
 class _Entry:
@@ -145,8 +147,11 @@ def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str,
         return slot.reducer
 
 
-def _program(queue: Any, key: tuple, source: str, options: Sequence[str]) -> Any:
-    """A small helper program of the package, built once per (context, key)."""
+def _program_slot(queue: Any, key: tuple, source: str, options: Sequence[str],
+                  kernel: str = "") -> _Slot:
+    """The slot of a small helper program of the package, built once per
+    (context, key); with `kernel`, slot.size is the work-group size (at most
+    256) that kernel runs with on the queue's device."""
     import pyopencl as cl
     ctx = queue.context
     with _cache_lock:
@@ -156,9 +161,18 @@ def _program(queue: Any, key: tuple, source: str, options: Sequence[str]) -> Any
     with slot.lock:
         if slot.program is None:
             own = cl.Context.from_int_ptr(ctx.int_ptr, retain=True)
-            slot.program = cl.Program(own, source).build(options=list(options),
-                                                         devices=[queue.device])
-        return slot.program
+            program = cl.Program(own, source).build(options=list(options),
+                                                    devices=[queue.device])
+            if kernel:
+                slot.size = builtins.min(256, cl.Kernel(program, kernel).get_work_group_info(
+                    cl.kernel_work_group_info.WORK_GROUP_SIZE, queue.device))
+            slot.program = program
+        return slot
+
+
+def _program(queue: Any, key: tuple, source: str, options: Sequence[str]) -> Any:
+    """A small helper program of the package, built once per (context, key)."""
+    return _program_slot(queue, key, source, options).program
 
 
 # OpenCL C names of the dtypes the helper kernels read and write. A narrowed
@@ -185,22 +199,31 @@ __kernel void narrow(__global const ACC *in, const ulong i, __global OUT *out, c
 }
 """
 
-# n elements from element `first` of `in`, `step` apart (a strided view or a
-# slice with a step), converted each to OUT (dtype= a type the library does
-# not combine the data in: PyOpenCL's and NumPy's element-wise conversion).
+# n elements of `in` from element `first`, at the places of an N-d array of
+# `dims` whose axes are `steps` elements apart (a strided view, a slice with a
+# step, or an N-d array read in another axis order), converted each to OUT
+# (dtype= a type the library does not combine the data in: PyOpenCL's and
+# NumPy's element-wise conversion), into a contiguous C-order copy.
 _GATHER = """
 #if FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
-__kernel void gather(__global const IN *in, const long first, const long step,
-                     __global OUT *out, const ulong o, const ulong n) {
+__kernel void gather(__global const IN *in, const long first, const int nd, const long16 dims,
+                     const long16 steps, __global OUT *out, const ulong o, const ulong n) {
     const ulong i = get_global_id(0);
     if (i >= n)
         return;
+    long d[16], s[16], r = (long)i, at = first; /* i's place: its index over dims, C order */
+    vstore16(dims, 0, d);
+    vstore16(steps, 0, s);
+    for (int k = nd - 1; k >= 0; --k) {
+        at += (r % d[k]) * s[k];
+        r /= d[k];
+    }
 #if IN_HALF
-    const float v = vload_half(first + (long)i * step, in);
+    const float v = vload_half(at, in);
 #else
-    const IN v = in[first + (long)i * step];
+    const IN v = in[at];
 #endif
 #if OUT_HALF
     vstore_half(v, o + i, out);
@@ -238,8 +261,17 @@ def _gather(queue: Any, a: Any, first: int, n: int, step: int, to: np.dtype,
     """A new contiguous Array of n elements of `to`: a's elements first, first
     + step, ... (counted from its buffer's start) converted; its events hold
     the copy's, which is also added to a's."""
+    return _gather_nd(queue, a, first, [n], [step], to, waits)
+
+
+def _gather_nd(queue: Any, a: Any, first: int, dims: Sequence[int], steps: Sequence[int],
+               to: np.dtype, waits: Sequence[Any]) -> Any:
+    """_gather over an N-d layout: the elements of a (from `first`, counted from
+    its buffer's start) at the places of an array of `dims` with `steps`, as a
+    C-order 1-D Array of `to`."""
     import pyopencl as cl
     import pyopencl.array as cla
+    n = int(np.prod(dims, dtype=np.int64))
     src, dst = a.dtype, to
     if src.kind == "c" and dst.kind != "c":
         raise TypeError(f"a sum of {src} cannot be returned as {dst} (it would drop the "
@@ -250,14 +282,105 @@ def _gather(queue: Any, a: Any, first: int, n: int, step: int, to: np.dtype,
             f"-DPART={_CL[dst][:-1]}", f"-DCONVERT=convert_{_CL[dst]}", f"-DFP64={int(fp64)}",
             f"-DIN_HALF={int(src == np.float16)}", f"-DOUT_HALF={int(dst == np.float16)}"]
     program = _program(queue, ("gather", queue.device.int_ptr, src, dst), _GATHER, opts)
+    dv, sv = _nd.vectors(dims, steps)
     out = cla.empty(queue, (n,), dst, allocator=a.allocator)
     knl = cl.Kernel(program, "gather")
-    knl.set_args(a.base_data, np.int64(first), np.int64(step), out.base_data,
+    knl.set_args(a.base_data, np.int64(first), np.int32(len(dims)), dv, sv, out.base_data,
                  np.uint64(out.offset // dst.itemsize), np.uint64(n))
     ev = cl.enqueue_nd_range_kernel(queue, knl, (n,), None, wait_for=list(waits) or None)
     out.add_event(ev)
     a.add_event(ev)
     return out
+
+
+# The zero a float min or max returns. -0.0 == +0.0, so which of them a
+# reduction gives depends on its order: NumPy's loop keeps the later of two
+# equal float32/float64 values (its vector path may differ beyond 8 or 16
+# elements) and the earlier float16 one. A tree cannot say which zero came
+# last; this one work-group pass after the reduction finds it, scanning the
+# data only when the result is a zero (else one small launch). It then
+# combines initial= as NumPy's loop does (initial comes first; NaN from either
+# side). _ZERO_KEEPS_LAST asks the NumPy in use which zero it keeps.
+_LAST_ZERO = """
+#if FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#if IN_HALF
+#define LOAD(j) vload_half((j), in)
+#else
+#define LOAD(j) in[(j)]
+#endif
+#if OP_MIN
+#define BEFORE(x, y) ((x) < (y))
+#else
+#define BEFORE(x, y) ((x) > (y))
+#endif
+#if LAST /* the i-th element looked at: from the end, or from the start */
+#define AT(i) (first + (long)(n - 1 - (i)) * step)
+#define INIT_WINS(x, y) BEFORE(x, y)
+#else /* and whether initial, the first value, wins a tie */
+#define AT(i) (first + (long)(i) * step)
+#define INIT_WINS(x, y) (BEFORE(x, y) || (x) == (y))
+#endif
+__kernel void last_zero(__global const IN *in, const long first, const long step,
+                        const ulong n, __global ACC *res, const ulong ro,
+                        const int has_init, const ACC init) {
+    __local int hit; /* the lowest local id that saw a zero: the one looked at first */
+    const int lid = (int)get_local_id(0), size = (int)get_local_size(0);
+    ACC v = res[ro];
+    barrier(CLK_GLOBAL_MEM_FENCE); /* all have read it before work-item 0 writes */
+    if (v == (ACC)0) { /* the same for every work-item: the loop's barriers are uniform */
+        for (ulong i0 = 0; i0 < n; i0 += (ulong)size) {
+            if (lid == 0)
+                hit = size;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (i0 + (ulong)lid < n && LOAD(AT(i0 + lid)) == 0)
+                atomic_min(&hit, lid);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const int h = hit;
+            if (h < size) {
+                v = (ACC)LOAD(AT(i0 + h));
+                break;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read hit before it is reset */
+        }
+    }
+    if (lid == 0)
+        res[ro] = has_init && (INIT_WINS(init, v) || isnan(init)) ? init : v;
+}
+"""
+
+# (dtype, "min" or "max") -> whether NumPy's reduction keeps the last of
+# equal values (else the first), asked of NumPy itself.
+_ZERO_KEEPS_LAST = {(np.dtype(t), op): bool(np.signbit(u.reduce(np.array([0.0, -0.0], t))))
+                    for t in (np.float16, np.float32, np.float64)
+                    for op, u in (("min", np.minimum), ("max", np.maximum))}
+
+
+def _last_zero(queue: Any, op: str, buf: Any, read: np.dtype, first: int, n: int, step: int,
+               result: Any, initial: Any) -> Any:
+    """Enqueues the _LAST_ZERO pass of min or max over n elements of `read`
+    from buf[first], step apart, fixing result (a 0-d Array) after its
+    events and combining initial (unless _NoValue); the pass's event
+    replaces result's and is returned."""
+    import pyopencl as cl
+    acc = result.dtype
+    fp64 = np.dtype(np.float64) in (read, acc)
+    last = _ZERO_KEEPS_LAST[(read, op)]
+    opts = [f"-DIN={_CL[read]}", f"-DACC={_CL[acc]}", f"-DFP64={int(fp64)}",
+            f"-DIN_HALF={int(read == np.float16)}", f"-DOP_MIN={int(op == 'min')}",
+            f"-DLAST={int(last)}"]
+    slot = _program_slot(queue, ("last_zero", queue.device.int_ptr, read, acc, op, last),
+                         _LAST_ZERO, opts, "last_zero")
+    knl = cl.Kernel(slot.program, "last_zero")
+    init = acc.type(0 if initial is _NoValue else initial)
+    knl.set_args(buf, np.int64(first), np.int64(step), np.uint64(n), result.base_data,
+                 np.uint64(result.offset // acc.itemsize), np.int32(initial is not _NoValue),
+                 init)
+    ev = cl.enqueue_nd_range_kernel(queue, knl, (slot.size,), (slot.size,),
+                                    wait_for=result.events)
+    result.events[:] = [ev]
+    return ev
 
 
 def clear_cache() -> None:
@@ -313,7 +436,7 @@ def _region(a: Any, slc: Any) -> Tuple[int, int, int]:
         return base, a.size, 1
     if a.ndim == 1 and a.strides[0] % isz == 0:
         return base, a.size, a.strides[0] // isz
-    raise ValueError(f"oclreduction needs a contiguous array or a 1-D view; this one has "
+    raise ValueError(f"a region of a contiguous array or a 1-D view; this one has "
                      f"strides {a.strides} for shape {a.shape}")
 
 
@@ -358,21 +481,30 @@ def _prepare(op: str, a: Any, dtype: Any, queue: Any, initial: Any,
 
 
 def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[Any]],
-            accurate: bool, slc: Any) -> Any:
+            accurate: bool, slc: Any, initial: Any = _NoValue) -> Tuple[Any, bool]:
     """Enqueues the library's reduction of a (or a[slc]) after a.events and
-    wait_for: a 0-d Array of p.acc (of p.out for bits and parts) whose events
-    hold the reduction's, or None when there are no elements."""
+    wait_for: (a 0-d Array of p.acc (of p.out for bits and parts) whose events
+    hold the reduction's, or None when there are no elements; whether initial
+    is in it). Float min and max then give the zero NumPy's loop gives, and
+    take initial in (_last_zero); the caller combines it otherwise."""
     import pyopencl.array as cla
-    first, n, step = _region(a, slc)
+    # An N-d view that is not contiguous (a[::2, ::2]) is read through a copy.
+    strided_nd = slc is None and a.ndim > 1 and a.size > 1 and not a.flags.forc
+    first, n, step = (0, a.size, 0) if strided_nd else _region(a, slc)
     if n == 0:
-        return None
+        return None, False
     own = a.events
     n_own = len(own)
     waits = own + list(wait_for) if wait_for else list(own)
-    buf = a.base_data
-    if step != 1 or p.conv is not None:
-        tmp = _gather(queue, a, first, n, step, p.conv or a.dtype, waits)
+    buf, read = a.base_data, a.dtype
+    if strided_nd or step != 1 or p.conv is not None:
+        if strided_nd:
+            tmp = _gather_nd(queue, a, a.offset // a.dtype.itemsize, a.shape, _nd.steps_of(a),
+                             p.conv or a.dtype, waits)
+        else:
+            tmp = _gather(queue, a, first, n, step, p.conv or a.dtype, waits)
         buf, first, waits = tmp.base_data, tmp.offset // tmp.dtype.itemsize, list(tmp.events)
+        read, step = tmp.dtype, 1
     if p.parts:  # complex: the real and imaginary parts as the columns of n rows
         first, cols = first * 2, 2
     else:
@@ -382,6 +514,9 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
         queue, buf.int_ptr, first, n, result.base_data.int_ptr,
         result.offset // p.acc.itemsize, waits, columns=cols)
     result.events.append(ev)
+    fixed = op in ("min", "max") and read.kind == "f"
+    if fixed:
+        ev = _last_zero(queue, op, buf, read, first, n, step, result, initial)
     # ev completes after every event of a's that it waited for: a later
     # writer of a needs to wait for ev alone (a.events stays short, where
     # add_event would block now and then). A NannyEvent stays: dropping it
@@ -389,7 +524,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
     if n_own:
         own[:n_own] = [e for e in own[:n_own] if isinstance(e, _NannyEvent)]
     own.append(ev)
-    return result
+    return result, fixed
 
 
 def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
@@ -397,21 +532,22 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
             initial: Any = _NoValue) -> Any:
     import pyopencl.array as cla
     p, queue = _prepare(op, a, dtype, queue, initial, accurate)
-    if axis is not None and not (a.ndim == 1 and axis in (0, -1)):
+    axes = _nd.normalize_axes(axis, a.ndim)
+    if len(axes) < a.ndim:  # some axes are kept: one value for each of their places
         if accurate:
             raise ValueError("accurate=True sums whole arrays, not along an axis")
-        if slc is not None or initial is not _NoValue:
-            raise TypeError("axis= does not combine with slice= or initial=")
-        if not a.flags.forc:
-            raise ValueError(f"axis= needs a contiguous array; this one has strides "
-                             f"{a.strides} for shape {a.shape}")
+        if slc is not None:
+            raise TypeError("axis= does not combine with slice=")
         if p.back or p.conv or p.bits or p.parts or p.read != a.dtype or _is_small(p.read):
             raise TypeError(f"axis= is not supported for {a.dtype} data into {p.out} (along an "
                             "axis: the types the library combines directly)")
-        return _reduce_axis(op, a, p.acc, queue, wait_for, axis)
-    result = _launch(op, a, p, queue, wait_for, accurate, slc)
+        return _with_initial(op, _reduce_axes(op, a, p.acc, queue, wait_for, axes), initial,
+                             queue)
+    result, fixed = _launch(op, a, p, queue, wait_for, accurate, slc, initial)
     if result is None:
         return cla.to_device(queue, _empty_value(op, p, initial), allocator=a.allocator)
+    if fixed:
+        initial = _NoValue
     if p.back is not None:
         result = _narrow(queue, result, p.back, a.allocator)
     if p.out.kind == "b":
@@ -437,53 +573,50 @@ def value(a: Any, op: str = "sum", dtype: Any = None, queue: Any = None, slice: 
     if name is None:
         raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_HOST_OPS))
     p, queue = _prepare(name, a, dtype, queue, initial, accurate)
-    result = _launch(name, a, p, queue, wait_for, accurate, slice)
+    result, fixed = _launch(name, a, p, queue, wait_for, accurate, slice, initial)
     if result is None:
         return _empty_value(name, p, initial)[()]
     host = np.empty((), result.dtype)
     cl.enqueue_copy(queue, host, result.base_data, src_offset=result.offset,
                     wait_for=result.events, is_blocking=True)
     got = host.astype(p.out)
-    if initial is not _NoValue:
-        got = _UFUNCS[name](got, np.array(initial).astype(p.out))
+    if initial is not _NoValue and not fixed:  # initial first, as NumPy's loop
+        got = _UFUNCS[name](np.array(initial).astype(p.out), got)
     return got[()]
 
 
-def _axis_of(a: Any, axis: Any) -> Tuple[int, int, int]:
-    """(rows, cols, 1 or 0): the array as the C-order matrix the library
-    reads, and the axis of that matrix to reduce (an F-order array is the
-    C-order transpose, its axes swapped)."""
-    import operator
-    if a.ndim != 2:
-        raise ValueError(f"axis= needs a 1-D or 2-D array, not {a.ndim}-D (shape {a.shape})")
-    ax = operator.index(axis)
-    if ax not in (-2, -1, 0, 1):
-        raise np.exceptions.AxisError(ax, 2) if hasattr(np, "exceptions") else ValueError(
-            f"axis {ax} is out of bounds for array of dimension 2")
-    ax %= 2
-    rows, cols = a.shape
-    if not a.flags.c_contiguous:  # F-contiguous (forc checked): the transpose is C-order
-        rows, cols, ax = cols, rows, 1 - ax
-    return rows, cols, ax
-
-
-def _reduce_axis(op: str, a: Any, acc: np.dtype, queue: Any,
-                 wait_for: Optional[Sequence[Any]], axis: int) -> Any:
-    """A 2-D array reduced along one axis: a 1-D Array of acc (NumPy's shape),
-    its .events holding the reduction's event."""
+def _reduce_axes(op: str, a: Any, acc: np.dtype, queue: Any,
+                 wait_for: Optional[Sequence[Any]], axes: Tuple[int, ...]) -> Any:
+    """a reduced along `axes` (some, not all): an Array of acc over the other
+    axes (NumPy's shape), its .events (and a's) holding the reduction's. The
+    library's row or column reduction reads a in place where the axes are
+    its leading or trailing ones in memory; else a copy in (kept axes,
+    reduced axes) order comes first."""
     import pyopencl.array as cla
-    rows, cols, ax = _axis_of(a, axis)
-    count = rows if ax == 1 else cols
-    if (cols if ax == 1 else rows) == 0 and count:
+    lay = _nd.layout(a.shape, axes, a.flags.c_contiguous, a.flags.f_contiguous)
+    if lay.count and not lay.length:  # nothing along the axes: the identity
         ident = _UFUNCS[op].identity
         if ident is None:
             raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
-        return cla.to_device(queue, np.full(count, ident).astype(acc), allocator=a.allocator)
-    result = cla.empty(queue, (count,), acc, allocator=a.allocator)
-    if count:
-        m = a if a.flags.c_contiguous else a.T
-        _cached(queue, a, a.dtype, acc, op).reduce_axis_async(queue, m, result, ax,
-                                                              wait_for=wait_for)
+        shape = tuple(a.shape[d] for d in lay.kept)
+        return cla.to_device(queue, np.full(shape, ident).astype(acc), allocator=a.allocator)
+    result = _nd.result_array(queue, lay, a.shape, acc, a.allocator)
+    if not lay.count:
+        return result
+    isz = a.dtype.itemsize
+    waits = list(a.events) + list(wait_for or [])
+    src, kind = a, lay.kind
+    if kind == "copy":
+        dims, steps = _nd.copy_order(a, axes)
+        src = _gather_nd(queue, a, a.offset // isz, dims, steps, a.dtype, waits)
+        kind, waits = "rows", list(src.events)
+    shape = (lay.count, lay.length) if kind == "rows" else (lay.length, lay.count)
+    m = cla.Array(queue, shape, a.dtype, data=src.base_data, offset=src.offset)
+    flat = cla.Array(queue, (lay.count,), acc, data=result.base_data, offset=result.offset)
+    ev = _cached(queue, a, a.dtype, acc, op).reduce_axis_async(
+        queue, m, flat, 1 if kind == "rows" else 0, wait_for=waits)
+    result.add_event(ev)
+    a.add_event(ev)
     return result
 
 
@@ -624,16 +757,25 @@ def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,
     return _reduce("xor", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
-def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
+def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]],
+         axis: Any = None) -> Any:
     import pyopencl.array as cla
     _check_array(op, a)
     type_of(a.dtype)  # a TypeError for dtypes the library does not reduce
     queue = _queue_of(a, queue)
-    if not a.flags.c_contiguous:
-        raise ValueError(f"oclreduction.{op} needs a C-contiguous array (NumPy's index counts "
-                         f"in C order); this one has strides {a.strides} for shape {a.shape}")
+    ax = _nd.checked_axis(axis, a.ndim)
+    if ax is not None and a.ndim > 1:
+        if a.shape[ax] == 0:
+            raise ValueError(f"attempt to get {op} of an empty sequence")
+        return _nd.arg_rows(queue, a, op, ax, list(a.events) + list(wait_for or []),
+                            _program_slot, _CL)
     if a.size == 0:
         raise ValueError(f"attempt to get {op} of an empty sequence")
+    if not a.flags.c_contiguous:  # NumPy's index counts in C order: a C-order copy
+        steps = _nd.steps_of(a)
+        a = _gather_nd(queue, a, a.offset // a.dtype.itemsize, a.shape, steps, a.dtype,
+                       list(a.events) + list(wait_for or []))
+        wait_for = None
     # The reducer writes a 16-byte pair (the value's ordering key, the index):
     # the result is a view of the index.
     pair = cla.empty(queue, (2,), np.uint64, allocator=a.allocator)
@@ -643,16 +785,21 @@ def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
                      events=[ev])
 
 
-def argmin(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None) -> Any:
-    """The index of the minimum of a (flattened, C order) as a 0-d int64 Array, as
-    numpy.argmin: the first index where it occurs; a NaN counts as the minimum
-    (its first index wins); ValueError if a is empty."""
-    return _arg("argmin", a, queue, wait_for)
+def argmin(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None, *,
+           axis: Optional[int] = None) -> Any:
+    """The index of the minimum as an int64 Array, as numpy.argmin: the first
+    index where it occurs; a NaN counts as the minimum (its first index
+    wins); -0.0 == +0.0. axis=None: the index in a flattened in C order (a
+    0-d Array; a C-order copy first if a is not C-contiguous); axis=k: the
+    indices along axis k (an Array of the other axes' shape, read in place).
+    ValueError if there is nothing to look at."""
+    return _arg("argmin", a, queue, wait_for, axis)
 
 
-def argmax(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None) -> Any:
+def argmax(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None, *,
+           axis: Optional[int] = None) -> Any:
     """The index of the maximum, as argmin."""
-    return _arg("argmax", a, queue, wait_for)
+    return _arg("argmax", a, queue, wait_for, axis)
 
 
 def reduce(queue: Any, array: Any, op: str = "sum") -> Any:

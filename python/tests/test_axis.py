@@ -1,4 +1,5 @@
-"""sum/prod/min/max/...(a, axis=0|1|-1) on 2-D arrays and segment_reduce
+"""sum/prod/min/max/...(a, axis=) on N-d arrays (any axis or tuple of axes),
+argmin/argmax(axis=) and segment_reduce
 against NumPy. The data are small integers (also as floats), so every order
 of operations gives the same value and the comparisons are exact."""
 import numpy as np
@@ -80,19 +81,116 @@ def test_axis_none_and_1d(queue):
 
 
 def test_refusals(queue):
-    a3 = cla.to_device(queue, np.zeros((2, 3, 4), np.int32))
-    with pytest.raises(ValueError, match="1-D or 2-D"):
-        ocr.sum(a3, axis=0)
     a = cla.to_device(queue, np.zeros((4, 6), np.int32))
-    with pytest.raises(ValueError, match="contiguous"):
-        ocr.sum(a[:, ::2], axis=0)
     with pytest.raises(Exception, match="out of bounds"):
         ocr.sum(a, axis=2)
+    with pytest.raises(ValueError, match="duplicate"):
+        ocr.sum(a, axis=(1, -1))
+    with pytest.raises(TypeError):
+        ocr.argmax(a, axis=(0, 1))  # NumPy's argmax takes one axis
+    with pytest.raises(TypeError, match="slice"):
+        ocr.sum(a, axis=0, slice=slice(0, 3))
     f = cla.to_device(queue, np.ones((4, 6), np.float32))
     with pytest.raises(ValueError, match="not along an axis"):
         ocr.sum(f, axis=0, accurate=True)
     with pytest.raises(ValueError, match="unknown operator 'argmax'"):
         ocr.segment_reduce(f.ravel(), np.array([0, 3, 24]), "argmax")
+    with pytest.raises(ValueError, match="empty"):
+        ocr.argmin(cla.to_device(queue, np.zeros((0, 3), np.float32)), axis=0)
+
+
+def _all_axes(nd):
+    """Every axis= NumPy takes for nd dimensions: None, each int (and -1),
+    and every tuple of two or more distinct axes."""
+    import itertools
+    out = [None, -1] + list(range(nd))
+    for k in range(2, nd + 1):
+        out += list(itertools.combinations(range(nd), k))
+    return out
+
+
+def _layouts(queue, x):
+    """(a pyopencl Array, the NumPy array it holds): x in C and F order, a
+    view with a reversed axis and a step, and the transposed view."""
+    rev = tuple(reversed(range(x.ndim)))
+    sl = tuple(slice(None, None, -1) if i == 0 else slice(None, None, 2) if i == 1 else slice(None)
+               for i in range(x.ndim))
+    a = cla.to_device(queue, x)
+    yield a, x
+    yield cla.to_device(queue, np.asfortranarray(x)), x
+    yield a[sl], x[sl]
+    yield a.transpose(rev), x.transpose(rev)
+
+
+@pytest.mark.parametrize("shape", [(3, 4, 5), (2, 3, 1, 7), (5, 1, 6), (4, 130, 3)])
+@pytest.mark.parametrize("op", ["sum", "prod", "min", "max", "bitwise_xor"])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.float32, np.float64])
+def test_nd_axes_as_numpy(queue, shape, op, dtype):
+    """N-d arrays along every axis and tuple of axes, in C and F order and
+    as views (a reversed axis, a step, a transpose): NumPy's shape and values
+    (small integers: exact in any order)."""
+    fp64_or_skip(queue, dtype)
+    if op.startswith("bitwise") and np.dtype(dtype).kind == "f":
+        pytest.skip("bitwise on floats")
+    x = data(shape, dtype, op, seed=sum(shape))
+    for a, want_of in _layouts(queue, x):
+        for axis in _all_axes(len(shape)):
+            got = getattr(ocr, op)(a, axis=axis)
+            want = NP[op](want_of, axis=axis).astype(dtype) if not op.startswith("bitwise") \
+                else np.bitwise_xor.reduce(want_of, axis=axis)
+            assert got.shape == np.shape(want) and got.dtype == np.dtype(dtype), (axis, got.shape)
+            np.testing.assert_array_equal(got.get(), want, err_msg=f"axis={axis}")
+
+
+def test_nd_axes_initial_and_empty(queue):
+    x = data((3, 0, 4), np.int32, "sum")
+    a = cla.to_device(queue, x)
+    for axis in _all_axes(3):
+        got = ocr.sum(a, axis=axis, initial=5).get()
+        np.testing.assert_array_equal(got, x.sum(axis=axis, initial=5))
+    y = data((3, 5, 4), np.int32, "sum", seed=4)
+    b = cla.to_device(queue, y)
+    for axis in ((0, 2), 1, (1, 2)):
+        np.testing.assert_array_equal(ocr.max(b, axis=axis, initial=40).get(),
+                                      y.max(axis=axis, initial=40))
+    with pytest.raises(ValueError, match="no identity"):
+        ocr.min(a, axis=1)
+
+
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(7, 9), (3, 600, 5), (2, 1, 3000), (1, 4)])
+def test_arg_along_axes_as_numpy(queue, name, dtype, shape):
+    """argmin/argmax(axis=) against NumPy over few distinct values (many ties:
+    the first index must win), with NaNs for floats (the first NaN wins) and
+    both zeros, in C and F order and as views."""
+    fp64_or_skip(queue, dtype)
+    rng = np.random.default_rng(sum(shape) + len(name))
+    x = rng.integers(0, 4, size=shape).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        x[rng.random(shape) < 0.01] = np.nan
+        x[x == 0] = np.where(rng.random(int((x == 0).sum())) < 0.5, 0.0, -0.0)
+    for a, want_of in _layouts(queue, x):
+        for axis in [None] + list(range(-1, len(shape))):
+            got = getattr(ocr, name)(a, axis=axis)
+            want = getattr(np, name)(want_of, axis=axis)
+            assert got.shape == np.shape(want) and got.dtype == np.int64
+            np.testing.assert_array_equal(got.get(), want, err_msg=f"axis={axis}")
+
+
+def test_nd_copy_waits_on_out_of_order_queue(context, ooo_queue):
+    """The copy a middle axis needs waits for the array's write, and a later
+    write of the array waits for the copy (its event is in a.events)."""
+    x = data((40, 50, 30), np.int32, "sum", seed=11)
+    for trial in range(5):
+        a = cla.empty(ooo_queue, x.shape, np.int32)
+        a.add_event(cl.enqueue_copy(ooo_queue, a.data, x, is_blocking=False))
+        r = ocr.sum(a, axis=1, queue=ooo_queue)
+        m = ocr.argmax(a, axis=1, queue=ooo_queue)
+        a.add_event(cl.enqueue_fill_buffer(ooo_queue, a.data, np.int32(7), 0, x.nbytes,
+                                           wait_for=a.events))
+        np.testing.assert_array_equal(r.get(), x.sum(axis=1))
+        np.testing.assert_array_equal(m.get(), x.argmax(axis=1))
 
 
 def test_waits_for_pending_writes_on_out_of_order_queue(context, ooo_queue):

@@ -180,3 +180,54 @@ def test_value_on_the_host(queue):
         assert type(got) is type(want) and got == want, (host.dtype, op, kw, got, want)
     with pytest.raises(ValueError, match="zero-size"):
         ocr.value(cla.empty(queue, 0, np.float32), "min")
+
+
+def _numpy_loop(x, op, initial=None):
+    """NumPy's reduction loop, element by element: of two equal values (as
+    -0.0 and +0.0) it keeps the later for float32/float64 and the earlier for
+    float16 (NumPy's vector path may keep another beyond 8 or 16 elements);
+    initial comes first. The 2-element case is NumPy's own answer."""
+    u = np.minimum if op == "min" else np.maximum
+    last = bool(np.signbit(u.reduce(np.array([0.0, -0.0], x.dtype))))
+    vals = ([] if initial is None else [x.dtype.type(initial)]) + list(x)
+    acc = vals[0]
+    for v in vals[1:]:
+        if np.isnan(acc):
+            continue
+        better = v < acc if op == "min" else v > acc
+        if better or np.isnan(v) or (last and v == acc):
+            acc = v
+    return acc
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_signed_zeros_as_numpy(queue, dtype):
+    """min and max of data with both zeros return the zero NumPy's loop
+    does (the last, or float16's first), on the device and on the host, with
+    and without initial=, for views too: drawn mixes of +-0.0, some with
+    +-1.5 or a NaN, at sizes across the work-group and grid boundaries."""
+    if dtype == np.float64 and not has_fp64(queue):
+        pytest.skip("no fp64")
+    rng = np.random.default_rng(20261127)
+    for n in (1, 2, 3, 8, 9, 17, 255, 256, 257, 1000, 4103, 70001):
+        for trial in range(3):
+            x = np.where(rng.random(n) < rng.random(), 0.0, -0.0).astype(dtype)
+            if trial == 1:
+                x[rng.integers(0, n, 3)] = rng.choice([1.5, -1.5])
+            if trial == 2 and n > 3:
+                x[rng.integers(0, n)] = np.nan
+            a = cla.to_device(queue, x)
+            for op in ("min", "max"):
+                for init in (None, 0.0, -0.0, 2.0, -2.0):
+                    kw = {} if init is None else {"initial": init}
+                    want = _numpy_loop(x, op, init)
+                    if n <= 2:  # NumPy itself agrees (no vector path)
+                        ref = getattr(x, op)(**kw)
+                        assert np.signbit(ref) == np.signbit(want) and (ref == want or np.isnan(ref))
+                    for got in (getattr(ocr, op)(a, **kw).get()[()], ocr.value(a, op, **kw)):
+                        assert got.dtype == dtype
+                        assert (np.isnan(got) and np.isnan(want)) or \
+                            (got == want and np.signbit(got) == np.signbit(want)), \
+                            (n, trial, op, init, got, want)
+            rev = x[::-1].copy()
+            assert np.signbit(ocr.min(a[::-1]).get()[()]) == np.signbit(_numpy_loop(rev, "min"))
