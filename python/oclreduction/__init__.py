@@ -35,9 +35,10 @@ from __future__ import annotations
 import builtins
 import threading
 import weakref
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, SupportsIndex, Tuple, Union
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from . import _declarations as _D
 from . import _nd
@@ -45,6 +46,7 @@ from ._build_info import __version__
 from ._native import OPS as _OPS, TYPES as _TYPES, OcrError, Reducer, lib as _lib, type_of
 from ._native import is_small as _is_small, widens_to
 from ._plan import Plan as _Plan, plan as _plan
+from ._typing import Array, ArgOp, Axis, Events, HostOp, Op, Queue, Scalar
 
 # The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
 OK: int = _D.OCR_OK
@@ -66,7 +68,7 @@ __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitw
 
 # NumPy's ufunc for each operator: its identity is the value of an empty
 # reduction (min and max have none: ValueError, as in NumPy).
-_UFUNCS = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
+_UFUNCS: Dict[str, np.ufunc] = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
            "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
 
 
@@ -352,9 +354,9 @@ __kernel void last_zero(__global const IN *in, const long first, const long step
 
 # (dtype, "min" or "max") -> whether NumPy's reduction keeps the last of
 # equal values (else the first), asked of NumPy itself.
-_ZERO_KEEPS_LAST = {(np.dtype(t), op): bool(np.signbit(u.reduce(np.array([0.0, -0.0], t))))
-                    for t in (np.float16, np.float32, np.float64)
-                    for op, u in (("min", np.minimum), ("max", np.maximum))}
+_ZERO_KEEPS_LAST = {
+    (np.dtype(t), op): bool(np.signbit(_UFUNCS[op].reduce(np.array([0.0, -0.0], t))))
+    for t in (np.float16, np.float32, np.float64) for op in ("min", "max")}
 
 
 def _last_zero(queue: Any, op: str, buf: Any, read: np.dtype, first: int, n: int, step: int,
@@ -528,7 +530,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
 
 
 def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
-            accurate: bool = False, axis: Optional[int] = None, slc: Any = None,
+            accurate: bool = False, axis: Axis = None, slc: Any = None,
             initial: Any = _NoValue) -> Any:
     import pyopencl.array as cla
     p, queue = _prepare(op, a, dtype, queue, initial, accurate)
@@ -561,9 +563,9 @@ _HOST_OPS = {"sum": "sum", "prod": "prod", "min": "min", "max": "max", "and": "a
              "xor": "xor", "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}
 
 
-def value(a: Any, op: str = "sum", dtype: Any = None, queue: Any = None, slice: Any = None,
-          initial: Any = _NoValue, *, wait_for: Optional[Sequence[Any]] = None,
-          accurate: bool = False) -> Any:
+def value(a: Array, op: HostOp = "sum", dtype: DTypeLike = None, queue: Optional[Queue] = None,
+          slice: Optional[builtins.slice] = None, initial: Scalar = _NoValue, *,
+          wait_for: Events = None, accurate: bool = False) -> Any:
     """The reduction's value on the host, as a NumPy scalar (blocks until it
     is there): the same as getattr(oclreduction, op)(a, ...).get()[()] with
     the same arguments, without the 0-d Array on the way (its conversion to
@@ -575,14 +577,20 @@ def value(a: Any, op: str = "sum", dtype: Any = None, queue: Any = None, slice: 
     p, queue = _prepare(name, a, dtype, queue, initial, accurate)
     result, fixed = _launch(name, a, p, queue, wait_for, accurate, slice, initial)
     if result is None:
-        return _empty_value(name, p, initial)[()]
+        return _scalar(_empty_value(name, p, initial))
     host = np.empty((), result.dtype)
     cl.enqueue_copy(queue, host, result.base_data, src_offset=result.offset,
                     wait_for=result.events, is_blocking=True)
     got = host.astype(p.out)
     if initial is not _NoValue and not fixed:  # initial first, as NumPy's loop
         got = _UFUNCS[name](np.array(initial).astype(p.out), got)
-    return got[()]
+    return _scalar(got)
+
+
+def _scalar(x: np.ndarray) -> Any:
+    """A 0-d array's element as a NumPy scalar (Any, as NumPy's own
+    reductions are typed: float(), int() and .item() all apply)."""
+    return x[()]
 
 
 def _reduce_axes(op: str, a: Any, acc: np.dtype, queue: Any,
@@ -653,8 +661,9 @@ def _checked_offsets(offsets: Any, n: int) -> Any:
     return host
 
 
-def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, queue: Any = None,
-                   wait_for: Optional[Sequence[Any]] = None) -> Any:
+def segment_reduce(a: Array, offsets: Union[Array, ArrayLike], op: Op = "sum",
+                   dtype: DTypeLike = None, queue: Optional[Queue] = None,
+                   wait_for: Events = None) -> Array:
     """Many reductions in one call: segment j = a[offsets[j]:offsets[j+1]] of
     a contiguous 1-D pyopencl Array, reduced with `op` ("sum", "prod", "min",
     "max", "and", "or", "xor") into element j of the returned 1-D Array of
@@ -693,9 +702,9 @@ def segment_reduce(a: Any, offsets: Any, op: str = "sum", dtype: Any = None, que
     return result
 
 
-def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,
-        initial: Any = _NoValue, *, wait_for: Optional[Sequence[Any]] = None,
-        accurate: bool = False, axis: Optional[int] = None) -> Any:
+def sum(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+        slice: Optional[builtins.slice] = None, initial: Scalar = _NoValue, *,
+        wait_for: Events = None, accurate: bool = False, axis: Axis = None) -> Array:
     """The sum of a pyopencl Array as a 0-d Array on the device, as
     pyopencl.array.sum (the same arguments, in the same order).
 
@@ -717,15 +726,15 @@ def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,
     return _reduce("sum", a, dtype, queue, wait_for, accurate, axis, slice, initial)
 
 
-def prod(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,
-         initial: Any = _NoValue, *, wait_for: Optional[Sequence[Any]] = None,
-         axis: Optional[int] = None) -> Any:
+def prod(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+         slice: Optional[builtins.slice] = None, initial: Scalar = _NoValue, *,
+         wait_for: Events = None, axis: Axis = None) -> Array:
     """The product, as sum (initial multiplies)."""
     return _reduce("prod", a, dtype, queue, wait_for, axis=axis, slc=slice, initial=initial)
 
 
-def min(a: Any, queue: Any = None, initial: Any = _NoValue, *, dtype: Any = None,
-        wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
+def min(a: Array, queue: Optional[Queue] = None, initial: Scalar = _NoValue, *,
+        dtype: DTypeLike = None, wait_for: Events = None, axis: Axis = None) -> Array:
     """The minimum as a 0-d Array, as pyopencl.array.min(a, queue, initial):
     NaN if a holds one (as NumPy); initial takes part as one more element;
     an empty a gives initial or, without it, ValueError. dtype= (a keyword):
@@ -733,26 +742,29 @@ def min(a: Any, queue: Any = None, initial: Any = _NoValue, *, dtype: Any = None
     return _reduce("min", a, dtype, queue, wait_for, axis=axis, initial=initial)
 
 
-def max(a: Any, queue: Any = None, initial: Any = _NoValue, *, dtype: Any = None,
-        wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
+def max(a: Array, queue: Optional[Queue] = None, initial: Scalar = _NoValue, *,
+        dtype: DTypeLike = None, wait_for: Events = None, axis: Axis = None) -> Array:
     """The maximum, as min."""
     return _reduce("max", a, dtype, queue, wait_for, axis=axis, initial=initial)
 
 
-def bitwise_and(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None, *,
-                wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
+def bitwise_and(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+                slice: Optional[builtins.slice] = None, *, wait_for: Events = None,
+                axis: Axis = None) -> Array:
     """The bitwise AND of integers, as sum (all ones if a is empty)."""
     return _reduce("and", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
-def bitwise_or(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None, *,
-               wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
+def bitwise_or(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+               slice: Optional[builtins.slice] = None, *, wait_for: Events = None,
+               axis: Axis = None) -> Array:
     """The bitwise OR of integers, as sum."""
     return _reduce("or", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
-def bitwise_xor(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None, *,
-                wait_for: Optional[Sequence[Any]] = None, axis: Optional[int] = None) -> Any:
+def bitwise_xor(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+                slice: Optional[builtins.slice] = None, *, wait_for: Events = None,
+                axis: Axis = None) -> Array:
     """The bitwise XOR of integers, as sum."""
     return _reduce("xor", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
@@ -785,8 +797,8 @@ def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]],
                      events=[ev])
 
 
-def argmin(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None, *,
-           axis: Optional[int] = None) -> Any:
+def argmin(a: Array, queue: Optional[Queue] = None, wait_for: Events = None, *,
+           axis: Optional[SupportsIndex] = None) -> Array:
     """The index of the minimum as an int64 Array, as numpy.argmin: the first
     index where it occurs; a NaN counts as the minimum (its first index
     wins); -0.0 == +0.0. axis=None: the index in a flattened in C order (a
@@ -796,17 +808,18 @@ def argmin(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None, 
     return _arg("argmin", a, queue, wait_for, axis)
 
 
-def argmax(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None, *,
-           axis: Optional[int] = None) -> Any:
+def argmax(a: Array, queue: Optional[Queue] = None, wait_for: Events = None, *,
+           axis: Optional[SupportsIndex] = None) -> Array:
     """The index of the maximum, as argmin."""
     return _arg("argmax", a, queue, wait_for, axis)
 
 
-def reduce(queue: Any, array: Any, op: str = "sum") -> Any:
+def reduce(queue: Optional[Queue], array: Array,
+           op: Union[Op, ArgOp] = "sum") -> Any:
     """The 0.1 interface: `op` ("sum", "prod", "min", "max", "and", "or",
     "xor") over a whole array, as a NumPy scalar (blocks)."""
     if op not in _OPS:
         raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_OPS))
-    if op in ("argmin", "argmax"):
-        return _arg(op, array, queue, None).get()[()]
+    if op == "argmin" or op == "argmax":
+        return _scalar(_arg(op, array, queue, None).get())
     return value(array, op, queue=queue)

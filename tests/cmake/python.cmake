@@ -79,3 +79,11 @@ add_test(NAME python.pyopencl_suite COMMAND ${OCR_PYTEST_PYTHON}
 set_tests_properties(python.pyopencl_suite PROPERTIES LABELS "python" TIMEOUT 900
   SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+
+# The type hints under mypy: the package checks clean, a consumer of every
+# public call is accepted, each misuse in python/tests/typing/bad.py refused
+# (Debian: mypy; SKIPPED without it).
+add_test(NAME python.typing COMMAND ${PY_NEEDS} numpy -- ${OCR_PYTEST_PYTHON}
+         ${PROJECT_SOURCE_DIR}/python/tests/typing_check.py)
+set_tests_properties(python.typing PROPERTIES LABELS "quick;python" TIMEOUT 300 SKIP_RETURN_CODE 77
+  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")

@@ -1,0 +1,24 @@
+"""A consumer the type checker must accept: every public call as docs/python.md
+shows it, with the types it returns used as such."""
+from typing import List
+
+import numpy as np
+import pyopencl as cl
+import pyopencl.array as cla
+
+import oclreduction as ocr
+
+
+def use(q: cl.CommandQueue, a: cla.Array, events: List[cl.Event]) -> float:
+    s: cla.Array = ocr.sum(a, np.float64, q, slice(0, 10, 2), 0.0, wait_for=events, accurate=True)
+    m = ocr.min(a, q, 1.5, dtype=np.float32, axis=(0, 1))
+    ocr.max(a, None, axis=None)
+    ocr.prod(a, "float64", axis=-1)
+    ocr.bitwise_xor(a, np.uint32, axis=0)
+    i = ocr.argmin(a, q, events, axis=1)
+    v = ocr.value(a, "bitwise_or", dtype=np.int64, initial=3)
+    w = ocr.reduce(q, a, "argmax")
+    seg = ocr.segment_reduce(a, np.array([0, 4, 9]), "max", dtype=np.float32)
+    kinds = ocr.dtypes()
+    return float(s.get()) + float(m.get()) + float(i.get()) + float(v) + float(w) + \
+        float(seg.size) + len(kinds) + len(ocr.version())
