@@ -575,6 +575,11 @@ def value(a: Array, op: HostOp = "sum", dtype: DTypeLike = None, queue: Optional
     if name is None:
         raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_HOST_OPS))
     p, queue = _prepare(name, a, dtype, queue, initial, accurate)
+    got = _value_now(name, a, p, queue, wait_for, accurate, slice)
+    if got is not None:
+        if initial is not _NoValue:  # initial first, as NumPy's loop
+            got = _UFUNCS[name](np.array(initial).astype(p.out), got)
+        return _scalar(np.asarray(got))
     result, fixed = _launch(name, a, p, queue, wait_for, accurate, slice, initial)
     if result is None:
         return _scalar(_empty_value(name, p, initial))
@@ -585,6 +590,32 @@ def value(a: Array, op: HostOp = "sum", dtype: DTypeLike = None, queue: Optional
     if initial is not _NoValue and not fixed:  # initial first, as NumPy's loop
         got = _UFUNCS[name](np.array(initial).astype(p.out), got)
     return _scalar(got)
+
+
+def _value_now(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[Any]],
+               accurate: bool, slc: Any) -> Optional[np.ndarray]:
+    """value()'s short way, where the library reads the elements as they lie:
+    one blocking library call (no result Array, no event objects), after a
+    wait on the host for the events of a and wait_for still running. A 0-d
+    array of p.out, or None where the general way is needed (a copy or
+    conversion first, complex parts, no elements, or a float min or max
+    that is a zero: which zero is the _LAST_ZERO pass's question)."""
+    import pyopencl as cl
+    if p.conv is not None or p.parts or (a.ndim > 1 and not a.flags.forc):
+        return None
+    first, n, step = _region(a, slc)
+    if n == 0 or step != 1:
+        return None
+    waits = list(a.events) + list(wait_for or [])
+    running = [e for e in waits
+               if e.command_execution_status != cl.command_execution_status.COMPLETE]
+    if running:
+        cl.wait_for_events(running)
+    got = _cached(queue, a, p.read, p.acc, op, accurate).value_now(queue, a.base_data.int_ptr,
+                                                                  first, n)
+    if op in ("min", "max") and p.read.kind == "f" and got == 0:
+        return None
+    return np.asarray(got).astype(p.out)
 
 
 def _scalar(x: np.ndarray) -> Any:

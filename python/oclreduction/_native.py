@@ -41,6 +41,11 @@ class OcrError(RuntimeError):
         super().__init__(f"{message} ({self.status_name})")
 
 
+# The member of ocr_value that holds a value of each combined dtype.
+_VALUE_FIELD = {np.dtype(np.int32): "i", np.dtype(np.uint32): "u", np.dtype(np.int64): "l",
+                np.dtype(np.uint64): "ul", np.dtype(np.float32): "f", np.dtype(np.float64): "d"}
+
+
 def type_of(dtype: Any) -> int:
     """The ocr_type of a dtype, or TypeError."""
     dt = np.dtype(dtype)
@@ -303,6 +308,20 @@ class Reducer:
         ev = self.reduce_async(queue, data, host, n, offset, wait_for, dtype)
         cl.enqueue_copy(queue, out, host, wait_for=[ev], is_blocking=True)
         return np.int64(out[1]) if arg else out[0]
+
+    def value_now(self, queue: Any, buf: int, off: int, n: int) -> Any:
+        """The raw blocking call (ocr_reducer_reduce): n elements of dtype from
+        element off of the cl_mem `buf` (an address), as a NumPy scalar of
+        acc_dtype, on the host when it returns. Nothing is waited for first:
+        the caller has waited for the buffer's writers. Not for argmin/argmax."""
+        v = D.ocr_value()
+        with self._lock:
+            if self._r.value is None:
+                raise ValueError("the reducer was released")
+            st = lib.ocr_reducer_reduce(self._r, queue.int_ptr, buf, off, n, ctypes.byref(v))
+            if st != D.OCR_OK:
+                self._fail(st)
+        return self.acc_dtype.type(getattr(v, _VALUE_FIELD[self.acc_dtype]))
 
     def release(self) -> None:
         """Releases the kernels and scratch buffers now (else when collected)."""

@@ -182,6 +182,49 @@ def test_value_on_the_host(queue):
         ocr.value(cla.empty(queue, 0, np.float32), "min")
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+                                   np.float16, np.float32, np.float64, np.bool_])
+def test_value_every_dtype_and_operator(queue, dtype):
+    """value() (one blocking library call where the data lie as the library
+    reads them) equals the device path's 0-d Array and NumPy, type and value,
+    for every operator the dtype takes, at an offset, with initial=, and
+    for a float min or max that is a zero (the general way's zero)."""
+    if dtype == np.float64 and not has_fp64(queue):
+        pytest.skip("no fp64")
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(dt.num)
+    x = rng.integers(-3 if dt.kind in "if" else 0, 4, 4103).astype(dt)
+    ops = ["sum", "min", "max"] + (["prod"] if dt.kind != "f" or dt.itemsize > 2 else []) + \
+        (["bitwise_and", "bitwise_or", "bitwise_xor"] if dt.kind in "iu" else [])
+    a = cla.to_device(queue, x)
+    for op in ops:
+        cases = [(a, {}), (a[5:], {}), (a[1:700], {"slice": slice(3, 90)})]
+        if op in ("sum", "prod", "min", "max"):
+            cases.append((a, {"initial": 2}))
+        for part, kw in cases:
+            if "slice" in kw and op in ("min", "max"):  # PyOpenCL's min/max take no slice=
+                want = getattr(ocr, op)(part[kw["slice"]]).get()[()]
+            else:
+                want = getattr(ocr, op)(part, **kw).get()[()]
+            got = ocr.value(part, op, **kw)
+            assert type(got) is type(want) and got == want, (op, kw, got, want)
+    if dt.kind == "f":
+        z = cla.to_device(queue, np.array([1.0, 0.0, -0.0, 2.0], dt))
+        assert np.signbit(ocr.value(z, "min")) == np.signbit(ocr.min(z).get()[()])
+
+
+def test_value_waits_for_a_pending_write(ooo_queue):
+    """value() on an out-of-order queue waits (on the host) for the write
+    that fills the array: never the old contents."""
+    n = 1 << 20
+    for trial in range(20):
+        a = cla.empty(ooo_queue, n, np.int32)
+        a.add_event(cl.enqueue_fill_buffer(ooo_queue, a.data, np.int32(trial + 1), 0, 4 * n))
+        assert ocr.value(a) == n * (trial + 1)
+        ev = cl.enqueue_fill_buffer(ooo_queue, a.data, np.int32(3), 0, 4 * n, wait_for=a.events)
+        assert ocr.value(a, wait_for=[ev]) == 3 * n
+
+
 def _numpy_loop(x, op, initial=None):
     """NumPy's reduction loop, element by element: of two equal values (as
     -0.0 and +0.0) it keeps the later for float32/float64 and the earlier for
