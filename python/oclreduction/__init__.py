@@ -285,7 +285,7 @@ def _gather_nd(queue: Any, a: Any, first: int, dims: Sequence[int], steps: Seque
             f"-DIN_HALF={int(src == np.float16)}", f"-DOUT_HALF={int(dst == np.float16)}"]
     program = _program(queue, ("gather", queue.device.int_ptr, src, dst), _GATHER, opts)
     dv, sv = _nd.vectors(dims, steps)
-    out = cla.empty(queue, (n,), dst, allocator=a.allocator)
+    out = cla.empty(queue, (n,), dst, allocator=_alloc(a))
     knl = cl.Kernel(program, "gather")
     knl.set_args(a.base_data, np.int64(first), np.int32(len(dims)), dv, sv, out.base_data,
                  np.uint64(out.offset // dst.itemsize), np.uint64(n))
@@ -403,6 +403,21 @@ except ImportError:  # pragma: no cover - every PyOpenCL that has Array has it
     _NannyEvent = ()
 
 
+def _is_svm(a: Any) -> bool:
+    """Whether a lives in shared virtual memory (pyopencl's SVMAllocator): the
+    library reads cl_mem buffers, so its elements are copied into one first
+    (the copy kernel takes the SVM pointer as its argument)."""
+    import pyopencl as cl
+    return not isinstance(a.base_data, cl.MemoryObjectHolder)
+
+
+def _alloc(a: Any) -> Any:
+    """The allocator of the package's arrays made for a: a's own, but OpenCL
+    buffers (the default) where a's are SVM: the library reads and writes
+    cl_mem buffers."""
+    return None if _is_svm(a) else a.allocator
+
+
 def _check_array(op: str, a: Any) -> None:
     import pyopencl.array as cla
     if not isinstance(a, cla.Array):
@@ -492,6 +507,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
     import pyopencl.array as cla
     # An N-d view that is not contiguous (a[::2, ::2]) is read through a copy.
     strided_nd = slc is None and a.ndim > 1 and a.size > 1 and not a.flags.forc
+    svm = _is_svm(a)
     first, n, step = (0, a.size, 0) if strided_nd else _region(a, slc)
     if n == 0:
         return None, False
@@ -499,7 +515,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
     n_own = len(own)
     waits = own + list(wait_for) if wait_for else list(own)
     buf, read = a.base_data, a.dtype
-    if strided_nd or step != 1 or p.conv is not None:
+    if strided_nd or step != 1 or p.conv is not None or svm:
         if strided_nd:
             tmp = _gather_nd(queue, a, a.offset // a.dtype.itemsize, a.shape, _nd.steps_of(a),
                              p.conv or a.dtype, waits)
@@ -511,7 +527,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
         first, cols = first * 2, 2
     else:
         cols = 0
-    result = cla.empty(queue, (), p.out if p.bits or p.parts else p.acc, allocator=a.allocator)
+    result = cla.empty(queue, (), p.out if p.bits or p.parts else p.acc, allocator=_alloc(a))
     ev = _cached(queue, a, p.read, p.acc, op, accurate).enqueue(
         queue, buf.int_ptr, first, n, result.base_data.int_ptr,
         result.offset // p.acc.itemsize, waits, columns=cols)
@@ -547,11 +563,11 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
                              queue)
     result, fixed = _launch(op, a, p, queue, wait_for, accurate, slc, initial)
     if result is None:
-        return cla.to_device(queue, _empty_value(op, p, initial), allocator=a.allocator)
+        return cla.to_device(queue, _empty_value(op, p, initial), allocator=_alloc(a))
     if fixed:
         initial = _NoValue
     if p.back is not None:
-        result = _narrow(queue, result, p.back, a.allocator)
+        result = _narrow(queue, result, p.back, _alloc(a))
     if p.out.kind == "b":
         result = _with_initial(op, result, initial, queue)
         return cla.Array(queue, (), p.out, data=result.base_data, offset=result.offset,
@@ -563,7 +579,7 @@ _HOST_OPS = {"sum": "sum", "prod": "prod", "min": "min", "max": "max", "and": "a
              "xor": "xor", "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}
 
 
-def value(a: Array, op: HostOp = "sum", dtype: DTypeLike = None, queue: Optional[Queue] = None,
+def value(a: Array, op: HostOp = "sum", dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
           slice: Optional[builtins.slice] = None, initial: Scalar = _NoValue, *,
           wait_for: Events = None, accurate: bool = False) -> Any:
     """The reduction's value on the host, as a NumPy scalar (blocks until it
@@ -601,7 +617,7 @@ def _value_now(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequenc
     conversion first, complex parts, no elements, or a float min or max
     that is a zero: which zero is the _LAST_ZERO pass's question)."""
     import pyopencl as cl
-    if p.conv is not None or p.parts or (a.ndim > 1 and not a.flags.forc):
+    if p.conv is not None or p.parts or (a.ndim > 1 and not a.flags.forc) or _is_svm(a):
         return None
     first, n, step = _region(a, slc)
     if n == 0 or step != 1:
@@ -632,14 +648,16 @@ def _reduce_axes(op: str, a: Any, acc: np.dtype, queue: Any,
     its leading or trailing ones in memory; else a copy in (kept axes,
     reduced axes) order comes first."""
     import pyopencl.array as cla
-    lay = _nd.layout(a.shape, axes, a.flags.c_contiguous, a.flags.f_contiguous)
+    svm = _is_svm(a)  # read through the copy
+    lay = _nd.layout(a.shape, axes, a.flags.c_contiguous and not svm,
+                     a.flags.f_contiguous and not svm)
     if lay.count and not lay.length:  # nothing along the axes: the identity
         ident = _UFUNCS[op].identity
         if ident is None:
             raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
         shape = tuple(a.shape[d] for d in lay.kept)
-        return cla.to_device(queue, np.full(shape, ident).astype(acc), allocator=a.allocator)
-    result = _nd.result_array(queue, lay, a.shape, acc, a.allocator)
+        return cla.to_device(queue, np.full(shape, ident).astype(acc), allocator=_alloc(a))
+    result = _nd.result_array(queue, lay, a.shape, acc, _alloc(a))
     if not lay.count:
         return result
     isz = a.dtype.itemsize
@@ -693,7 +711,7 @@ def _checked_offsets(offsets: Any, n: int) -> Any:
 
 
 def segment_reduce(a: Array, offsets: Union[Array, ArrayLike], op: Op = "sum",
-                   dtype: DTypeLike = None, queue: Optional[Queue] = None,
+                   dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
                    wait_for: Events = None) -> Array:
     """Many reductions in one call: segment j = a[offsets[j]:offsets[j+1]] of
     a contiguous 1-D pyopencl Array, reduced with `op` ("sum", "prod", "min",
@@ -718,11 +736,15 @@ def segment_reduce(a: Array, offsets: Union[Array, ArrayLike], op: Op = "sum",
                         "arrays)")
     queue = _queue_of(a, queue)
     host = _checked_offsets(offsets, a.size)
+    if a.size and (_is_svm(a) or not a.flags.c_contiguous):  # a contiguous buffer copy
+        a = _gather(queue, a, a.offset // a.dtype.itemsize, a.size, _nd.steps_of(a)[0],
+                    a.dtype, list(a.events) + list(wait_for or []))
+        wait_for = None
     if not isinstance(offsets, cla.Array) or offsets.dtype not in (np.uint32, np.uint64) \
             or offsets.offset:
         offsets = cla.to_device(queue, host.astype(np.uint64 if int(host[-1]) >> 32 else np.uint32))
     k = offsets.size - 1
-    result = cla.empty(queue, (k,), acc, allocator=a.allocator)
+    result = cla.empty(queue, (k,), acc, allocator=_alloc(a))
     if k == 0:
         return result
     if a.size == 0:  # every segment empty: the identity, as the library writes it
@@ -733,7 +755,7 @@ def segment_reduce(a: Array, offsets: Union[Array, ArrayLike], op: Op = "sum",
     return result
 
 
-def sum(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+def sum(a: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
         slice: Optional[builtins.slice] = None, initial: Scalar = _NoValue, *,
         wait_for: Events = None, accurate: bool = False, axis: Axis = None) -> Array:
     """The sum of a pyopencl Array as a 0-d Array on the device, as
@@ -757,7 +779,7 @@ def sum(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
     return _reduce("sum", a, dtype, queue, wait_for, accurate, axis, slice, initial)
 
 
-def prod(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+def prod(a: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
          slice: Optional[builtins.slice] = None, initial: Scalar = _NoValue, *,
          wait_for: Events = None, axis: Axis = None) -> Array:
     """The product, as sum (initial multiplies)."""
@@ -765,7 +787,7 @@ def prod(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
 
 
 def min(a: Array, queue: Optional[Queue] = None, initial: Scalar = _NoValue, *,
-        dtype: DTypeLike = None, wait_for: Events = None, axis: Axis = None) -> Array:
+        dtype: Optional[DTypeLike] = None, wait_for: Events = None, axis: Axis = None) -> Array:
     """The minimum as a 0-d Array, as pyopencl.array.min(a, queue, initial):
     NaN if a holds one (as NumPy); initial takes part as one more element;
     an empty a gives initial or, without it, ValueError. dtype= (a keyword):
@@ -774,26 +796,26 @@ def min(a: Array, queue: Optional[Queue] = None, initial: Scalar = _NoValue, *,
 
 
 def max(a: Array, queue: Optional[Queue] = None, initial: Scalar = _NoValue, *,
-        dtype: DTypeLike = None, wait_for: Events = None, axis: Axis = None) -> Array:
+        dtype: Optional[DTypeLike] = None, wait_for: Events = None, axis: Axis = None) -> Array:
     """The maximum, as min."""
     return _reduce("max", a, dtype, queue, wait_for, axis=axis, initial=initial)
 
 
-def bitwise_and(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+def bitwise_and(a: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
                 slice: Optional[builtins.slice] = None, *, wait_for: Events = None,
                 axis: Axis = None) -> Array:
     """The bitwise AND of integers, as sum (all ones if a is empty)."""
     return _reduce("and", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
-def bitwise_or(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+def bitwise_or(a: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
                slice: Optional[builtins.slice] = None, *, wait_for: Events = None,
                axis: Axis = None) -> Array:
     """The bitwise OR of integers, as sum."""
     return _reduce("or", a, dtype, queue, wait_for, axis=axis, slc=slice)
 
 
-def bitwise_xor(a: Array, dtype: DTypeLike = None, queue: Optional[Queue] = None,
+def bitwise_xor(a: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
                 slice: Optional[builtins.slice] = None, *, wait_for: Events = None,
                 axis: Axis = None) -> Array:
     """The bitwise XOR of integers, as sum."""
@@ -814,14 +836,14 @@ def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]],
                             _program_slot, _CL)
     if a.size == 0:
         raise ValueError(f"attempt to get {op} of an empty sequence")
-    if not a.flags.c_contiguous:  # NumPy's index counts in C order: a C-order copy
+    if not a.flags.c_contiguous or _is_svm(a):  # NumPy's index counts in C order: a C-order copy
         steps = _nd.steps_of(a)
         a = _gather_nd(queue, a, a.offset // a.dtype.itemsize, a.shape, steps, a.dtype,
                        list(a.events) + list(wait_for or []))
         wait_for = None
     # The reducer writes a 16-byte pair (the value's ordering key, the index):
     # the result is a view of the index.
-    pair = cla.empty(queue, (2,), np.uint64, allocator=a.allocator)
+    pair = cla.empty(queue, (2,), np.uint64, allocator=_alloc(a))
     ev = _cached(queue, a, a.dtype, a.dtype, op).reduce_async(queue, a, pair.base_data,
                                                                wait_for=wait_for)
     return cla.Array(queue, (), np.int64, data=pair.base_data, offset=pair.offset + 8,

@@ -275,3 +275,39 @@ def test_signed_zeros_as_numpy(queue, dtype):
                             (n, trial, op, init, got, want)
             rev = x[::-1].copy()
             assert np.signbit(ocr.min(a[::-1]).get()[()]) == np.signbit(_numpy_loop(rev, "min"))
+
+
+def test_svm_arrays(context, queue):
+    """Arrays in shared virtual memory (pyopencl.tools.SVMAllocator): every
+    function reads them (through a copy into a buffer: the library takes
+    cl_mem) and gives NumPy's values; results are buffers."""
+    import pyopencl.tools as clt
+    dev = queue.device
+    if not getattr(dev, "svm_capabilities", 0):
+        pytest.skip("the device has no SVM")
+    alloc = clt.SVMAllocator(context, alignment=0, queue=queue)
+    rng = np.random.default_rng(77)
+    x = rng.integers(-9, 9, (61, 70)).astype(np.float32)
+    x[x == 0] = -0.0
+    a = cla.to_device(queue, x, allocator=alloc)
+    assert not isinstance(a.base_data, cl.MemoryObjectHolder)
+    flat = x.ravel()
+    for op in ("sum", "prod", "min", "max"):
+        want = getattr(np, op)(x.astype(np.float64) if op == "prod" else x)
+        got = getattr(ocr, op)(a, **({"dtype": np.float64} if op == "prod" else {}))
+        assert isinstance(got.base_data, cl.MemoryObjectHolder)
+        assert got.get()[()] == want and ocr.value(a, op, **(
+            {"dtype": np.float64} if op == "prod" else {})) == want
+    assert ocr.argmax(a).get()[()] == x.argmax() and ocr.argmin(a).get()[()] == x.argmin()
+    np.testing.assert_array_equal(ocr.sum(a, axis=0).get(), x.sum(axis=0))
+    np.testing.assert_array_equal(ocr.max(a, axis=1).get(), x.max(axis=1))
+    np.testing.assert_array_equal(ocr.argmin(a, axis=0).get(), x.argmin(axis=0))
+    v = a.ravel()
+    assert ocr.sum(v, slice=slice(3, 4000, 7)).get()[()] == flat[3:4000:7].sum()
+    assert ocr.sum(v[10:][::-3]).get()[()] == flat[10:][::-3].sum()
+    got = ocr.segment_reduce(v, np.array([0, 5, 5, 4270]), "max").get()
+    np.testing.assert_array_equal(got, [flat[:5].max(), -np.inf, flat[5:].max()])
+    z = cla.to_device(queue, np.array([1.0, 0.0, -0.0, 3.0], np.float32), allocator=alloc)
+    assert np.signbit(ocr.min(z).get()[()]) == np.signbit(_numpy_loop(z.get(), "min"))
+    i = cla.to_device(queue, rng.integers(0, 1 << 30, 5000).astype(np.int32), allocator=alloc)
+    assert ocr.sum(i, dtype=np.int64).get()[()] == i.get().sum(dtype=np.int64)

@@ -79,6 +79,12 @@ add_test(NAME python.pyopencl_suite COMMAND ${OCR_PYTEST_PYTHON}
 set_tests_properties(python.pyopencl_suite PROPERTIES LABELS "python" TIMEOUT 900
   SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+# The same tests with PyPI's PyOpenCL and NumPy (the newest wheels) in a fresh
+# venv: the package must pass them with either PyOpenCL.
+add_test(NAME python.pyopencl_suite_pypi COMMAND ${SCRIPTS}/python_pypi_suite.sh ${OCR_ANY_PYTHON}
+         ${OCR_PYTHON_PACKAGE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/pyopencl_suite_pypi)
+set_tests_properties(python.pyopencl_suite_pypi PROPERTIES LABELS "python" TIMEOUT 1200
+  SKIP_RETURN_CODE 77 ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 
 # The type hints under mypy: the package checks clean, a consumer of every
 # public call is accepted, each misuse in python/tests/typing/bad.py refused

@@ -1,0 +1,21 @@
+#!/bin/sh
+# python_pypi_suite.sh PYTHON PKGDIR WORK - PyOpenCL's own reduction tests
+# (python/tests/pyopencl_suite.py) with PyPI's PyOpenCL and NumPy instead of
+# the system's: a fresh venv under WORK (no system site packages) gets
+# pyopencl, numpy, pytest and mako as binary wheels, then runs the suite
+# against the package in PKGDIR. SKIPPED (77) where no venv can be made or
+# PyPI cannot be reached; the versions installed are printed.
+py=$1 pkg=$2 work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work" && mkdir -p "$work" || exit 1
+if ! "$py" -m venv "$work/venv" > "$work/venv.log" 2>&1; then
+  echo "SKIPPED: $py -m venv failed (python3-venv): $(tail -n 1 "$work/venv.log")"
+  exit 77
+fi
+if ! "$work/venv/bin/python" -m pip install -q --only-binary=:all: pyopencl numpy pytest mako \
+    > "$work/pip.log" 2>&1; then
+  echo "SKIPPED: pip could not install PyOpenCL from PyPI: $(tail -n 1 "$work/pip.log")"
+  exit 77
+fi
+"$work/venv/bin/python" -c "import pyopencl, numpy; print('PyPI: pyopencl', pyopencl.VERSION_TEXT, 'numpy', numpy.__version__)" || exit 1
+PYTHONPATH=$pkg exec "$work/venv/bin/python" "$here/../../python/tests/pyopencl_suite.py" "$work/tests"
