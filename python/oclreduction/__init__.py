@@ -398,8 +398,9 @@ _SCALARS = (int, float, complex, np.generic)
 
 
 try:
-    from pyopencl import NannyEvent as _NannyEvent
-except ImportError:  # pragma: no cover - every PyOpenCL that has Array has it
+    import pyopencl as _pyopencl
+    _NannyEvent: Any = _pyopencl.NannyEvent
+except (ImportError, AttributeError):  # pragma: no cover - every PyOpenCL with Array has it
     _NannyEvent = ()
 
 
@@ -409,6 +410,12 @@ def _is_svm(a: Any) -> bool:
     (the copy kernel takes the SVM pointer as its argument)."""
     import pyopencl as cl
     return not isinstance(a.base_data, cl.MemoryObjectHolder)
+
+
+def _mem_ptr(x: Any) -> int:
+    """The cl_mem address of an Array the package made (a buffer)."""
+    ptr: int = x.base_data.int_ptr
+    return ptr
 
 
 def _alloc(a: Any) -> Any:
@@ -529,7 +536,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
         cols = 0
     result = cla.empty(queue, (), p.out if p.bits or p.parts else p.acc, allocator=_alloc(a))
     ev = _cached(queue, a, p.read, p.acc, op, accurate).enqueue(
-        queue, buf.int_ptr, first, n, result.base_data.int_ptr,
+        queue, buf.int_ptr, first, n, _mem_ptr(result),
         result.offset // p.acc.itemsize, waits, columns=cols)
     result.events.append(ev)
     fixed = op in ("min", "max") and read.kind == "f"
@@ -590,17 +597,17 @@ def value(a: Array, op: HostOp = "sum", dtype: Optional[DTypeLike] = None, queue
     name = _HOST_OPS.get(op)
     if name is None:
         raise ValueError(f"unknown operator {op!r}: one of " + ", ".join(_HOST_OPS))
-    p, queue = _prepare(name, a, dtype, queue, initial, accurate)
-    got = _value_now(name, a, p, queue, wait_for, accurate, slice)
-    if got is not None:
+    p, q = _prepare(name, a, dtype, queue, initial, accurate)
+    now = _value_now(name, a, p, q, wait_for, accurate, slice)
+    if now is not None:
         if initial is not _NoValue:  # initial first, as NumPy's loop
-            got = _UFUNCS[name](np.array(initial).astype(p.out), got)
-        return _scalar(np.asarray(got))
-    result, fixed = _launch(name, a, p, queue, wait_for, accurate, slice, initial)
+            now = _UFUNCS[name](np.array(initial).astype(p.out), now)
+        return _scalar(np.asarray(now))
+    result, fixed = _launch(name, a, p, q, wait_for, accurate, slice, initial)
     if result is None:
         return _scalar(_empty_value(name, p, initial))
     host = np.empty((), result.dtype)
-    cl.enqueue_copy(queue, host, result.base_data, src_offset=result.offset,
+    cl.enqueue_copy(q, host, result.base_data, src_offset=result.offset,
                     wait_for=result.events, is_blocking=True)
     got = host.astype(p.out)
     if initial is not _NoValue and not fixed:  # initial first, as NumPy's loop
@@ -734,24 +741,24 @@ def segment_reduce(a: Array, offsets: Union[Array, ArrayLike], op: Op = "sum",
     if _is_small(a.dtype):
         raise TypeError(f"segment_reduce does not take {a.dtype} data yet (small types: whole "
                         "arrays)")
-    queue = _queue_of(a, queue)
+    q = _queue_of(a, queue)
     host = _checked_offsets(offsets, a.size)
     if a.size and (_is_svm(a) or not a.flags.c_contiguous):  # a contiguous buffer copy
-        a = _gather(queue, a, a.offset // a.dtype.itemsize, a.size, _nd.steps_of(a)[0],
+        a = _gather(q, a, a.offset // a.dtype.itemsize, a.size, _nd.steps_of(a)[0],
                     a.dtype, list(a.events) + list(wait_for or []))
         wait_for = None
     if not isinstance(offsets, cla.Array) or offsets.dtype not in (np.uint32, np.uint64) \
             or offsets.offset:
-        offsets = cla.to_device(queue, host.astype(np.uint64 if int(host[-1]) >> 32 else np.uint32))
+        offsets = cla.to_device(q, host.astype(np.uint64 if int(host[-1]) >> 32 else np.uint32))
     k = offsets.size - 1
-    result = cla.empty(queue, (k,), acc, allocator=_alloc(a))
+    result = cla.empty(q, (k,), acc, allocator=_alloc(a))
     if k == 0:
         return result
     if a.size == 0:  # every segment empty: the identity, as the library writes it
         result.set(np.full(k, _identity(op, acc), dtype=acc))
         return result
-    _cached(queue, a, a.dtype, acc, op).reduce_segments_async(queue, a, offsets, result,
-                                                              wait_for=wait_for)
+    _cached(q, a, a.dtype, acc, op).reduce_segments_async(q, a, offsets, result,
+                                                          wait_for=wait_for)
     return result
 
 

@@ -1,6 +1,6 @@
 """The types of the package's signatures. PyOpenCL's classes are named for
-type checkers (pyopencl is imported only when one reads this); at run time
-they are Any, so importing oclreduction does not import pyopencl."""
+type checkers (imported here only when one reads this file); at run time
+they are Any."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, Optional, Sequence, SupportsIndex, Tuple, Union

@@ -4,7 +4,8 @@
 # the system's: a fresh venv under WORK (no system site packages) gets
 # pyopencl, numpy, pytest and mako as binary wheels, then runs the suite
 # against the package in PKGDIR. SKIPPED (77) where no venv can be made or
-# PyPI cannot be reached; the versions installed are printed.
+# PyPI cannot be reached; the versions installed are printed. Then the type
+# hints' check (python/tests/typing_check.py) with that PyOpenCL and NumPy.
 py=$1 pkg=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work" || exit 1
@@ -18,4 +19,8 @@ if ! "$work/venv/bin/python" -m pip install -q --only-binary=:all: pyopencl nump
   exit 77
 fi
 "$work/venv/bin/python" -c "import pyopencl, numpy; print('PyPI: pyopencl', pyopencl.VERSION_TEXT, 'numpy', numpy.__version__)" || exit 1
-PYTHONPATH=$pkg exec "$work/venv/bin/python" "$here/../../python/tests/pyopencl_suite.py" "$work/tests"
+PYTHONPATH=$pkg "$work/venv/bin/python" "$here/../../python/tests/pyopencl_suite.py" "$work/tests" || exit
+# The type hints against PyPI's typed PyOpenCL and NumPy 2 (where mypy is here).
+if command -v mypy > /dev/null; then
+  PYTHONPATH=$pkg "$work/venv/bin/python" "$here/../../python/tests/typing_check.py" || exit
+fi
