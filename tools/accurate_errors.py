@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
-"""accurate_errors.py [LOG2_MIN LOG2_MAX] - the error of float32 sums of seeded
-normal(0.5, 1) data at 2^LOG2_MIN..2^LOG2_MAX: oclreduction.sum(accurate=True),
-the plain oclreduction.sum, numpy's np.sum (pairwise) and pyopencl.array.sum,
-each in ulps of the correctly rounded exact sum (math.fsum of the values,
-rounded to float32) and relative to sum |x|. Runs on the first OpenCL device;
-PYTHONPATH must reach the package (build/python)."""
+"""accurate_errors.py [--sizes 10,20,24] [--dtypes float32,float64]
+[--data uniform,normal,cancelling] - the error of float sums, in ulps of the
+correctly rounded exact sum (math.fsum of the values, rounded to the dtype):
+oclreduction.sum (the default), oclreduction.sum(accurate=True),
+pyopencl.array.sum and NumPy's np.sum (pairwise), over seeded data:
+
+  uniform     uniform(0, 1)
+  normal      normal(0.5, 1)
+  cancelling  h and -h(1 + u 2^-10) for h normal(0, 1), u uniform(0, 1),
+              shuffled: the exact sum is small against sum |x|
+
+Prints a Markdown table (and --csv FILE writes the numbers). Runs on the
+first OpenCL device ($PYOPENCL_CTX picks another); PYTHONPATH must reach the
+package (build/python)."""
+import argparse
+import csv
 import math
 import sys
 
@@ -15,27 +25,57 @@ import pyopencl.array as cla
 import oclreduction as ocr
 
 
-def main() -> None:
-    lo, hi = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (20, 26)
+def draw(kind: str, n: int, dtype: np.dtype, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if kind == "uniform":
+        return rng.random(n).astype(dtype)
+    if kind == "normal":
+        return rng.normal(0.5, 1.0, n).astype(dtype)
+    h = rng.normal(0.0, 1.0, n // 2)
+    x = np.concatenate([h, -h * (1 + rng.random(n // 2) * 2.0 ** -10)])
+    return rng.permutation(x).astype(dtype)
+
+
+def ulps(got: float, exact: float, dtype: np.dtype) -> float:
+    want = dtype.type(exact)
+    return abs(float(got) - float(want)) / float(np.spacing(np.abs(want)))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="10,20,24", help="log2 of the sizes")
+    ap.add_argument("--dtypes", default="float32,float64")
+    ap.add_argument("--data", default="uniform,normal,cancelling")
+    ap.add_argument("--csv", help="also write the numbers here")
+    args = ap.parse_args()
     q = cl.CommandQueue(cl.create_some_context(interactive=False))
-    print(f"# device: {q.device.name.strip()} ({q.device.platform.name.strip()})")
-    print("| n | accurate ulps | plain ulps | numpy ulps | pyopencl ulps "
-          "| accurate rel | plain rel | numpy rel | pyopencl rel |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for k in range(lo, hi + 1):
-        x = np.random.default_rng(k).normal(0.5, 1.0, 1 << k).astype(np.float32)
-        exact = math.fsum(x.astype(np.float64))
-        want = np.float32(exact)
-        ulp = float(np.spacing(np.abs(want)))
-        mag = float(np.abs(x.astype(np.float64)).sum())
-        a = cla.to_device(q, x)
-        got = {"accurate": ocr.sum(a, accurate=True).get(), "plain": ocr.sum(a).get(),
-               "numpy": np.sum(x), "pyopencl": cla.sum(a).get()}
-        err = {m: abs(float(v) - float(want)) for m, v in got.items()}
-        rel = {m: abs(float(v) - exact) / mag for m, v in got.items()}
-        print(f"| 2^{k} | " + " | ".join(f"{err[m] / ulp:.3g}" for m in got) + " | "
-              + " | ".join(f"{rel[m]:.2g}" for m in got) + " |", flush=True)
+    print(f"# device: {q.device.name.strip()} ({q.device.platform.name.strip()}), "
+          f"pyopencl {cl.VERSION_TEXT}, numpy {np.__version__}, oclreduction {ocr.__version__}")
+    methods = ("oclreduction", "accurate=True", "pyopencl", "numpy")
+    print("| dtype | data | n | " + " | ".join(methods) + " |")
+    print("|---|---|---:|" + "---:|" * len(methods))
+    rows = []
+    for dt in (np.dtype(d) for d in args.dtypes.split(",")):
+        if dt == np.float64 and not q.device.double_fp_config:
+            continue
+        for kind in args.data.split(","):
+            for k in (int(s) for s in args.sizes.split(",")):
+                x = draw(kind, 1 << k, dt, seed=k)
+                exact = math.fsum(x.astype(np.float64))
+                a = cla.to_device(q, x)
+                got = (ocr.sum(a).get()[()], ocr.sum(a, accurate=True).get()[()],
+                       cla.sum(a).get()[()], np.sum(x))
+                err = [ulps(g, exact, dt) for g in got]
+                rows.append([dt.name, kind, 1 << k] + err)
+                print(f"| {dt.name} | {kind} | 2^{k} | " + " | ".join(f"{e:.3g}" for e in err)
+                      + " |", flush=True)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["dtype", "data", "n"] + [f"{m} ulps" for m in methods])
+            w.writerows(rows)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
