@@ -249,7 +249,7 @@ def _narrow(queue: Any, result: Any, back: np.dtype, allocator: Any) -> Any:
     opts = [f"-DACC={_CL[result.dtype]}", f"-DOUT={_UNSIGNED.get(out_name, out_name)}",
             f"-DHALF={int(back.kind == 'f')}"]
     program = _program(queue, ("narrow", queue.device.int_ptr, result.dtype, back), _NARROW, opts)
-    out = cla.empty(queue, (), back, allocator=allocator)
+    out = _empty_scalar(queue, back, allocator)
     knl = cl.Kernel(program, "narrow")
     knl.set_args(result.base_data, np.uint64(result.offset // result.dtype.itemsize),
                  out.base_data, np.uint64(out.offset // back.itemsize))
@@ -412,6 +412,38 @@ def _is_svm(a: Any) -> bool:
     return not isinstance(a.base_data, cl.MemoryObjectHolder)
 
 
+# A 0-d result Array made without pyopencl.array.Array.__init__, whose NumPy
+# calls (shape checks, strides, size) cost 10-20 us of a reduction's 100 on
+# POCL: a real empty() of the dtype is made once, and where its attributes
+# are exactly the ones listed here (as in PyOpenCL 2022.3 and 2026.1), later
+# results copy its per-dtype ones and get their own queue, context,
+# allocator, buffer and events. Any other attribute set: empty() each time.
+_ARRAY_ATTRS = frozenset(("shape", "dtype", "strides", "events", "nbytes", "size", "offset",
+                          "_flags", "queue", "context", "base_data", "allocator"))
+_PER_DTYPE = ("shape", "dtype", "strides", "nbytes", "size", "offset", "_flags")
+_scalar_protos: Dict[np.dtype, Optional[dict]] = {}
+
+
+def _empty_scalar(queue: Any, dtype: np.dtype, allocator: Any) -> Any:
+    """cla.empty(queue, (), dtype, allocator=allocator), made faster."""
+    import pyopencl as cl
+    import pyopencl.array as cla
+    proto = _scalar_protos.get(dtype, {})
+    if not proto:
+        real = cla.empty(queue, (), dtype, allocator=allocator)
+        if proto is not None:  # not yet known to be unusable
+            d = vars(real)
+            ok = type(real) is cla.Array and set(d) == _ARRAY_ATTRS and d["_flags"] is None
+            _scalar_protos[dtype] = {k: d[k] for k in _PER_DTYPE} if ok else None
+        return real
+    out = cla.Array.__new__(cla.Array)
+    out.__dict__.update(proto)
+    out.queue, out.context, out.allocator, out.events = queue, queue.context, allocator, []
+    out.base_data = allocator(dtype.itemsize) if allocator is not None else \
+        cl.Buffer(out.context, cl.mem_flags.READ_WRITE, dtype.itemsize)
+    return out
+
+
 def _mem_ptr(x: Any) -> int:
     """The cl_mem address of an Array the package made (a buffer)."""
     ptr: int = x.base_data.int_ptr
@@ -534,7 +566,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
         first, cols = first * 2, 2
     else:
         cols = 0
-    result = cla.empty(queue, (), p.out if p.bits or p.parts else p.acc, allocator=_alloc(a))
+    result = _empty_scalar(queue, p.out if p.bits or p.parts else p.acc, _alloc(a))
     ev = _cached(queue, a, p.read, p.acc, op, accurate).enqueue(
         queue, buf.int_ptr, first, n, _mem_ptr(result),
         result.offset // p.acc.itemsize, waits, columns=cols)
