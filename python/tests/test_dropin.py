@@ -311,3 +311,25 @@ def test_svm_arrays(context, queue):
     assert np.signbit(ocr.min(z).get()[()]) == np.signbit(_numpy_loop(z.get(), "min"))
     i = cla.to_device(queue, rng.integers(0, 1 << 30, 5000).astype(np.int32), allocator=alloc)
     assert ocr.sum(i, dtype=np.int64).get()[()] == i.get().sum(dtype=np.int64)
+
+
+def test_results_are_whole_arrays(queue, monkeypatch):
+    """A 0-d result made the fast way (no Array.__init__) is an Array like
+    any: its attributes are empty()'s, and it adds, fills, copies and reads
+    back; with the prototype refused (another PyOpenCL), empty() is used."""
+    x = np.arange(1, 1001, dtype=np.float32)
+    a = cla.to_device(queue, x)
+    for _ in range(2):  # the first call makes the prototype, the second uses it
+        r = ocr.sum(a)
+    ref = cla.empty(queue, (), np.float32)
+    assert type(r) is cla.Array and set(vars(r)) == set(vars(ref))
+    assert all(vars(r)[k] == vars(ref)[k] for k in ("shape", "dtype", "strides", "nbytes",
+                                                    "size", "offset"))
+    assert r.base_data is not ocr.sum(a).base_data and r.events
+    assert r.get()[()] == x.sum() and (r + 1).get()[()] == x.sum() + 1
+    c = r.copy()
+    r.fill(np.float32(2))
+    assert r.get()[()] == 2 and c.get()[()] == x.sum()
+    monkeypatch.setattr(ocr, "_scalar_protos", {np.dtype(np.float32): None})
+    s = ocr.sum(a)
+    assert s.get()[()] == x.sum() and ocr._scalar_protos[np.dtype(np.float32)] is None
