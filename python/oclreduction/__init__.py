@@ -3,8 +3,8 @@
 Drop-in for pyopencl.array.sum / min / max: the same arguments, the same
 result (a 0-d pyopencl Array on the device whose .events hold the reduction's
 event), computed by the library's reduce7 reducer (ctypes over the shared
-library shipped inside this package; the input is read in place, but for
-the conversions and strided views said below).
+library shipped inside this package; the input is read in place, strided
+and reversed views too, but for the conversions said below).
 
     import numpy as np, pyopencl as cl, pyopencl.array as cla, oclreduction
     q = cl.CommandQueue(cl.create_some_context())
@@ -185,9 +185,10 @@ __kernel void narrow(__global const ACC *in, const ulong i, __global OUT *out, c
 }
 """
 
-# n elements from element `first` of `in`, `step` apart (a strided view or a
-# slice with a step), converted each to OUT (dtype= a type the library does
-# not combine the data in: PyOpenCL's and NumPy's element-wise conversion).
+# n elements from element `first` of `in`, `step` apart (a contiguous range,
+# a strided view or a slice with a step), converted each to OUT (dtype= a type
+# the library does not combine the data in: PyOpenCL's and NumPy's
+# element-wise conversion). Views without a conversion are read in place.
 _GATHER = """
 #if FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -361,7 +362,12 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
             accurate: bool, slc: Any) -> Any:
     """Enqueues the library's reduction of a (or a[slc]) after a.events and
     wait_for: a 0-d Array of p.acc (of p.out for bits and parts) whose events
-    hold the reduction's, or None when there are no elements."""
+    hold the reduction's, or None when there are no elements. A strided or
+    reversed view (or a slice with a step) is read in place, from its lowest
+    element with a positive stride (ocr_reducer_reduce_strided; a complex
+    one as two such calls, its real and its imaginary parts); only a
+    conversion (p.conv: a dtype the library cannot combine the data in
+    directly) goes through a copy on the device (_gather)."""
     import pyopencl.array as cla
     first, n, step = _region(a, slc)
     if n == 0:
@@ -370,25 +376,30 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
     n_own = len(own)
     waits = own + list(wait_for) if wait_for else list(own)
     buf = a.base_data
-    if step != 1 or p.conv is not None:
-        tmp = _gather(queue, a, first, n, step, p.conv or a.dtype, waits)
-        buf, first, waits = tmp.base_data, tmp.offset // tmp.dtype.itemsize, list(tmp.events)
-    if p.parts:  # complex: the real and imaginary parts as the columns of n rows
-        first, cols = first * 2, 2
-    else:
-        cols = 0
+    if p.conv is not None:  # each element converted: a copy, the only one
+        tmp = _gather(queue, a, first, n, step, p.conv, waits)
+        buf, first, step = tmp.base_data, tmp.offset // tmp.dtype.itemsize, 1
+        waits = list(tmp.events)
+    elif step < 0:  # a reversed view: the same elements, from the lowest one
+        first, step = first + (n - 1) * step, -step
     result = cla.empty(queue, (), p.out if p.bits or p.parts else p.acc, allocator=a.allocator)
-    ev = _cached(queue, a, p.read, p.acc, op, accurate).enqueue(
-        queue, buf.int_ptr, first, n, result.base_data.int_ptr,
-        result.offset // p.acc.itemsize, waits, columns=cols)
-    result.events.append(ev)
-    # ev completes after every event of a's that it waited for: a later
-    # writer of a needs to wait for ev alone (a.events stays short, where
-    # add_event would block now and then). A NannyEvent stays: dropping it
-    # waits for its copy from host memory.
+    reducer = _cached(queue, a, p.read, p.acc, op, accurate)
+    res, roff = result.base_data.int_ptr, result.offset // p.acc.itemsize
+    if p.parts and step == 1:  # complex: the real and imaginary parts as the columns of n rows
+        evs = [reducer.enqueue(queue, buf.int_ptr, first * 2, n, res, roff, waits, columns=2)]
+    elif p.parts:  # a strided complex view: its real parts, then its imaginary ones
+        evs = [reducer.enqueue(queue, buf.int_ptr, first * 2 + k, n, res, roff + k, waits,
+                               stride=2 * step) for k in (0, 1)]
+    else:  # step > 1: in place (ocr_reducer_reduce_strided)
+        evs = [reducer.enqueue(queue, buf.int_ptr, first, n, res, roff, waits, stride=step)]
+    result.events.extend(evs)
+    # The events complete after every event of a's that they waited for: a
+    # later writer of a needs to wait for them alone (a.events stays short,
+    # where add_event would block now and then). A NannyEvent stays: dropping
+    # it waits for its copy from host memory.
     if n_own:
         own[:n_own] = [e for e in own[:n_own] if isinstance(e, _NannyEvent)]
-    own.append(ev)
+    own.extend(evs)
     return result
 
 
@@ -574,8 +585,8 @@ def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,
     adds in dtype: float64 data with dtype=float32 adds float32 values;
     int64 with float64 adds doubles; into a narrower integer type the sum
     wraps as NumPy's does. Complex data or a complex dtype: a complex sum.
-    slice: reduce a[slice] (a contiguous range in place; with a step, through
-    a copy). initial: added to the sum (converted to dtype), as NumPy.
+    slice: reduce a[slice] (in place, with a step or reversed too; through a
+    copy only where dtype converts). initial: added to the sum (converted to dtype), as NumPy.
     Integer sums wrap. The reduction waits for a.events and wait_for; its
     event is in the result's and a's events.
     accurate=True (float32/float64 results): a compensated sum within one ulp
@@ -629,16 +640,31 @@ def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
     _check_array(op, a)
     type_of(a.dtype)  # a TypeError for dtypes the library does not reduce
     queue = _queue_of(a, queue)
+    isz = a.dtype.itemsize
+    step = 1
     if not a.flags.c_contiguous:
-        raise ValueError(f"oclreduction.{op} needs a C-contiguous array (NumPy's index counts "
-                         f"in C order); this one has strides {a.strides} for shape {a.shape}")
+        # A 1-D view with a positive step: the index is the view's (i of the
+        # elements first + i * step). A reversed one is refused: its ties go
+        # to the first index in NumPy's order, the last in memory.
+        if a.ndim == 1 and a.strides[0] > 0 and a.strides[0] % isz == 0 and a.offset % isz == 0:
+            step = a.strides[0] // isz
+        else:
+            raise ValueError(f"oclreduction.{op} needs a C-contiguous array (NumPy's index "
+                             "counts in C order) or a 1-D view with a positive step; this one "
+                             f"has strides {a.strides} for shape {a.shape}")
     if a.size == 0:
         raise ValueError(f"attempt to get {op} of an empty sequence")
     # The reducer writes a 16-byte pair (the value's ordering key, the index):
     # the result is a view of the index.
     pair = cla.empty(queue, (2,), np.uint64, allocator=a.allocator)
-    ev = _cached(queue, a, a.dtype, a.dtype, op).reduce_async(queue, a, pair.base_data,
-                                                               wait_for=wait_for)
+    reducer = _cached(queue, a, a.dtype, a.dtype, op)
+    if step == 1:
+        ev = reducer.reduce_async(queue, a, pair.base_data, wait_for=wait_for)
+    else:  # in place (ocr_reducer_reduce_strided)
+        ev = reducer.enqueue(queue, a.base_data.int_ptr, a.offset // isz, a.size,
+                             pair.base_data.int_ptr, 0, list(a.events) + list(wait_for or []),
+                             stride=step)
+        a.add_event(ev)
     return cla.Array(queue, (), np.int64, data=pair.base_data, offset=pair.offset + 8,
                      events=[ev])
 
@@ -646,7 +672,8 @@ def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
 def argmin(a: Any, queue: Any = None, wait_for: Optional[Sequence[Any]] = None) -> Any:
     """The index of the minimum of a (flattened, C order) as a 0-d int64 Array, as
     numpy.argmin: the first index where it occurs; a NaN counts as the minimum
-    (its first index wins); ValueError if a is empty."""
+    (its first index wins); ValueError if a is empty. A 1-D view with a
+    positive step (a[::3]) is read in place, its index counted in the view."""
     return _arg("argmin", a, queue, wait_for)
 
 
