@@ -29,7 +29,7 @@ FUNCTIONS = [
     "ocr_reducer_create", "ocr_reducer_create_widening", "ocr_reducer_reduce",
     "ocr_reducer_reduce_async", "ocr_reducer_reduce_into", "ocr_reducer_last_error",
     "ocr_reducer_release", "ocr_reducer_reduce_segments", "ocr_reducer_reduce_rows",
-    "ocr_reducer_reduce_columns",
+    "ocr_reducer_reduce_columns", "ocr_reducer_reduce_strided",
 ]
 
 # C scalar types -> ctypes names.

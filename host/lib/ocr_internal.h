@@ -176,6 +176,9 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 /* extra_options starts with the library's own -D options (the segmented
  * kernels'), the caller's after them already checked (ocr_reducer_create) */
 #define OCR_BUILD_OWN_OPTIONS 8
+/* a first pass alone (cl/strided.cl): no `rest` is built for argmin/argmax,
+ * the reducer's own kernels run the later passes */
+#define OCR_BUILD_FIRST_ONLY 16
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int flags,
                                ocr_type input, ocr_kernel **out);
 

@@ -231,6 +231,31 @@ OCR_API ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q
                                               cl_uint num_wait, const cl_event *wait,
                                               cl_event *done);
 
+/* ---- strided views: every stride-th element, in place ------------------ */
+
+/* ocr_reducer_reduce_into over the n elements buf[offset + i * stride],
+ * i < n (NumPy's a[::k], a[s:e:k]; a reversed view is the same elements from
+ * its lowest one, with a positive stride): read in place, one scalar load
+ * each, no copy. n >= 1 and stride >= 1, and offset + (n - 1) * stride must
+ * lie within buf (overflow checked), else OCR_USAGE. The value goes to
+ * element result_offset of result_buf, which must not be one of the elements
+ * read (the rule of ocr_reducer_reduce_async; an element between two of them
+ * may be). Every type, operator and option of the reducer: widening and the
+ * small types (converted as loaded), accurate sums, and argmin/argmax, whose
+ * index is i, the position in the view. Non-blocking, with the reducer's
+ * queue and wait-list rules. stride 1 is ocr_reducer_reduce_into itself
+ * (reduce7's vector loads). The kernel (cl/strided.cl, which includes
+ * reduce7.cl) is built on the first strided call, with the reducer's options:
+ * that call may also fail with OCR_BUILD or OCR_IO (a kernel_dir without
+ * strided.cl). One launch reads the view (a grid of groups striding over it,
+ * each group's partial into the reducer's scratch); the reducer's own passes
+ * finish the partials (none when one group does it all). */
+OCR_API ocr_status ocr_reducer_reduce_strided(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                              size_t offset, uint64_t n, uint64_t stride,
+                                              cl_mem result_buf, size_t result_offset,
+                                              cl_uint num_wait, const cl_event *wait,
+                                              cl_event *done);
+
 /* ---- widening: reading one type, combining in another ------------------ */
 
 /* 1 if a reducer can read elements of `input` and combine them in `type`:

@@ -3,8 +3,8 @@
 Drop-in for pyopencl.array.sum / min / max: the same arguments, the same
 result (a 0-d pyopencl Array on the device whose .events hold the reduction's
 event), computed by the library's reduce7 reducer (ctypes over the shared
-library shipped inside this package; the input is read in place, but for
-the conversions and strided views said below).
+library shipped inside this package; the input is read in place, strided
+and reversed views too, but for the conversions said below).
 
     import numpy as np, pyopencl as cl, pyopencl.array as cla, oclreduction
     q = cl.CommandQueue(cl.create_some_context())
@@ -202,10 +202,11 @@ __kernel void narrow(__global const ACC *in, const ulong i, __global OUT *out, c
 """
 
 # n elements of `in` from element `first`, at the places of an N-d array of
-# `dims` whose axes are `steps` elements apart (a strided view, a slice with a
-# step, or an N-d array read in another axis order), converted each to OUT
-# (dtype= a type the library does not combine the data in: PyOpenCL's and
-# NumPy's element-wise conversion), into a contiguous C-order copy.
+# `dims` whose axes are `steps` elements apart (an N-d view, an array read in
+# another axis order, or a 1-D view or slice whose elements are converted),
+# converted each to OUT (dtype= a type the library does not combine the data
+# in: PyOpenCL's and NumPy's element-wise conversion), into a contiguous
+# C-order copy. 1-D views without a conversion are read in place.
 _GATHER = """
 #if FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -541,9 +542,14 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
     """Enqueues the library's reduction of a (or a[slc]) after a.events and
     wait_for: (a 0-d Array of p.acc (of p.out for bits and parts) whose events
     hold the reduction's, or None when there are no elements; whether initial
-    is in it). Float min and max then give the zero NumPy's loop gives, and
-    take initial in (_last_zero); the caller combines it otherwise."""
-    import pyopencl.array as cla
+    is in it). A strided or reversed 1-D view (or a slice with a step) is
+    read in place, from its lowest element with a positive stride
+    (ocr_reducer_reduce_strided; a complex one as two such calls, its real
+    and its imaginary parts); a conversion (p.conv), an N-d view or SVM data
+    go through a copy on the device (_gather). Float min and max then give
+    the zero NumPy's loop gives, and take initial in (_last_zero); the
+    caller combines it otherwise."""
+    import pyopencl.array as cla  # noqa: F401  (pyopencl.array is what a is)
     # An N-d view that is not contiguous (a[::2, ::2]) is read through a copy.
     strided_nd = slc is None and a.ndim > 1 and a.size > 1 and not a.flags.forc
     svm = _is_svm(a)
@@ -554,7 +560,7 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
     n_own = len(own)
     waits = own + list(wait_for) if wait_for else list(own)
     buf, read = a.base_data, a.dtype
-    if strided_nd or step != 1 or p.conv is not None or svm:
+    if strided_nd or p.conv is not None or svm:
         if strided_nd:
             tmp = _gather_nd(queue, a, a.offset // a.dtype.itemsize, a.shape, _nd.steps_of(a),
                              p.conv or a.dtype, waits)
@@ -562,25 +568,30 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
             tmp = _gather(queue, a, first, n, step, p.conv or a.dtype, waits)
         buf, first, waits = tmp.base_data, tmp.offset // tmp.dtype.itemsize, list(tmp.events)
         read, step = tmp.dtype, 1
-    if p.parts:  # complex: the real and imaginary parts as the columns of n rows
-        first, cols = first * 2, 2
-    else:
-        cols = 0
+    view_first, view_step = first, step  # in the view's order, for _last_zero
+    if step < 0:  # a reversed view: the same elements, from the lowest one
+        first, step = first + (n - 1) * step, -step
     result = _empty_scalar(queue, p.out if p.bits or p.parts else p.acc, _alloc(a))
-    ev = _cached(queue, a, p.read, p.acc, op, accurate).enqueue(
-        queue, buf.int_ptr, first, n, _mem_ptr(result),
-        result.offset // p.acc.itemsize, waits, columns=cols)
-    result.events.append(ev)
+    reducer = _cached(queue, a, p.read, p.acc, op, accurate)
+    res, roff = _mem_ptr(result), result.offset // p.acc.itemsize
+    if p.parts and step == 1:  # complex: the real and imaginary parts as the columns of n rows
+        evs = [reducer.enqueue(queue, buf.int_ptr, first * 2, n, res, roff, waits, columns=2)]
+    elif p.parts:  # a strided complex view: its real parts, then its imaginary ones
+        evs = [reducer.enqueue(queue, buf.int_ptr, first * 2 + k, n, res, roff + k, waits,
+                               stride=2 * step) for k in (0, 1)]
+    else:  # step > 1: in place (ocr_reducer_reduce_strided)
+        evs = [reducer.enqueue(queue, buf.int_ptr, first, n, res, roff, waits, stride=step)]
+    result.events.extend(evs)
     fixed = op in ("min", "max") and read.kind == "f"
     if fixed:
-        ev = _last_zero(queue, op, buf, read, first, n, step, result, initial)
-    # ev completes after every event of a's that it waited for: a later
-    # writer of a needs to wait for ev alone (a.events stays short, where
-    # add_event would block now and then). A NannyEvent stays: dropping it
-    # waits for its copy from host memory.
+        evs = [_last_zero(queue, op, buf, read, view_first, n, view_step, result, initial)]
+    # The events complete after every event of a's that they waited for: a
+    # later writer of a needs to wait for them alone (a.events stays short,
+    # where add_event would block now and then). A NannyEvent stays: dropping
+    # it waits for its copy from host memory.
     if n_own:
         own[:n_own] = [e for e in own[:n_own] if isinstance(e, _NannyEvent)]
-    own.append(ev)
+    own.extend(evs)
     return result, fixed
 
 
@@ -808,8 +819,8 @@ def sum(a: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = No
     adds in dtype: float64 data with dtype=float32 adds float32 values;
     int64 with float64 adds doubles; into a narrower integer type the sum
     wraps as NumPy's does. Complex data or a complex dtype: a complex sum.
-    slice: reduce a[slice] (a contiguous range in place; with a step, through
-    a copy). initial: added to the sum (converted to dtype), as NumPy.
+    slice: reduce a[slice] (in place, with a step or reversed too; through a
+    copy only where dtype converts). initial: added to the sum (converted to dtype), as NumPy.
     Integer sums wrap. The reduction waits for a.events and wait_for; its
     event is in the result's and a's events.
     accurate=True (float32/float64 results): a compensated sum within one ulp
@@ -873,9 +884,18 @@ def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]],
             raise ValueError(f"attempt to get {op} of an empty sequence")
         return _nd.arg_rows(queue, a, op, ax, list(a.events) + list(wait_for or []),
                             _program_slot, _CL)
+    isz = a.dtype.itemsize
+    step = 1
+    # A 1-D view with a positive step is read in place: the index is the
+    # view's (i of the elements first + i * step). Other layouts (reversed:
+    # a tie's first index in NumPy's order is the last in memory; N-d views;
+    # F order; SVM) are read through a C-order copy.
+    if a.ndim == 1 and not a.flags.c_contiguous and a.strides[0] > 0 and \
+            a.strides[0] % isz == 0 and a.offset % isz == 0 and not _is_svm(a):
+        step = a.strides[0] // isz
     if a.size == 0:
         raise ValueError(f"attempt to get {op} of an empty sequence")
-    if not a.flags.c_contiguous or _is_svm(a):  # NumPy's index counts in C order: a C-order copy
+    if step == 1 and (not a.flags.c_contiguous or _is_svm(a)):  # a C-order copy (see above)
         steps = _nd.steps_of(a)
         a = _gather_nd(queue, a, a.offset // a.dtype.itemsize, a.shape, steps, a.dtype,
                        list(a.events) + list(wait_for or []))
@@ -883,8 +903,14 @@ def _arg(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]],
     # The reducer writes a 16-byte pair (the value's ordering key, the index):
     # the result is a view of the index.
     pair = cla.empty(queue, (2,), np.uint64, allocator=_alloc(a))
-    ev = _cached(queue, a, a.dtype, a.dtype, op).reduce_async(queue, a, pair.base_data,
-                                                               wait_for=wait_for)
+    reducer = _cached(queue, a, a.dtype, a.dtype, op)
+    if step == 1:
+        ev = reducer.reduce_async(queue, a, pair.base_data, wait_for=wait_for)
+    else:  # in place (ocr_reducer_reduce_strided)
+        ev = reducer.enqueue(queue, a.base_data.int_ptr, a.offset // isz, a.size,
+                             _mem_ptr(pair), pair.offset // 16,
+                             list(a.events) + list(wait_for or []), stride=step)
+        a.add_event(ev)
     return cla.Array(queue, (), np.int64, data=pair.base_data, offset=pair.offset + 8,
                      events=[ev])
 
@@ -894,7 +920,8 @@ def argmin(a: Array, queue: Optional[Queue] = None, wait_for: Events = None, *,
     """The index of the minimum as an int64 Array, as numpy.argmin: the first
     index where it occurs; a NaN counts as the minimum (its first index
     wins); -0.0 == +0.0. axis=None: the index in a flattened in C order (a
-    0-d Array; a C-order copy first if a is not C-contiguous); axis=k: the
+    0-d Array; a 1-D view with a positive step read in place, its index
+    counted in the view; other layouts through a C-order copy); axis=k: the
     indices along axis k (an Array of the other axes' shape, read in place).
     ValueError if there is nothing to look at."""
     return _arg("argmin", a, queue, wait_for, axis)

@@ -212,12 +212,14 @@ class Reducer:
         return ev
 
     def enqueue(self, queue: Any, buf: int, off: int, n: int, res: int, roff: int,
-                waits: Sequence[Any], columns: int = 0) -> Any:
+                waits: Sequence[Any], columns: int = 0, stride: int = 1) -> Any:
         """The raw call under reduce_async: n elements of dtype from element off
         of the cl_mem `buf` (an address) into element roff of `res`, after the
         pyopencl Events in waits; the event. columns > 0: n rows of that many
         columns, each column reduced into res[roff + j]
-        (ocr_reducer_reduce_columns). The caller checked the sizes."""
+        (ocr_reducer_reduce_columns). stride > 1: the n elements off + i *
+        stride, read in place (ocr_reducer_reduce_strided). The caller checked
+        the sizes."""
         import pyopencl as cl
         wl, nw = _events(waits)
         done = ctypes.c_void_p()
@@ -226,6 +228,9 @@ class Reducer:
                 raise ValueError("the reducer was released")
             if columns:
                 st = lib.ocr_reducer_reduce_columns(self._r, queue.int_ptr, buf, off, n, columns,
+                                                    res, roff, nw, wl, ctypes.byref(done))
+            elif stride != 1:
+                st = lib.ocr_reducer_reduce_strided(self._r, queue.int_ptr, buf, off, n, stride,
                                                     res, roff, nw, wl, ctypes.byref(done))
             else:
                 st = lib.ocr_reducer_reduce_into(self._r, queue.int_ptr, buf, off, n, res, roff,

@@ -138,8 +138,9 @@ def test_empty_as_pyopencl(queue):
 
 
 def test_new_paths_wait_for_events(ooo_queue):
-    """The copy of a strided or converted reduction and the conversion after
-    one wait for the array's events and wait_for, out of order too."""
+    """A strided view's reduction (in place), a converted one (its copy)
+    and the conversion after one wait for the array's events and wait_for,
+    out of order too."""
     ctx = ooo_queue.context
     n = 1 << 16
     for call, want in ((lambda a, w: ocr.sum(a, slice=slice(0, None, 2), wait_for=w), n // 2 * 3),

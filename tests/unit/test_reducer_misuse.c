@@ -163,6 +163,9 @@ static void inflight(void) {
            ocr_last_error());
     ocr_plan plan;
     EXPECT(refused_as_busy(ocr_reducer_plan(red, N, 1, &plan)), "plan: %s", ocr_last_error());
+    cl_event sd = NULL;
+    st = ocr_reducer_reduce_strided(red, q, b, 0, N / 2, 2, res, 0, 0, NULL, &sd);
+    EXPECT(refused_as_busy(st) && !sd, "strided: %s", ocr_last_error());
     EXPECT(strstr(ocr_reducer_last_error(red), "two threads"), "last_error: \"%s\"",
            ocr_reducer_last_error(red));
     EXPECT(ocr_reducer_geometry(red) != NULL, "the geometry is there while a call is in");
@@ -216,6 +219,8 @@ static void released(void) {
     EXPECT(refused_as_dead(ocr_reducer_reduce_segments(r, q, b, 0, N, NULL, OCR_UINT, 0, res, 0, 0,
                                                        NULL, &done)),
            "segments: %s", ocr_last_error());
+    ocr_status st = ocr_reducer_reduce_strided(r, q, b, 0, N / 2, 2, res, 0, 0, NULL, &done);
+    EXPECT(refused_as_dead(st), "strided: %s", ocr_last_error());
     EXPECT(refused_as_dead(ocr_reducer_plan(r, N, 1, &plan)), "plan: %s", ocr_last_error());
     EXPECT(done == NULL, "no event from a refused call");
     EXPECT(ocr_reducer_geometry(r) == NULL, "no geometry of a released reducer");

@@ -553,7 +553,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
-    k->build_flags = flags & ~(OCR_BUILD_KEYS_IN | OCR_BUILD_OWN_OPTIONS);
+    k->build_flags = flags & ~(OCR_BUILD_KEYS_IN | OCR_BUILD_OWN_OPTIONS | OCR_BUILD_FIRST_ONLY);
     k->keys_in = (flags & OCR_BUILD_KEYS_IN) != 0;
     k->type = rq->type;
     k->in_type = input;
@@ -566,7 +566,7 @@ ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *rq, int
     if ((st = build_fitted(dev, k, &src, rq, finish, std, &pol)) != OCR_OK) goto fail;
     ocr_geometry_set(dev, rq, &pol, k);
     if (finish && (st = setup_finish(dev, k, pol.local)) != OCR_OK) goto fail;
-    if ((ocr_op_is_arg(rq->op) || rq->accurate) && !k->keys_in &&
+    if ((ocr_op_is_arg(rq->op) || rq->accurate) && !k->keys_in && !(flags & OCR_BUILD_FIRST_ONLY) &&
         (st = build_rest(dev, rq, flags, k)) != OCR_OK)
         goto fail;
     /* accurate: the CPU finishes the first pass's accumulators */

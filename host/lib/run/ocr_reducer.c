@@ -260,6 +260,7 @@ static void destroy(ocr_reducer *r) {
     ocr_kernel_release(r->k_seg);
     ocr_kernel_release(r->k_chunks);
     ocr_kernel_release(r->k_fix);
+    ocr_kernel_release(r->k_strided);
     free(r->kernel_dir);
     free(r->build_options);
     ocr_kernel_release(r->k_acc);
@@ -309,7 +310,7 @@ fail:
 
 /* The buffer a cl_mem's bytes live in (itself, or the parent of a
  * sub-buffer: OpenCL 1.2 allows no deeper nesting) and its byte offset there. */
-static ocr_status mem_root(cl_mem m, cl_mem *root, size_t *origin) {
+ocr_status ocr_mem_root(cl_mem m, cl_mem *root, size_t *origin) {
     ocr_status st = OCR_OK;
     cl_mem parent = NULL;
     *root = m, *origin = 0;
@@ -328,7 +329,8 @@ ocr_status ocr_mem_overlap(cl_mem a, uint64_t a_at, uint64_t a_len, cl_mem b, ui
     cl_mem ra, rb;
     size_t oa, ob;
     *overlap = 0;
-    if ((st = mem_root(a, &ra, &oa)) != OCR_OK || (st = mem_root(b, &rb, &ob)) != OCR_OK) return st;
+    if ((st = ocr_mem_root(a, &ra, &oa)) != OCR_OK || (st = ocr_mem_root(b, &rb, &ob)) != OCR_OK)
+        return st;
     a_at += oa, b_at += ob;
     *overlap = ra == rb && a_len && b_len && a_at < b_at + b_len && b_at < a_at + a_len;
     return OCR_OK;
@@ -342,8 +344,8 @@ ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t of
     ocr_status st;
     cl_mem in_root, out_root;
     size_t in_at, out_at;
-    if ((st = mem_root(buf, &in_root, &in_at)) != OCR_OK ||
-        (st = mem_root(result_buf, &out_root, &out_at)) != OCR_OK)
+    if ((st = ocr_mem_root(buf, &in_root, &in_at)) != OCR_OK ||
+        (st = ocr_mem_root(result_buf, &out_root, &out_at)) != OCR_OK)
         return st;
     uint64_t lo = in_at + (uint64_t)offset * r->in_es, hi = lo + n * r->in_es; /* in bytes */
     uint64_t at = out_at + (uint64_t)result_offset * r->es;

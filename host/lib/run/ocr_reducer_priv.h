@@ -32,6 +32,7 @@ struct ocr_reducer {
     /* segments, rows and columns (ocr_segments.c): built on first use */
     ocr_kernel *k_seg, *k_col, *k_col_acc; /* k_col_acc: widening only, reads type */
     ocr_kernel *k_chunks, *k_fix;          /* long segments: segchunks, then segfix */
+    ocr_kernel *k_strided;                 /* strided views (ocr_strided.c): built on first use */
     char *kernel_dir, *build_options;      /* the options they are built with */
     size_t local_size;
 };
@@ -65,12 +66,15 @@ const char *ocr_reducer_enter_quiet(const ocr_reducer *r);
 void ocr_reducer_keep_error(char **slot, char *text, ocr_status st);
 /* The size in bytes of m, which must be a buffer of r's context. */
 ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size);
-/* OCR_USAGE when elements [result_offset, + count) of result_buf meet input
- * elements [offset, offset + n) of buf (same buffer, sub-buffer or parent). */
+/* The buffer a cl_mem's bytes live in (itself, or the parent of a
+ * sub-buffer) and its byte offset there. */
+ocr_status ocr_mem_root(cl_mem m, cl_mem *root, size_t *origin);
 /* *overlap: whether bytes [a_at, a_at + a_len) of a and [b_at, b_at + b_len)
  * of b are the same memory (one buffer, or sub-buffers of one). */
 ocr_status ocr_mem_overlap(cl_mem a, uint64_t a_at, uint64_t a_len, cl_mem b, uint64_t b_at,
                            uint64_t b_len, int *overlap);
+/* OCR_USAGE when elements [result_offset, + count) of result_buf meet input
+ * elements [offset, offset + n) of buf (same buffer, sub-buffer or parent). */
 ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t offset, uint64_t n,
                                      cl_mem result_buf, size_t result_offset, uint64_t count);
 /* A call's queue (not NULL; its context and device checked when it changed,
