@@ -439,9 +439,10 @@ def _empty_scalar(queue: Any, dtype: np.dtype, allocator: Any) -> Any:
         return real
     out = cla.Array.__new__(cla.Array)
     out.__dict__.update(proto)
-    out.queue, out.context, out.allocator, out.events = queue, queue.context, allocator, []
+    ctx: Any = queue.context
+    out.queue, out.context, out.allocator, out.events = queue, ctx, allocator, []
     out.base_data = allocator(dtype.itemsize) if allocator is not None else \
-        cl.Buffer(out.context, cl.mem_flags.READ_WRITE, dtype.itemsize)
+        cl.Buffer(ctx, cl.mem_flags.READ_WRITE, dtype.itemsize)
     return out
 
 

@@ -105,6 +105,14 @@ def _where(data: Any, n: Optional[int], offset: int,
     return data.int_ptr, offset, n, np.dtype(dtype)
 
 
+def _event(done: Any) -> Any:
+    """The pyopencl Event of a cl_event the library returned (owning it)."""
+    import pyopencl as cl
+    if not done.value:
+        raise RuntimeError("the library returned OCR_OK without an event")
+    return cl.Event.from_int_ptr(done.value, retain=False)
+
+
 def _events(events: Sequence[Any]) -> Tuple[Any, int]:
     """A ctypes array of the events' addresses (or None) and its length."""
     evs = [e for e in events if e is not None]
@@ -205,7 +213,7 @@ class Reducer:
                                              wl, ctypes.byref(done))
             if st != D.OCR_OK:
                 self._fail(st)
-        ev = cl.Event.from_int_ptr(done.value, retain=False)
+        ev = _event(done)
         for a in (result, data):  # a later write to either waits for the reduction
             if hasattr(a, "add_event"):
                 a.add_event(ev)
@@ -237,7 +245,7 @@ class Reducer:
                                                  nw, wl, ctypes.byref(done))
             if st != D.OCR_OK:
                 self._fail(st)
-        return cl.Event.from_int_ptr(done.value, retain=False)
+        return _event(done)
 
     def _many(self, call: Any, queue: Any, data: Any, result: Any, count: int,
               wait_for: Optional[Sequence[Any]], extra: Sequence[Any] = ()) -> Any:
@@ -257,7 +265,7 @@ class Reducer:
             st = call(self._r, queue.int_ptr, buf, off, res, roff, nw, wl, ctypes.byref(done))
             if st != D.OCR_OK:
                 self._fail(st)
-        ev = cl.Event.from_int_ptr(done.value, retain=False)
+        ev = _event(done)
         for a in (result, data, *extra):
             if hasattr(a, "add_event"):
                 a.add_event(ev)
