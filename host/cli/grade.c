@@ -326,7 +326,7 @@ static void decide(grader *g) {
 }
 
 /* The kernel's own output goes to stderr (the per-student log of
- * tools/grade_class.sh), capped; never into the report. */
+ * classroom/grade_class.sh), capped; never into the report. */
 static void print_output(const grader *g) {
     if (!g->output_total) return;
     fprintf(stderr,

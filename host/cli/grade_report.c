@@ -303,7 +303,7 @@ static void csv_str(const char *s) {
     putchar('"');
 }
 
-/* The columns keep their places (tools/grade_class.sh reads the summary row
+/* The columns keep their places (classroom/grade_class.sh reads the summary row
  * by position); new ones go at the end. */
 static void csv(const grader *g) {
     char first[200] = "";

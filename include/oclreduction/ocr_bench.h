@@ -227,7 +227,7 @@ OCR_API ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocki
  * to finish are then at the start of scratch[(p->npasses - 1) % 2], or of
  * `in` when there is no pass. Nothing is waited for: read them with a
  * blocking read on q. The launches ocr_run and the reducer make, for a
- * benchmark over buffers the caller owns (tools/peers.c). */
+ * benchmark over buffers the caller owns (bench/peers/peers.c). */
 OCR_API ocr_status ocr_plan_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_plan *p,
                                     cl_mem in, const cl_mem scratch[2]);
 

@@ -105,8 +105,5 @@ if(OCLGRIND)
   endforeach()
 endif()
 
-# tools/bench_accurate.sh (the GPU throughput check) works, at a small size.
-ocr_test(tools.bench_accurate LABELS tools accurate
-         COMMAND ${PROJECT_SOURCE_DIR}/tools/bench_accurate.sh -b ${CMAKE_BINARY_DIR} -s 64K -k 2 -r 2
-                 -o ${CMAKE_CURRENT_BINARY_DIR}/bench-accurate)
-set_tests_properties(tools.bench_accurate PROPERTIES PASS_REGULAR_EXPRESSION "throughput accurate / plain: [0-9.]+")
+# bench/drivers/accurate.sh (the GPU throughput check) is tested in bench.cmake
+# (bench.accurate, in a -DOCR_BUILD_BENCH=ON build).

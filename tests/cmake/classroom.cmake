@@ -1,4 +1,4 @@
-# A class in one command (issue 25): tools/grade_class.sh over an LMS export,
+# A class in one command (issue 25): classroom/grade_class.sh over an LMS export,
 # its gradebook, feedback, run record, similarity list and report page.
 if(Python3_FOUND)
   ocr_test(grade.class_lms LABELS grade class PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77

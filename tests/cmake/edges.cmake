@@ -45,17 +45,8 @@ set_tests_properties(edges.build_options_reserved_all PROPERTIES LABELS "quick;c
 edge_test(build_options_good --rc 0 --out "^Test PASSED!$" --out "^Build options added: -DA -D B=2 -I /tmp$"
           -- ${OCR} -n 6 -s 5003 -r 1 --build-options "-DA -D B=2 -I /tmp")
 
-# --- tools/sweep.sh: sizes beyond oclReduction's range (bash's 1 << 64 wraps
-# to N = 1) and reversed ranges are refused with a message, exit 2, no run.
-set(SWEEP ${PROJECT_SOURCE_DIR}/tools/sweep.sh)
-edge_test(sweep_size_wraps --rc 2 --err "sizes go up to 2\\^40 elements" --no-err "kernel" --env OCR=${OCR}
-          -- ${SWEEP} -k 6 -s "64 64" -r 1 -o sweep-edges-out)
-edge_test(sweep_size_reversed --rc 2 --err "the first size is larger than the last \\(2\\^26 > 2\\^10\\)"
-          --env OCR=${OCR} -- ${SWEEP} -k 6 -s "26 10" -r 1 -o sweep-edges-out)
-edge_test(sweep_size_not_a_number --rc 2 --err "-s takes the log2 of the first and last size"
-          --env OCR=${OCR} -- ${SWEEP} -k 6 -s "1e3" -r 1 -o sweep-edges-out)
-set_tests_properties(edges.sweep_size_wraps edges.sweep_size_reversed edges.sweep_size_not_a_number
-                     PROPERTIES LABELS "quick;tools;edges")
+# --- bench/drivers/sweep.sh: its size edges are tested in bench.cmake
+# (bench.sweep_size_*, in a -DOCR_BUILD_BENCH=ON build).
 
 # --- the tuning cache (host/lib/run/ocr_tune.c): every field checked, the real
 # line number in the note, the file's mode kept, a symbolic link refused, a

@@ -26,7 +26,7 @@ if(OCLGRIND)
 endif()
 
 # --- labs (issue 13): the lab fixtures, the variants lab and the sweep over a
-# --kernel-file (tools.cmake).
+# --kernel-file (bench.cmake, bench.sweep_kernel_file).
 # reduce3 without its prefetch barrier: right at -w 64 and 128 (every work-item
 # reads only its own slots until the tail), a race at -w 1024 (no busy level,
 # so the tail reads other work-items' prefetch).

@@ -69,7 +69,7 @@ set_tests_properties(cli.grade_harness_too_large PROPERTIES LABELS grade)
 # --data stays the grader's (both data sets, always).
 cli_test(grade_refuses_data --rc 2 --err "--data cannot go with --grade: the matrix is fixed"
          -- ${OCR} --grade --kernel-file ${KG}/tree.cl --kernel-name tree_reduce --elems-per-group 1024 --data uniform)
-# tools/verdict_gpu_check.sh (the verdict on a GPU): works from another path
-# and fails when a wrong kernel passes.
-ocr_test(tools.verdict_gpu_check LABELS tools verdict PROPERTIES TIMEOUT 300
+# tests/gpu/verdict_gpu_check.sh (the verdict on a GPU, run by hand there):
+# works from another path and fails when a wrong kernel passes.
+ocr_test(verdict.gpu_check LABELS verdict PROPERTIES TIMEOUT 300
          COMMAND ${SCRIPTS}/verdict_gpu_check_test.sh ${PROJECT_SOURCE_DIR} ${OCR})

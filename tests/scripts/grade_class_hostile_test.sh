@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# grade_class_hostile_test.sh SRC PYTHON - tools/grade_class.sh against what
+# grade_class_hostile_test.sh SRC PYTHON - classroom/grade_class.sh against what
 # an LMS, a student or a slip of the teacher's can put in its way, with the
 # stand-in grader (tests/fixtures/classroom/stand_in_grader.py: only the
 # class tool's own handling is under test):
@@ -23,7 +23,7 @@ src=$1 py=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 stand=$src/tests/fixtures/classroom/stand_in_grader.py tree=$src/tests/fixtures/kernels_grade/tree.cl
-gc() { OCR=$stand timeout 120 "$src/tools/grade_class.sh" "$@" --kernel tree_reduce --speed-runs 1; }
+gc() { OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$@" --kernel tree_reduce --speed-runs 1; }
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 c=$tmp/class
@@ -88,7 +88,7 @@ expect2 "is the class folder .* or inside it" gc "$k" "$k/grades"
 [ ! -e "$k/grades" ] || bad "an output folder was made inside the class"
 mkdir "$tmp/locked"
 expect2 "being written by another grade_class" \
-  flock "$tmp/locked/.grade_class.lock" env OCR="$stand" "$src/tools/grade_class.sh" "$k" "$tmp/locked"
+  flock "$tmp/locked/.grade_class.lock" env OCR="$stand" "$src/classroom/grade_class.sh" "$k" "$tmp/locked"
 : > "$tmp/afile"
 expect2 "cannot write the output folder" gc "$k" "$tmp/afile/out"
 printf 'kernel = tree_reduce\nelems = \xff\xfe\n' > "$tmp/s1"
@@ -112,15 +112,15 @@ printf 'max_points 10\n\x00\n' > "$tmp/r2"
 expect2 "r2:2: the rubric holds a NUL byte" gc "$k" "$tmp/o" --rubric "$tmp/r2"
 # The checkout's own build tree, when OCR is unset and PATH has no oclReduction.
 co=$tmp/checkout
-mkdir -p "$co/tools" "$co/build"
-cp "$src"/tools/grade_class*.py "$src/tools/grade_class.sh" "$co/tools/"
+mkdir -p "$co/classroom" "$co/build"
+cp "$src"/classroom/grade_class*.py "$src/classroom/grade_class.sh" "$co/classroom/"
 ln -s "$stand" "$co/build/oclReduction"
 path=$(dirname "$(command -v "$py")"):/usr/bin:/bin
-env -u OCR PATH="$path" PYTHON="$py" "$co/tools/grade_class.sh" "$k" "$tmp/o5" --kernel tree_reduce \
+env -u OCR PATH="$path" PYTHON="$py" "$co/classroom/grade_class.sh" "$k" "$tmp/o5" --kernel tree_reduce \
   --speed-runs 0 2> "$tmp/err" || bad "the checkout's build/oclReduction was not found: $(cat "$tmp/err")"
 grep -q "$co/build/oclReduction" "$tmp/o5/run.json" || bad "run.json does not name the build's grader"
 rm "$co/build/oclReduction"
-env -u OCR PATH="$path" PYTHON="$py" "$co/tools/grade_class.sh" "$k" "$tmp/o6" 2> "$tmp/err"
+env -u OCR PATH="$path" PYTHON="$py" "$co/classroom/grade_class.sh" "$k" "$tmp/o6" 2> "$tmp/err"
 rc=$?
 { [ "$rc" = 3 ] && grep -q "OCR=" "$tmp/err" && ! grep -q Traceback "$tmp/err"; } ||
   bad "no grader: exit $rc: $(cat "$tmp/err")"

@@ -22,7 +22,7 @@ for s in "Ada Early_2001" "Ben Late_2002" "Cy Edge_2003"; do
   cp "$src/tests/fixtures/kernels_grade/tree.cl" "$c/${s}_assignsubmission_file_/k.cl"
 done
 touch -d 2026-01-01T00:00:00Z "$c"/*/k.cl  # as "cp -r" of an export leaves them: one time
-gc() { OCR=$stand timeout 120 "$src/tools/grade_class.sh" "$@" --kernel tree_reduce --speed-runs 0 \
+gc() { OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$@" --kernel tree_reduce --speed-runs 0 \
          --deadline 2026-11-24T23:59:30+01:00; }
 late() { "$py" -c 'import csv,sys; print(" ".join(r[5] for r in list(csv.reader(open(sys.argv[1], newline="")))[1:]))' "$1/gradebook.csv"; }
 # 1. The worksheet named; its times in Central European Time: Ada 15:05 and Cy

@@ -34,7 +34,7 @@ cp "$src/tests/fixtures/classroom/hang_speed.cl" "$c/hank_1008_assignsubmission_
 find "$c" -type f -exec touch -d 2026-01-01T00:00:00Z {} +
 touch -d 2026-03-01T00:00:00Z "$c/bob_1003_assignsubmission_file_/bob.cl" # late
 for run in 1 2; do
-  OCR=$ocr "$src/tools/grade_class.sh" "$c" "$tmp/out$run" \
+  OCR=$ocr "$src/classroom/grade_class.sh" "$c" "$tmp/out$run" \
     --settings "$src/tests/fixtures/classroom/settings.conf" --deadline 2026-02-01T00:00:00Z --seed 1 \
     2> "$tmp/progress$run" || { cat "$tmp/progress$run"; echo "FAIL: grade_class.sh exited $?"; exit 1; }
 done

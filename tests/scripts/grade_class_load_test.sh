@@ -35,7 +35,7 @@ cp "$l/cheat.cl" "$c/cheat.cl"; cp "$l/uint_minmax.cl" "$c/uint_only.cl"; cp "$l
 grade() { # OUT: the class into OUT, one seed for both gradings
   local narrow=(--types int,uint,float --ops sum,min,max)
   [ "$force" = 1 ] && ! case $help in *--grade-types*) true;; *) false;; esac && narrow=()
-  OCR=$ocr "$src/tools/grade_class.sh" "$c" "$1" --kernel tree_reduce --elems 256 --local 64 \
+  OCR=$ocr "$src/classroom/grade_class.sh" "$c" "$1" --kernel tree_reduce --elems 256 --local 64 \
     --seed 36 --speed-runs 0 "${narrow[@]}" 2> "$1.err" || { cat "$1.err"; echo "FAIL: exit $?"; exit 1; }
   cat "$1/gradebook.csv"
 }

@@ -21,7 +21,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 "$py" - "$src" <<'PY' || fail=1
 import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, sys.argv[1] + "/tools")
+sys.path.insert(0, sys.argv[1] + "/classroom")
 import grade_class_input as gi
 r = gi.read_rubric(sys.argv[1] + "/docs/labs/rubric.example", gi.DOCUMENTED_MATRIX)
 pay = lambda v: r["verdict"].get(v, 0) + (sum(g[2] for g in r["groups"]) if v in r["partial"] else 0)
@@ -34,7 +34,7 @@ PY
 mkdir "$tmp/c"
 cp "$src/tests/fixtures/kernels_grade/tree.cl" "$tmp/c/ann.cl"
 { echo "// stand-in: checker-failed"; cat "$src/tests/fixtures/kernels_grade/tree.cl"; } > "$tmp/c/bob.cl"
-gc() { OCR=$stand timeout 120 "$src/tools/grade_class.sh" "$tmp/c" "$@" --kernel tree_reduce --speed-runs 0; }
+gc() { OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$tmp/c" "$@" --kernel tree_reduce --speed-runs 0; }
 printf 'max_points 10\ngroup int min 1\n' > "$tmp/r1"
 gc "$tmp/o1" --rubric "$tmp/r1" 2> "$tmp/err"
 rc=$?

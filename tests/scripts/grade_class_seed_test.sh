@@ -17,7 +17,7 @@ mkdir "$tmp/one"; cp "$g/syntax.cl" "$tmp/one/bob.cl"
 for run in 1 2 3; do
   class=$tmp/c seed=(--seed 7)
   [ "$run" = 3 ] && class=$tmp/one seed=()
-  OCR=$ocr "$src/tools/grade_class.sh" "$class" "$tmp/o$run" --kernel tree_reduce --speed-runs 0 \
+  OCR=$ocr "$src/classroom/grade_class.sh" "$class" "$tmp/o$run" --kernel tree_reduce --speed-runs 0 \
     "${seed[@]}" --rubric "$src/tests/fixtures/classroom/rubric.txt" 2> "$tmp/err$run" ||
     { cat "$tmp/err$run"; echo "FAIL: run $run exited $?"; exit 1; }
 done

@@ -11,7 +11,7 @@ cp "$src/tests/fixtures/kernels_grade/tree.cl" "$tmp/class/a.cl"
 fail=0
 expect() { # WANT_RE ARGS...: exit 2 and WANT_RE on stderr
   local want=$1; shift
-  OCR=$ocr "$src/tools/grade_class.sh" "$@" > "$tmp/out" 2> "$tmp/err"
+  OCR=$ocr "$src/classroom/grade_class.sh" "$@" > "$tmp/out" 2> "$tmp/err"
   local rc=$?
   if [ "$rc" != 2 ] || ! grep -Eq "$want" "$tmp/err"; then
     echo "FAIL: $* -> exit $rc: $(cat "$tmp/err")"; fail=1
@@ -38,7 +38,7 @@ expect "not an ISO 8601" "$tmp/class" "$tmp/o" --deadline tomorrow --speed-runs 
 expect "device-type|device type|bogus" "$tmp/class" "$tmp/o" -t bogus --speed-runs 0
 [ ! -e "$tmp/o/gradebook.csv" ] || { echo "FAIL: a gradebook was written"; fail=1; }
 # The example rubric in the docs reads.
-OCR=$ocr "$src/tools/grade_class.sh" "$tmp/class" "$tmp/o2" --rubric "$src/docs/labs/rubric.example" \
+OCR=$ocr "$src/classroom/grade_class.sh" "$tmp/class" "$tmp/o2" --rubric "$src/docs/labs/rubric.example" \
   --speed-runs 0 2> /dev/null || { echo "FAIL: docs/labs/rubric.example"; fail=1; }
 grep -q '"a","a","PASS' "$tmp/o2/gradebook.csv" || { cat "$tmp/o2/gradebook.csv"; fail=1; }
 [ "$fail" = 0 ] && echo "ok: bad settings and rubrics refused"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# grade_class_signal_test.sh SRC OCR - SIGTERM to tools/grade_class.sh while
+# grade_class_signal_test.sh SRC OCR - SIGTERM to classroom/grade_class.sh while
 # the real grader runs a kernel that never ends: the tool stops the grader
 # and every process it started (none may outlive the tool), removes the
 # grader's /tmp/ocr-grade-* folder and its own temporary folder, says it was
@@ -15,7 +15,7 @@ cleanup() { for p in $kids; do kill -9 "$p" 2> /dev/null; done; rm -rf "$tmp"; }
 trap cleanup EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
-TMPDIR=$tmp/t OCR=$ocr "$src/tools/grade_class.sh" "$tmp/c" "$tmp/o" --kernel tree_reduce \
+TMPDIR=$tmp/t OCR=$ocr "$src/classroom/grade_class.sh" "$tmp/c" "$tmp/o" --kernel tree_reduce \
   --timeout 120 --speed-runs 0 2> "$tmp/err" &
 tool=$!
 grader="" case="" dir=""

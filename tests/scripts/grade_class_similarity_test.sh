@@ -17,7 +17,7 @@ mkdir "$tmp/c"
 cp "$f/kernels_grade/tree.cl" "$tmp/c/orig.cl"; cp "$f/classroom/braces.cl" "$tmp/c/braces.cl"
 cp "$f/classroom/renamed.cl" "$tmp/c/renamed.cl"; cp "$f/classroom/independent.cl" "$tmp/c/apart.cl"
 printf 'kernel = tree_reduce\nsimilarity = 0\nspeed_runs = 0\n' > "$tmp/settings"
-OCR=$f/classroom/stand_in_grader.py timeout 120 "$src/tools/grade_class.sh" "$tmp/c" "$tmp/o" \
+OCR=$f/classroom/stand_in_grader.py timeout 120 "$src/classroom/grade_class.sh" "$tmp/c" "$tmp/o" \
   --settings "$tmp/settings" 2> "$tmp/err" || { cat "$tmp/err"; echo "FAIL: exit $?"; exit 1; }
 cat "$tmp/o/similarity.csv"
 "$py" - "$tmp/o" <<'PY' || exit 1

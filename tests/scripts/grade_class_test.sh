@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# grade_class_test.sh SRC OCR PYTHON - tools/grade_class.sh on a class made of
+# grade_class_test.sh SRC OCR PYTHON - classroom/grade_class.sh on a class made of
 # the grading fixtures (one per failure class) and the lab starter, twice
 # (int and float with sum, prod and max: the whole matrix is grade.correct_tree's).
 # Both gradebooks must be the same bytes, and no kernel that is wrong at the
@@ -24,7 +24,7 @@ cp "$g/oob_write.cl" "$tmp/class/ivan.cl"; cp "$g/mid_tail.cl" "$tmp/class/judy.
 cp "$g/race_mirror.cl" "$tmp/class/kim.cl"; cp "$g/stride64.cl" "$tmp/class/liam.cl"
 for run in 1 2; do
   t0=$(date +%s)
-  GRADE_TIMEOUT=3 OCR=$ocr "$src/tools/grade_class.sh" "$tmp/class" "$tmp/out$run" --speed-runs 0 --seed 1 \
+  GRADE_TIMEOUT=3 OCR=$ocr "$src/classroom/grade_class.sh" "$tmp/class" "$tmp/out$run" --speed-runs 0 --seed 1 \
     --types int,float --ops sum,prod,max \
     2> "$tmp/progress$run" || { cat "$tmp/progress$run"; echo "FAIL: grade_class.sh exited $?"; exit 1; }
   echo "run $run: 12 kernels graded in $(($(date +%s) - t0)) s"

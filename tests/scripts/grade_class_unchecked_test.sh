@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# grade_class_unchecked_test.sh SRC OCR - tools/grade_class.sh where oclgrind
+# grade_class_unchecked_test.sh SRC OCR - classroom/grade_class.sh where oclgrind
 # cannot be found (a lab's GPU machine): races go unchecked, so no kernel may
 # get a bare PASS in the gradebook. A correct kernel is PASS_UNCHECKED; two
 # racy kernels whose values pass on POCL are PASS_UNCHECKED (or WRONG, on a
@@ -13,7 +13,7 @@ mkdir "$tmp/class"
 cp "$g/pairs.cl" "$tmp/class/alice.cl"; cp "$g/race_mirror.cl" "$tmp/class/mallory.cl"
 cp "$g/race_hidden.cl" "$tmp/class/nina.cl"
 OCR=$ocr GRADE_TIMEOUT=10 "$src/tests/scripts/without.sh" oclgrind \
-  "$src/tools/grade_class.sh" "$tmp/class" "$tmp/out" --speed-runs 0 2>/dev/null ||
+  "$src/classroom/grade_class.sh" "$tmp/class" "$tmp/out" --speed-runs 0 2>/dev/null ||
   { echo "FAIL: grade_class.sh exited $?"; exit 1; }
 book=$tmp/out/gradebook.csv
 cat "$book"

@@ -13,12 +13,12 @@
 # device (a GPU or POCL) and at the test's small N.
 #
 # How the blocks run, and why:
-#  - in a scratch directory holding links to cl/, docs/ and tools/; a block
-#    that leaves anything in it, or under cl/, docs/ or tools/, fails the test
+#  - in a scratch directory holding links to cl/, docs/, bench/ and classroom/;
+#    a block that leaves anything in it, or under those, fails the test
 #    (a student runs the blocks in the checkout);
 #  - `oclReduction` is a wrapper that appends `-r 2`, and `-s 64K` where the
 #    command gives no size (the default is 2^25; the labs' explicit sizes are
-#    small already), so every lab runs at small N; tools/sweep.sh and
+#    small already), so every lab runs at small N; bench/drivers/sweep.sh and
 #    docs/labs/variants/run.sh get the wrapper through OCR;
 #  - package installs (`sudo apt-get ...`) and the PATH setup line are skipped:
 #    the test machine has the packages, and the wrapper is already on PATH;
@@ -37,7 +37,7 @@ for a in "\$@"; do case "\$a" in -s|-s*|--size|--size=*) size="" ;; esac; done
 exec "$ocr" "\$@" \$size -r 2
 WRAP
 chmod +x "$tmp/bin/oclReduction"
-for d in cl docs tools; do ln -s "$src/$d" "$tmp/work/$d"; done
+for d in cl docs bench classroom; do ln -s "$src/$d" "$tmp/work/$d"; done
 export PATH="$tmp/bin:$PATH" OCR="$tmp/bin/oclReduction"
 blocks=0 failed=0 checks=0 skipped=0
 have_oclgrind=0
@@ -92,12 +92,12 @@ for md in "$src"/docs/labs/*.md; do
   done
 done
 # Nothing a lab block does may land in the checkout (a student runs them there):
-# the blocks ran in a scratch folder whose cl/, docs/ and tools/ are the
+# the blocks ran in a scratch folder whose cl/, docs/, bench/ and classroom/ are the
 # checkout's own, so anything new under them is a write into the checkout.
-new=$(find "$src/cl" "$src/docs" "$src/tools" -newer "$tmp/bin/oclReduction" -print 2>/dev/null | head -5)
+new=$(find "$src/cl" "$src/docs" "$src/bench" "$src/classroom" -newer "$tmp/bin/oclReduction" -print 2>/dev/null | head -5)
 # ... nor into the folder a student runs them from (the checkout too).
 # (sweep-out and my-sweep are output folders their commands name with -o: allowed.)
-new="$new$(cd "$tmp/work" && find . -mindepth 1 -maxdepth 1 ! -name cl ! -name docs ! -name tools ! -name sweep-out ! -name my-sweep)"
+new="$new$(cd "$tmp/work" && find . -mindepth 1 -maxdepth 1 ! -name cl ! -name docs ! -name bench ! -name classroom ! -name sweep-out ! -name my-sweep)"
 if [ -n "$new" ]; then
   failed=$((failed + 1))
   echo "FAIL: the lab blocks wrote into the checkout:"; echo "$new" | sed 's/^/    /'

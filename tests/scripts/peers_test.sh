@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# peers_test.sh SRC PEERS BOOST CLBLAST - tools/peers.sh at small sizes on the
+# peers_test.sh SRC PEERS BOOST CLBLAST - bench/drivers/peers.sh at small sizes on the
 # default device: every side that was built is in the table with every answer
 # right, the C and Python sides agree on the exact sums, ratios are against
 # ours; a missing peer is skipped with a message; a wrong reduce7 is caught.
@@ -13,7 +13,7 @@ fail=0
 say() { echo "FAIL: $*"; fail=1; }
 export PEERS=$peers SIZES="10 14" REPS=3
 
-"$src/tools/peers.sh" "$tmp/ok" > "$tmp/ok.out" 2>&1 || say "peers.sh exited $?: $(tail -5 "$tmp/ok.out")"
+"$src/bench/drivers/peers.sh" "$tmp/ok" > "$tmp/ok.out" 2>&1 || say "peers.sh exited $?: $(tail -5 "$tmp/ok.out")"
 csv=$tmp/ok/peers.csv
 want="ours ours_m1"
 # A peer library that crashes on this device is skipped, saying so (Boost.Compute
@@ -47,7 +47,7 @@ grep -q '^| type | n | best peer ' "$tmp/ok/peers.md" || say "peers.md has no be
 [ "$py" = 1 ] || grep -q "PyOpenCL skipped" "$tmp/ok/log.txt" || say "no message for the missing PyOpenCL"
 
 # A peer that cannot be loaded is skipped, with a message, and the run goes on.
-OCR_PEERS_CLBLAST=/nonexistent/libclblast.so.1 SIZES=10 "$src/tools/peers.sh" "$tmp/skip" > "$tmp/skip.out" 2>&1 ||
+OCR_PEERS_CLBLAST=/nonexistent/libclblast.so.1 SIZES=10 "$src/bench/drivers/peers.sh" "$tmp/skip" > "$tmp/skip.out" 2>&1 ||
   say "peers.sh without CLBlast exited $?"
 grep -q "CLBlast skipped" "$tmp/skip.out" || say "no message for the missing CLBlast"
 grep -q ",clblast_" "$tmp/skip/peers.csv" && say "CLBlast rows without CLBlast"
@@ -67,7 +67,7 @@ int ocr_peers_boost_sum(void *q, void *x, size_t n, const char *t, const char *a
 const char *ocr_peers_boost_version(void) { return "a crashing stand-in"; }
 EOF
 if cc -shared -fPIC -o "$tmp/libcrash.so" "$tmp/crash.c" 2>"$tmp/cc.err"; then
-  OCR_PEERS_BOOST=$tmp/libcrash.so SIZES=10 TYPES=int "$src/tools/peers.sh" "$tmp/crash" > "$tmp/crash.out" 2>&1 ||
+  OCR_PEERS_BOOST=$tmp/libcrash.so SIZES=10 TYPES=int "$src/bench/drivers/peers.sh" "$tmp/crash" > "$tmp/crash.out" 2>&1 ||
     say "a crashing peer: peers.sh exited $?: $(tail -3 "$tmp/crash.out")"
   grep -q "Boost.Compute skipped: it crashed (signal 11) in a probe run" "$tmp/crash/log.txt" ||
     say "a crashing peer is not named: $(tail -3 "$tmp/crash/log.txt")"
@@ -83,7 +83,7 @@ mkdir -p "$tmp/cl"
 cp -r "$src/cl/." "$tmp/cl/"
 sed -i 's/out\[out_off + get_group_id(0)\] = ACC_VALUE(x);/out[out_off + get_group_id(0)] = ACC_VALUE(x) + (T)1;/' "$tmp/cl/reduce7.cl"
 grep -q 'ACC_VALUE(x) + (T)1' "$tmp/cl/reduce7.cl" || say "could not plant the wrong reduce7"
-KDIR=$tmp/cl SIZES=14 TYPES=int "$src/tools/peers.sh" "$tmp/wrong" > "$tmp/wrong.out" 2>&1
+KDIR=$tmp/cl SIZES=14 TYPES=int "$src/bench/drivers/peers.sh" "$tmp/wrong" > "$tmp/wrong.out" 2>&1
 rc=$?
 [ "$rc" = 1 ] || say "a wrong reduce7: exit $rc, expected 1"
 grep -q '^| int | 2^14 | ours | .*\*\*WRONG\*\*' "$tmp/wrong/peers.md" || say "a wrong reduce7 is not marked WRONG"

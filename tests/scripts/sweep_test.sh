@@ -5,7 +5,7 @@ set -euo pipefail
 src=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-OCR=$2 "$src/tools/sweep.sh" -k "0 6 7" -s "10 12" -n 11 -r 1 -o "$tmp" 2>"$tmp/log" || { cat "$tmp/log"; exit 1; }
+OCR=$2 "$src/bench/drivers/sweep.sh" -k "0 6 7" -s "10 12" -n 11 -r 1 -o "$tmp" 2>"$tmp/log" || { cat "$tmp/log"; exit 1; }
 rows=$(wc -l < "$tmp/sweep.csv")
 [ "$rows" = 10 ] || { echo "sweep.csv has $rows lines, expected 10"; exit 1; }
 head -1 "$tmp/sweep.csv" | grep -q "^kernel,type,op,n," || { echo "sweep.csv lacks its header"; exit 1; }

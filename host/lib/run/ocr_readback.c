@@ -3,7 +3,7 @@
  * that is a default for the device's type: "spin" on a GPU (1-3 us less per
  * call in four latency runs on an H100 and an H200), "read" elsewhere (a CPU
  * device would lose a core to the polling). The others are there to be
- * measured (tools/bench_latency.sh, docs/benchmarks.md "Application latency"). */
+ * measured (bench/drivers/latency.sh, docs/benchmarks.md "Application latency"). */
 #include "ocr_readback.h"
 
 #include <stdlib.h>
