@@ -6,7 +6,8 @@ target_link_libraries(test_strided PRIVATE oclreduction m)
 # widenings, accurate sums) over views of 1 .. 2^20 + 13 elements, strides 1
 # to 1000, offsets 0 and odd, data drawn from a seed, against a host loop,
 # bit for bit: in the default geometry (quick), and in groups of 64 on a grid
-# of at most 7.
+# of at most 7 (there up to 4103 elements: several per work-item, several
+# passes).
 foreach(t int uint long ulong float double char uchar short ushort half)
   ocr_test(strided.views.${t} LABELS quick reducer strided PROPERTIES TIMEOUT 600
            COMMAND test_strided views ${t})
