@@ -32,6 +32,7 @@ functions keep one per (context, device, dtypes, operator): see docs/python.md.
 """
 from __future__ import annotations
 
+import atexit
 import builtins
 import threading
 import weakref
@@ -390,6 +391,12 @@ def clear_cache() -> None:
     """Drops every cached reducer (each is released once no call uses it)."""
     with _cache_lock:
         _cache.clear()
+
+
+# The cache's reducers are released when the interpreter exits, before the
+# OpenCL runtime's own exit handlers and PyOpenCL's objects go (atexit runs
+# last registered first), rather than from module teardown in any order.
+atexit.register(clear_cache)
 
 
 # ---- the NumPy / PyOpenCL-shaped functions ---------------------------------

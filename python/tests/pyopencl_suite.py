@@ -110,8 +110,12 @@ def main() -> int:
     env["PYTHONPATH"] = os.pathsep.join(
         [os.path.dirname(os.path.dirname(os.path.abspath(oclreduction.__file__)))]
         + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                           "-rfEsxX", *SELECTION], cwd=work, env=env).returncode
+    rc = subprocess.run([sys.executable, "-X", "faulthandler", "-m", "pytest", "-p",
+                         "no:cacheprovider", "-q", "-rfEsxX", *SELECTION], cwd=work,
+                        env=env).returncode
+    if rc:
+        print(f"pytest exited {rc}" + (f" (signal {-rc})" if rc < 0 else ""))
+    return 1 if rc < 0 else rc
 
 
 if __name__ == "__main__":

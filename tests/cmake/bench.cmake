@@ -29,6 +29,13 @@ else()
   ocr_test(bench.sweep_size_not_a_number LABELS quick bench edges PROPERTIES TIMEOUT 120
            COMMAND ${EXPECT} --rc 2 --err "-s takes the log2 of the first and last size"
                    --env OCR=${OCR} -- ${SWEEP} -k 6 -s "1e3" -r 1 -o sweep-edges-out)
+  # A kernel that hangs is stopped at --timeout, and the sweep says which run
+  # failed (exit 1), not hang.
+  ocr_test(bench.timeout_sweep LABELS quick bench edges PROPERTIES TIMEOUT 120
+           COMMAND ${EXPECT} --rc 1 --err "did not finish within its time limit \\(--timeout 3 s\\): abandoned"
+                   --err "sweep: kernel spin int 2\\^10 failed \\(exit 3\\)" --env OCR=${OCR}
+                   -- ${SWEEP} -s "10 11" -r 1 -o sweep-timeout-out -- --kernel-file
+                   ${FIXTURES}/kernels_hang/spin.cl --kernel-name spin --elems-per-group 1024 --timeout 3)
 
   # The peers (bench/drivers/peers.sh over ocr_peers): every side built here
   # answers right, missing peers are skipped, a wrong reduce7 is caught.

@@ -19,8 +19,14 @@ if ! "$work/venv/bin/python" -m pip install -q --only-binary=:all: pyopencl nump
   exit 77
 fi
 "$work/venv/bin/python" -c "import pyopencl, numpy; print('PyPI: pyopencl', pyopencl.VERSION_TEXT, 'numpy', numpy.__version__)" || exit 1
-PYTHONPATH=$pkg "$work/venv/bin/python" "$here/../../python/tests/pyopencl_suite.py" "$work/tests" || exit
+rc=0
+PYTHONPATH=$pkg "$work/venv/bin/python" -X faulthandler "$here/../../python/tests/pyopencl_suite.py" \
+  "$work/tests" || rc=$?
+[ "$rc" = 0 ] || { echo "FAIL: PyOpenCL's tests with PyPI's PyOpenCL exited $rc"; exit 1; }
 # The type hints against PyPI's typed PyOpenCL and NumPy 2 (where mypy is here).
 if command -v mypy > /dev/null; then
-  PYTHONPATH=$pkg "$work/venv/bin/python" "$here/../../python/tests/typing_check.py" || exit
+  echo "the type hints with PyPI's PyOpenCL and NumPy:"
+  PYTHONPATH=$pkg "$work/venv/bin/python" -X faulthandler "$here/../../python/tests/typing_check.py" ||
+    rc=$?
+  [ "$rc" = 0 ] || { echo "FAIL: the type check exited $rc"; exit 1; }
 fi
