@@ -291,6 +291,19 @@ const char *ocr_reducer_last_error(const ocr_reducer *r) {
 
 /* The size in bytes of a buffer of the reducer's context. Asked at every call:
  * a buffer's address may come back as another's once the caller releases it. */
+ocr_status ocr_reducer_result_fits(const ocr_reducer *r, size_t rsize, size_t result_offset) {
+    if (result_offset < rsize / r->es)
+        return OCR_OK;
+    ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs %zu", rsize,
+               ocr_type_name(r->type), result_offset, (result_offset + 1) * r->es);
+    return OCR_USAGE;
+}
+
+int ocr_reducer_on_cpu(const ocr_reducer *r) {
+    cl_device_type t = r->dev.info.type;
+    return (t & CL_DEVICE_TYPE_CPU) && !(t & CL_DEVICE_TYPE_GPU);
+}
+
 ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size) {
     ocr_status st = OCR_OK;
     cl_context c = NULL;
@@ -424,11 +437,8 @@ static ocr_status check_buffers(const ocr_reducer *r, const call *c) {
                    (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
         return OCR_USAGE;
     }
-    if (c->result_offset >= rsize / r->es) {
-        ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs %zu", rsize,
-                   ocr_type_name(r->type), c->result_offset, (c->result_offset + 1) * r->es);
-        return OCR_USAGE;
-    }
+    if ((st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
+        return st;
     if ((c->offset || c->result_offset) && !r->k->offsets) {
         ocr_errorf("the reduce7.cl of kernel_dir takes no offsets (an older copy?): "
                    "offset and result_offset must be 0");

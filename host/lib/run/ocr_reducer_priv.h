@@ -66,6 +66,11 @@ const char *ocr_reducer_enter_quiet(const ocr_reducer *r);
 void ocr_reducer_keep_error(char **slot, char *text, ocr_status st);
 /* The size in bytes of m, which must be a buffer of r's context. */
 ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size);
+/* OCR_USAGE (with the message) unless a result buffer of rsize bytes holds
+ * element result_offset of r's type. */
+ocr_status ocr_reducer_result_fits(const ocr_reducer *r, size_t rsize, size_t result_offset);
+/* Whether r's device is a CPU (and not also a GPU): the kernels' other walk. */
+int ocr_reducer_on_cpu(const ocr_reducer *r);
 /* The buffer a cl_mem's bytes live in (itself, or the parent of a
  * sub-buffer) and its byte offset there. */
 ocr_status ocr_mem_root(cl_mem m, cl_mem *root, size_t *origin);

@@ -46,11 +46,6 @@
 
 /* ---- the kernels, built on first use ------------------------------------------- */
 
-static int is_cpu(const ocr_reducer *r) {
-    cl_device_type t = r->dev.info.type;
-    return (t & CL_DEVICE_TYPE_CPU) && !(t & CL_DEVICE_TYPE_GPU);
-}
-
 /* One kernel of segreduce.cl reading `input`. Work-groups of 256 on a GPU;
  * on a CPU one work-item per group (a core then walks a segment in order, as
  * reduce7's blocked access does). The constants above go first, the
@@ -73,7 +68,7 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
         .spec = {name,
                  "segreduce.cl",
                  OCR_PER_GROUP,
-                 is_cpu(r) ? 1 : 256,
+                 ocr_reducer_on_cpu(r) ? 1 : 256,
                  0,
                  1,
                  0,
@@ -216,7 +211,7 @@ static cl_uint team_log2_for(size_t local, size_t in_es, uint64_t n, uint64_t k)
  * device a few times over, no more than the segments need. */
 static size_t seg_groups(const ocr_reducer *r, size_t local, uint64_t k, uint64_t per_round) {
     uint64_t need = (k + per_round - 1) / per_round;
-    uint64_t per_cu = is_cpu(r) ? SEG_CPU_GROUPS_PER_CU : SEG_GPU_ITEMS_PER_CU / local;
+    uint64_t per_cu = ocr_reducer_on_cpu(r) ? SEG_CPU_GROUPS_PER_CU : SEG_GPU_ITEMS_PER_CU / local;
     uint64_t fill = (uint64_t)r->dev.info.compute_units * (per_cu ? per_cu : 1);
     uint64_t g = need < fill ? need : fill;
     return (size_t)(g ? g : 1);
@@ -446,7 +441,7 @@ fail:
 /* Rows per slice: all of them when the columns alone fill the device, else
  * enough slices to fill it, each of at least 32 rows. */
 static uint64_t rows_per_slice(const ocr_reducer *r, uint64_t rows, uint64_t cols) {
-    uint64_t fill = (uint64_t)r->dev.info.compute_units * (is_cpu(r) ? 4 * 64 : 2048);
+    uint64_t fill = (uint64_t)r->dev.info.compute_units * (ocr_reducer_on_cpu(r) ? 4 * 64 : 2048);
     if (rows < 64 || cols >= fill / 2) return rows ? rows : 1;
     uint64_t slices = (fill + cols - 1) / cols, most = rows / 32;
     if (slices > most) slices = most;

@@ -26,11 +26,6 @@
 #define STRIDED_GPU_ITEM_MIN 16
 #define STRIDED_CPU_ITEM_MIN 2048
 
-static int is_cpu(const ocr_reducer *r) {
-    cl_device_type t = r->dev.info.type;
-    return (t & CL_DEVICE_TYPE_CPU) && !(t & CL_DEVICE_TYPE_GPU);
-}
-
 /* ---- the kernel, built on first use ---------------------------------------------- */
 
 /* reduce_strided of cl/strided.cl, reading the reducer's input type and
@@ -44,7 +39,7 @@ static ocr_status build_strided(ocr_reducer *r) {
     size_t vec = 16 / r->in_es > 4 ? 4 : 16 / r->in_es;
     int len = snprintf(
         opts, sizeof opts, "-D OCR_STRIDED_UNROLL=%d -D OCR_STRIDED_BLOCKED=%d -D VEC=%zu%s%s%s",
-        STRIDED_UNROLL, is_cpu(r), vec, r->k->geom.accurate ? " -D OCR_ACCURATE=1" : "",
+        STRIDED_UNROLL, ocr_reducer_on_cpu(r), vec, r->k->geom.accurate ? " -D OCR_ACCURATE=1" : "",
         r->build_options ? " " : "", r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
@@ -136,11 +131,8 @@ static ocr_status check_call(ocr_reducer *r, const str_call *c) {
                    (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
         return OCR_USAGE;
     }
-    if (c->result_offset >= rsize / r->es) {
-        ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs %zu", rsize,
-                   ocr_type_name(r->type), c->result_offset, (c->result_offset + 1) * r->es);
-        return OCR_USAGE;
-    }
+    if ((st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
+        return st;
     return check_apart(r, c);
 }
 
@@ -149,7 +141,7 @@ static ocr_status check_call(ocr_reducer *r, const str_call *c) {
 /* Groups of `local` work-items for n elements: each work-item at least its
  * minimum, at most the reducer's full grid (whose partials scratch holds). */
 static uint64_t strided_groups(const ocr_reducer *r, size_t local, uint64_t n) {
-    uint64_t per = (uint64_t)local * (is_cpu(r) ? STRIDED_CPU_ITEM_MIN : STRIDED_GPU_ITEM_MIN);
+    uint64_t per = (uint64_t)local * (ocr_reducer_on_cpu(r) ? STRIDED_CPU_ITEM_MIN : STRIDED_GPU_ITEM_MIN);
     uint64_t g = n / per + (n % per != 0), most = r->k->geom.max_groups;
     return g < most ? g : most ? most : 1;
 }
