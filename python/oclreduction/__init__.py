@@ -557,7 +557,6 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
     go through a copy on the device (_gather). Float min and max then give
     the zero NumPy's loop gives, and take initial in (_last_zero); the
     caller combines it otherwise."""
-    import pyopencl.array as cla  # noqa: F401  (pyopencl.array is what a is)
     # An N-d view that is not contiguous (a[::2, ::2]) is read through a copy.
     strided_nd = slc is None and a.ndim > 1 and a.size > 1 and not a.flags.forc
     svm = _is_svm(a)
