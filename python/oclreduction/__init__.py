@@ -113,6 +113,11 @@ class _Entry:
 
 _cache: Dict[int, _Entry] = {}
 _cache_lock = threading.RLock()  # re-entrant: a collection inside may run _forget
+# The reducers already built, by (context, device, dtype, acc, op, accurate):
+# read without the lock (a dict lookup is atomic), filled and emptied under
+# it. An entry goes with its context's (_forget, clear_cache); a call that
+# misses takes the locked way, which also watches the caller's Context.
+_built: Dict[tuple, Reducer] = {}
 
 
 def _forget(ctx_ptr: int, obj_id: int) -> None:
@@ -122,6 +127,8 @@ def _forget(ctx_ptr: int, obj_id: int) -> None:
             entry.watched.pop(obj_id, None)
             if not entry.watched:
                 del _cache[ctx_ptr]
+                for key in [k for k in _built if k[0] == ctx_ptr]:
+                    del _built[key]
 
 
 def _watch(entry: _Entry, ctx_ptr: int, ctx: Any) -> None:
@@ -132,9 +139,13 @@ def _watch(entry: _Entry, ctx_ptr: int, ctx: Any) -> None:
 
 def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str,
             accurate: bool = False) -> Reducer:
-    import pyopencl as cl
     ctx = queue.context
-    key = (queue.device.int_ptr, dtype, acc, op, accurate)
+    dev = queue.device.int_ptr
+    hit = _built.get((ctx.int_ptr, dev, dtype, acc, op, accurate))
+    if hit is not None:
+        return hit
+    import pyopencl as cl
+    key = (dev, dtype, acc, op, accurate)
     with _cache_lock:
         entry = _cache.setdefault(ctx.int_ptr, _Entry())
         _watch(entry, ctx.int_ptr, ctx)
@@ -147,6 +158,9 @@ def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str,
             own = cl.Context.from_int_ptr(ctx.int_ptr, retain=True)
             slot.reducer = Reducer(own, dtype, op, device=queue.device, acc_dtype=acc,
                                    accurate=accurate)
+            with _cache_lock:
+                if _cache.get(ctx.int_ptr) is entry:  # not forgotten meanwhile
+                    _built[(ctx.int_ptr,) + key] = slot.reducer
         return slot.reducer
 
 
@@ -390,6 +404,7 @@ def _last_zero(queue: Any, op: str, buf: Any, read: np.dtype, first: int, n: int
 def clear_cache() -> None:
     """Drops every cached reducer (each is released once no call uses it)."""
     with _cache_lock:
+        _built.clear()
         _cache.clear()
 
 
@@ -407,17 +422,17 @@ _SCALARS = (int, float, complex, np.generic)
 
 try:
     import pyopencl as _pyopencl
+    import pyopencl.array as _cla
     _NannyEvent: Any = _pyopencl.NannyEvent
 except (ImportError, AttributeError):  # pragma: no cover - every PyOpenCL with Array has it
-    _NannyEvent = ()
+    _cla, _NannyEvent = None, ()
 
 
 def _is_svm(a: Any) -> bool:
     """Whether a lives in shared virtual memory (pyopencl's SVMAllocator): the
     library reads cl_mem buffers, so its elements are copied into one first
     (the copy kernel takes the SVM pointer as its argument)."""
-    import pyopencl as cl
-    return not isinstance(a.base_data, cl.MemoryObjectHolder)
+    return not isinstance(a.base_data, _pyopencl.MemoryObjectHolder)
 
 
 # A 0-d result Array made without pyopencl.array.Array.__init__, whose NumPy
@@ -434,22 +449,20 @@ _scalar_protos: Dict[np.dtype, Optional[dict]] = {}
 
 def _empty_scalar(queue: Any, dtype: np.dtype, allocator: Any) -> Any:
     """cla.empty(queue, (), dtype, allocator=allocator), made faster."""
-    import pyopencl as cl
-    import pyopencl.array as cla
     proto = _scalar_protos.get(dtype, {})
     if not proto:
-        real = cla.empty(queue, (), dtype, allocator=allocator)
+        real = _cla.empty(queue, (), dtype, allocator=allocator)
         if proto is not None:  # not yet known to be unusable
             d = vars(real)
-            ok = type(real) is cla.Array and set(d) == _ARRAY_ATTRS and d["_flags"] is None
+            ok = type(real) is _cla.Array and set(d) == _ARRAY_ATTRS and d["_flags"] is None
             _scalar_protos[dtype] = {k: d[k] for k in _PER_DTYPE} if ok else None
         return real
-    out = cla.Array.__new__(cla.Array)
+    out = _cla.Array.__new__(_cla.Array)
     out.__dict__.update(proto)
     ctx: Any = queue.context
     out.queue, out.context, out.allocator, out.events = queue, ctx, allocator, []
     out.base_data = allocator(dtype.itemsize) if allocator is not None else \
-        cl.Buffer(ctx, cl.mem_flags.READ_WRITE, dtype.itemsize)
+        _pyopencl.Buffer(ctx, _pyopencl.mem_flags.READ_WRITE, dtype.itemsize)
     return out
 
 
@@ -605,6 +618,10 @@ def _launch(op: str, a: Any, p: _Plan, queue: Any, wait_for: Optional[Sequence[A
 def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence[Any]],
             accurate: bool = False, axis: Axis = None, slc: Any = None,
             initial: Any = _NoValue) -> Any:
+    if dtype is None and axis is None and slc is None and initial is _NoValue and not accurate:
+        hot = _reduce_hot(op, a, queue, wait_for)
+        if hot is not None:
+            return hot
     import pyopencl.array as cla
     p, queue = _prepare(op, a, dtype, queue, initial, accurate)
     axes = _nd.normalize_axes(axis, a.ndim)
@@ -630,6 +647,54 @@ def _reduce(op: str, a: Any, dtype: Any, queue: Any, wait_for: Optional[Sequence
         return cla.Array(queue, (), p.out, data=result.base_data, offset=result.offset,
                          events=list(result.events))
     return _with_initial(op, result, initial, queue)
+
+
+# (op, dtype) -> the plan where the library reduces the data as they lie into
+# a result of their own dtype (no conversion before or after; not a float
+# min or max, whose zero needs _last_zero), else False.
+_hot_plans: Dict[Tuple[str, np.dtype], Any] = {}
+
+
+def _hot_plan(op: str, dt: np.dtype) -> Any:
+    p = _hot_plans.get((op, dt))
+    if p is None:
+        try:
+            q = _plan(op, dt, None, False)
+            p = q if (q.conv is None and q.back is None and not q.bits and not q.parts
+                      and q.read == dt and q.acc == dt and q.out == dt
+                      and not (op in ("min", "max") and dt.kind == "f")) else False
+        except TypeError:
+            p = False  # the general way raises the error
+        _hot_plans[(op, dt)] = p
+    return p
+
+
+def _reduce_hot(op: str, a: Any, queue: Any, wait_for: Optional[Sequence[Any]]) -> Any:
+    """_reduce's common call in few steps (every argument but wait_for left
+    as it defaults; a contiguous non-empty buffer Array of a dtype the library
+    combines as it is): what _launch does for it, or None where the general
+    way applies."""
+    if _cla is None or not isinstance(a, _cla.Array):
+        return None
+    queue = queue if queue is not None else a.queue
+    if queue is None:
+        return None
+    p = _hot_plan(op, a.dtype)
+    isz = a.dtype.itemsize
+    if (not p or a.size == 0 or a.offset % isz or not a.flags.forc
+            or not isinstance(a.base_data, _pyopencl.MemoryObjectHolder)):
+        return None
+    own = a.events
+    n_own = len(own)
+    waits = own + list(wait_for) if wait_for else own
+    result = _empty_scalar(queue, p.acc, a.allocator)
+    ev = _cached(queue, a, p.read, p.acc, op).enqueue(
+        queue, a.base_data.int_ptr, a.offset // isz, a.size, result.base_data.int_ptr, 0, waits)
+    result.events.append(ev)
+    if n_own:  # as _launch: a later writer of a waits for ev alone
+        own[:n_own] = [e for e in own[:n_own] if isinstance(e, _NannyEvent)]
+    own.append(ev)
+    return result
 
 
 _HOST_OPS = {"sum": "sum", "prod": "prod", "min": "min", "max": "max", "and": "and", "or": "or",

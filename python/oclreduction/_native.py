@@ -107,18 +107,23 @@ def _where(data: Any, n: Optional[int], offset: int,
 
 def _event(done: Any) -> Any:
     """The pyopencl Event of a cl_event the library returned (owning it)."""
-    import pyopencl as cl
     if not done.value:
         raise RuntimeError("the library returned OCR_OK without an event")
-    return cl.Event.from_int_ptr(done.value, retain=False)
+    global _Event
+    if _Event is None:
+        from pyopencl import Event as _Event
+    return _Event.from_int_ptr(done.value, retain=False)
+
+
+_Event: Any = None  # pyopencl.Event, imported at the first event
 
 
 def _events(events: Sequence[Any]) -> Tuple[Any, int]:
     """A ctypes array of the events' addresses (or None) and its length."""
-    evs = [e for e in events if e is not None]
-    if not evs:
+    ptrs = [e.int_ptr for e in events if e is not None]
+    if not ptrs:
         return None, 0
-    return (ctypes.c_void_p * len(evs))(*[e.int_ptr for e in evs]), len(evs)
+    return (ctypes.c_void_p * len(ptrs))(*ptrs), len(ptrs)
 
 
 class Reducer:
@@ -228,7 +233,6 @@ class Reducer:
         (ocr_reducer_reduce_columns). stride > 1: the n elements off + i *
         stride, read in place (ocr_reducer_reduce_strided). The caller checked
         the sizes."""
-        import pyopencl as cl
         wl, nw = _events(waits)
         done = ctypes.c_void_p()
         with self._lock:

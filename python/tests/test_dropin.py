@@ -146,7 +146,9 @@ def test_new_paths_wait_for_events(ooo_queue):
     for call, want in ((lambda a, w: ocr.sum(a, slice=slice(0, None, 2), wait_for=w), n // 2 * 3),
                        (lambda a, w: ocr.sum(a, dtype=np.float32, wait_for=w), n * 3),
                        (lambda a, w: ocr.max(a, initial=1, wait_for=w), 3),
-                       (lambda a, w: ocr.sum(a[::-1], wait_for=w), n * 3)):
+                       (lambda a, w: ocr.sum(a[::-1], wait_for=w), n * 3),
+                       (lambda a, w: ocr.sum(a, wait_for=w), n * 3),  # the common call
+                       (lambda a, w: ocr.bitwise_or(a[5:], wait_for=w), 3)):
         # empty, not zeros: on an out-of-order queue zeros' fill could land
         # after the copy (Intel's CPU runtime did: a sum of 0)
         a = cla.empty(ooo_queue, n, np.int32)
@@ -160,6 +162,31 @@ def test_new_paths_wait_for_events(ooo_queue):
             gate.set_status(cl.command_execution_status.COMPLETE)
             gate2.set_status(cl.command_execution_status.COMPLETE)
         assert got.get()[()] == want
+
+
+def test_common_call_allocators_and_queues(queue):
+    """The common call (every argument left as it defaults: _reduce_hot) on
+    arrays from a memory pool and with an offset, and on another queue
+    (queue=), gives the general way's values, and keeps a's and the
+    result's events as the general way does."""
+    import pyopencl.tools as clt
+    rng = np.random.default_rng(31)
+    host = rng.integers(-1000, 1000, 70001).astype(np.int64)
+    pool = clt.MemoryPool(clt.ImmediateAllocator(queue))
+    q2 = cl.CommandQueue(queue.context)
+    for a in (cla.to_device(queue, host, allocator=pool), cla.to_device(queue, host)[17:]):
+        want = host[-a.size:]
+        top = np.iinfo(np.int64).max
+        for op, np_op, ident in (("sum", np.sum, 0), ("min", np.min, top),
+                                 ("bitwise_xor", np.bitwise_xor.reduce, 0)):
+            got = getattr(ocr, op)(a)
+            assert got.dtype == a.dtype and got.shape == () and got.events
+            assert any(e.int_ptr == got.events[-1].int_ptr for e in a.events)
+            kw = {"initial": ident} if op != "bitwise_xor" else {"dtype": np.int64}
+            general = getattr(ocr, op)(a, **kw)  # not the common call: the general way
+            assert got.get()[()] == np_op(want) == general.get()[()], op
+            other = getattr(ocr, op)(a, queue=q2)
+            assert other.queue is q2 and other.get()[()] == np_op(want)
 
 
 def test_value_on_the_host(queue):
