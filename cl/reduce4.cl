@@ -16,7 +16,7 @@
  *
  * What it still costs: 64 work-items per group. On the tutorial's GTX 260 that
  * held few work-items per compute unit; on an H100 or H200, 32 groups of 64
- * already fill a multiprocessor (docs/measurements/extras-h100.txt: 100%
+ * already fill a multiprocessor (bench/results/ladder/extras-h100.txt: 100%
  * estimated occupancy, limited by work-items). As in reduce3, each tail level ends with a barrier: portable OpenCL
  * has no lock-step warps, and the spec allows no fewer.
  *

@@ -10,7 +10,7 @@
  * 64-item groups. With twice the work-items per group, twice as many loads are
  * in flight per group and each work-item copies half as many slots. On an
  * H100 or H200 occupancy was already full (32 groups of 64 fit), so the gain
- * there is the shorter copy loop: about 5% (docs/measurements).
+ * there is the shorter copy loop: about 5% (bench/results/ladder).
  *
  * What it still costs: on the GTX 260 the local memory per group (BLOCK
  * values) then limited how many groups a compute unit held, which reduce6

@@ -317,7 +317,7 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
      * vector accumulator. Written as vector arithmetic, the loop becomes SIMD
      * instructions for every type and operator: sixteen scalar accumulators
      * were left scalar for float (the compiler may not reassociate float
-     * adds), and measured 1.3-1.9x slower on POCL at 2^28 (docs/benchmarks.md).
+     * adds), and measured 1.3-1.9x slower on POCL at 2^28 (docs/perf/cpu.md).
      * vload16 needs no more than the element's alignment: any offset works. */
     in += off;
     const ulong per = (n + stride * LANES - 1) / (stride * LANES) * LANES;

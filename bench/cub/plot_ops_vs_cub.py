@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """plot_ops_vs_cub.py OUT.svg LABEL=RAW.csv [LABEL=RAW.csv ...] - the plot of
-docs/benchmarks.md's issue 27 table: for each comparison (argmax, segmented
+docs/perf/ops.md's table: for each comparison (argmax, segmented
 sums per type and K) the ratio CUB time / ours on each GPU, as horizontal
 bars on a log axis, growing from the line of parity at 1 (right of it, ours
 is faster).

@@ -2,7 +2,7 @@
 # latency.sh OUTDIR - what an application waits for per reduction, with
 # the input resident on the device: host wall time per reducer call beside the
 # OpenCL floor and, on NVIDIA, CUB's DeviceReduce::Sum beside the CUDA floor,
-# in one run (docs/benchmarks.md, "Application latency").
+# in one run (docs/perf/latency.md).
 #
 # Environment:
 #   LATENCY   ocr_latency (default: build/bench/ocr_latency beside this tree)
@@ -26,7 +26,7 @@
 # rotates, so drift falls on all of them alike. Writes under OUTDIR: raw.csv
 # (every row of every round), summary.csv (per side, type and size: the
 # median over rounds of the rounds' medians, the smallest minimum, the median
-# p10 and p90), summary.md (the tables of docs/benchmarks.md), env.txt (the
+# p10 and p90), summary.md (the tables of docs/perf/latency.md), env.txt (the
 # device, driver, command, clocks before and after each process) and the
 # processes' logs, with the time of ocr_reducer_create (the first of a
 # process, then one whose program is already built). Exit 1 if any value was

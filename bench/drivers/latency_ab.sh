@@ -2,7 +2,7 @@
 # latency_ab.sh OUTDIR - two or more reducer builds or geometries against each
 # other on the latency benchmark's sides (bench/latency/latency.c), one process per
 # contender per round, the contenders' order reversed every other round and
-# the sizes with it, so that drift falls on all alike (docs/benchmarks.md,
+# the sizes with it, so that drift falls on all alike (docs/perf/latency.md,
 # "One launch for a value that stays on the device").
 #
 # Environment:

@@ -4,7 +4,7 @@
 # (ocr_latency) once per placement per round, each process pinned with taskset
 # (or numactl, to split the CPU from the memory node), the placements' order
 # rotating round by round, and records the GPU's clocks around every process
-# and, sampled, during the run (docs/benchmarks.md, "Application latency").
+# and, sampled, during the run (docs/perf/latency.md).
 #
 # Environment:
 #   LATENCY     ocr_latency (default: build/bench/ocr_latency beside this tree)

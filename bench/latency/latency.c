@@ -3,7 +3,7 @@
  * reducer (include/oclreduction/ocr_reducer.h) with its input resident on the
  * device, beside the OpenCL platform's floor. bench/drivers/latency.sh runs it
  * round after round, alternating with bench/cub/cub_latency.cu, and prints the
- * table of docs/benchmarks.md ("Application latency").
+ * table of docs/perf/latency.md.
  *
  *   ocr_latency [-p P] [-d D] [--kernel-dir DIR] [--sizes "10 16 20"] [--types "int float"]
  *               [-r REPS] [-w WARMUP] [--sides a,b,...] [--round R] [--reverse]

@@ -6,7 +6,7 @@ bench/cub/cub_latency.cu write the same columns).
 Per side, type and size: the median over rounds of each round's median, the
 smallest minimum, the median over rounds of p10 and of p90, and whether every
 value of every round was right. summary.md holds the tables of
-docs/benchmarks.md ("Application latency"); a side that was not run is "-".
+docs/perf/latency.md; a side that was not run is "-".
 """
 import csv
 import statistics

@@ -14,7 +14,7 @@
  * every tail line is reported as a read-write race. Newer NVIDIA GPUs
  * (independent thread scheduling) break the bet as well: on an H100 it
  * returned -119944290 instead of 779831 for 2^25 ints (seed 1, exact data;
- * docs/bench-h100/verdict_h100.txt).
+ * bench/results/gpu-checks/verdict_h100.txt).
  *
  * The fix, used by cl/reduce3.cl and everything after it: a barrier after each
  * tail level (the last one excepted). See docs/labs for the exercise.

@@ -123,7 +123,7 @@ ocr_status ocr_passes_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr
  * up to 255 groups one launch took less host time per blocking call than two
  * on an H100 and an H200, from 512 to 1024 more (a read behind a kernel that
  * runs longer waits several microseconds more); a value left on the device
- * takes one launch at any count (docs/benchmarks.md, "One launch for a value
+ * takes one launch at any count (docs/perf/latency.md, "One launch for a value
  * that stays on the device"). */
 #define OCR_FINISH_READ_MAX_GROUPS 255
 

@@ -180,7 +180,7 @@ typedef struct {
                                    writes the value */
     uint64_t finish_max_groups; /* finishes: one launch up to this many groups, and when the
                                    grid is full; in between, two (the value read right after
-                                   a longer last kernel waits longer: docs/benchmarks.md);
+                                   a longer last kernel waits longer: docs/perf/latency.md);
                                    0: one launch at any count */
 } ocr_geometry;
 /* The values an accurate sum's group writes for the next pass: two pairs

@@ -6,7 +6,7 @@ if(Python3_FOUND)
   ocr_test(labs.readme_sample LABELS labs
            COMMAND ${SCRIPTS}/readme_sample_test.sh ${PROJECT_SOURCE_DIR}/README.md ${OCR} ${Python3_EXECUTABLE})
 endif()
-# The measured tables of the lab pages are what docs/measurements holds.
+# The measured tables of the lab pages are what bench/results/ladder holds.
 if(Python3_FOUND)
   ocr_test(labs.tables LABELS quick labs
            COMMAND ${Python3_EXECUTABLE} ${SCRIPTS}/labs_tables.py ${PROJECT_SOURCE_DIR})

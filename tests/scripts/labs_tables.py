@@ -6,7 +6,7 @@ A lab page marks a table of measured T kernels with
     ... (generated) ...
     <!-- end measured -->
 (or, for one kernel's times in the tutorial's and our definitions, one row a
-device, <!-- measured-e2e: reduce7 -->) and this script fills it from the committed CSV files of docs/measurements/,
+device, <!-- measured-e2e: reduce7 -->) and this script fills it from the committed CSV files of bench/results/ladder/,
 so a page cannot quote a number that the files do not hold. Without --write
 it checks that every marked table is what the files give (exit 1 and a diff
 if not); with --write it rewrites the tables in place.
@@ -19,7 +19,7 @@ import re
 import sys
 
 # The columns: a heading and the files behind it (several files: one cell
-# "a / b", in this order). Devices and dates: docs/measurements/README.md.
+# "a / b", in this order). Devices and dates: bench/results/ladder/README.md.
 COLUMNS = [
     ("H100", ["ladder-h100.csv"]),
     ("H200", ["ladder-h200.csv"]),
@@ -29,7 +29,7 @@ COLUMNS = [
 ]
 CAPTION = (
     "T kernels in ms (median), 2^25 int sums, `oclReduction -n K --format csv`, "
-    "2026-11-22 ([docs/measurements](../measurements/README.md)): "
+    "2026-11-22 ([bench/results/ladder](../../bench/results/ladder/README.md)): "
     "H100 80GB HBM3 and H200, NVIDIA OpenCL 3.0, driver 580.159.04, 30 runs "
     "(`ladder-h100.csv`, `ladder-h200.csv`); POCL 5.0 on the Xeon (Skylake-AVX512) "
     "of each GPU machine, 16 cores and 2 cores, 10 runs, "
@@ -120,7 +120,7 @@ def fill(lines, data):
 def main():
     src = sys.argv[1]
     write = "--write" in sys.argv[2:]
-    data = load(os.path.join(src, "docs", "measurements"))
+    data = load(os.path.join(src, "bench", "results", "ladder"))
     bad = tables = 0
     for md in sorted(glob.glob(os.path.join(src, "docs", "labs", "*.md"))):
         with open(md) as fh:
@@ -143,7 +143,7 @@ def main():
         print(f"FAIL: {bad} page(s) quote tables the measurement files do not give;"
               " run tests/scripts/labs_tables.py SRC --write")
         return 1
-    print(f"ok: {tables} measured tables agree with docs/measurements")
+    print(f"ok: {tables} measured tables agree with bench/results/ladder")
     return 0
 
 

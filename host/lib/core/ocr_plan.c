@@ -68,7 +68,7 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
              * up to finish_max_groups and once the grid is full; in between
              * the kernel runs long enough that a read right after it waits
              * several microseconds more than after a short second launch
-             * (latency runs on an H100 and an H200, docs/benchmarks.md). */
+             * (latency runs on an H100 and an H200, docs/perf/latency.md). */
             if (g->finishes && m == 1 && s->groups > 1 &&
                 (!g->finish_max_groups || s->groups <= g->finish_max_groups ||
                  s->groups == g->max_groups)) {

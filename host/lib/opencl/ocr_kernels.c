@@ -23,7 +23,7 @@ static const ocr_kernel_spec specs[] = {
      "reduce5 with 512-value blocks (1024 elements per group)", {0}, OCR_KERNEL_ARG | OCR_KERNEL_SMALL},
     /* About 1024 resident work-items per GPU compute unit measured best on an
      * H100, and on a CPU one work-item per group (POCL then runs no work-item
-     * loop) and a few groups per core (docs/benchmarks.md). */
+     * loop) and a few groups per core (docs/perf/vs-cub.md, docs/perf/cpu.md). */
     {"reduce7", "reduce7.cl", OCR_PER_GRID, 128, 0, 1, 0,
      "grid-stride accumulation in registers with 16-byte loads, one tree per group",
      {8, 1024, 4, 1},

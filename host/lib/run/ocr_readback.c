@@ -3,7 +3,7 @@
  * that is a default for the device's type: "spin" on a GPU (1-3 us less per
  * call in four latency runs on an H100 and an H200), "read" elsewhere (a CPU
  * device would lose a core to the polling). The others are there to be
- * measured (bench/drivers/latency.sh, docs/benchmarks.md "Application latency"). */
+ * measured (bench/drivers/latency.sh, docs/perf/latency.md). */
 #include "ocr_readback.h"
 
 #include <stdlib.h>
@@ -85,7 +85,7 @@ fail:
 
 /* The read enqueued on the reducer's own queue behind the kernel's event,
  * into pinned memory, polled: whether a read on another queue than the
- * running kernel's escapes the slow read mode (docs/benchmarks.md). */
+ * running kernel's escapes the slow read mode (docs/perf/latency.md). */
 static ocr_status fetch_aside(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
                               cl_event *keep) {
     ocr_status st = OCR_OK;
@@ -153,7 +153,7 @@ fail:
 
 /* The kernel wrote the mapped element itself; its event waited for. OpenCL
  * does not promise that a kernel's writes to a mapped buffer reach the
- * mapping: measured, never the default (docs/benchmarks.md). */
+ * mapping: measured, never the default (docs/perf/latency.md). */
 static ocr_status fetch_direct(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
                                cl_event *keep) {
     ocr_status st = OCR_OK;

@@ -20,7 +20,7 @@
 
 /* 16-byte loads issued per work-item before any is used, on the team path
  * and on the chunk path (measured on an H100 and an H200 against 4, 6 and
- * 8: docs/benchmarks.md, "each path its own loads in flight") */
+ * 8: docs/perf/ops.md, "The segment kernels' loads in flight") */
 #define SEG_UNROLL       8
 #define SEG_CHUNK_UNROLL 6
 /* segments a team reduces per round, between two meetings of its group */
