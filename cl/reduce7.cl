@@ -298,27 +298,34 @@ static void put_group(__global T *out, const ulong out_off, ACC x) {
 }
 
 /* This work-item's share of the n values from in[off] on, combined (the
- * streaming phase). */
+ * streaming phase): one of four walks, chosen when the kernel is built. */
 /* (No restrict here: inlined, it becomes an LLVM intrinsic oclgrind lacks.) */
+#if OCR_ACCURATE_IN
+/* An accurate sum's later passes: the n values are the groups'
+ * accumulators, 4 values each (put_group), merged one per load. */
 static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     const ulong stride = get_global_size(0);
-#if OCR_ACCURATE_IN
-    /* An accurate sum's later passes: the n values are the groups'
-     * accumulators, 4 values each (put_group), merged one per load. */
     in += off;
     ACC x = ACC_ZERO;
     for (ulong i = get_global_id(0); i < n / 4; i += stride)
         x = ACC_MERGE(x, ACC_GET(in + 4 * i));
+    return x;
+}
 #elif OCR_BLOCKED
-    /* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
-     * after another on one core, so a grid stride would make each work-item
-     * touch one vector per cache line and jump. There, each work-item streams
-     * its own contiguous chunk (a multiple of LANES long) into one LANES-wide
-     * vector accumulator. Written as vector arithmetic, the loop becomes SIMD
-     * instructions for every type and operator: sixteen scalar accumulators
-     * were left scalar for float (the compiler may not reassociate float
-     * adds), and measured 1.3-1.9x slower on POCL at 2^28 (docs/perf/cpu.md).
-     * vload16 needs no more than the element's alignment: any offset works. */
+/* CPU devices (OCR_BLOCKED=1, set by the host) run a group's work-items one
+ * after another on one core, so a grid stride would make each work-item
+ * touch one vector per cache line and jump. There, each work-item streams
+ * its own contiguous chunk (a multiple of LANES long) into one LANES-wide
+ * vector accumulator. Written as vector arithmetic, the loop becomes SIMD
+ * instructions for every type and operator: sixteen scalar accumulators
+ * were left scalar for float (the compiler may not reassociate float
+ * adds), and measured 1.3-1.9x slower on POCL at 2^28 (docs/perf/cpu.md).
+ * vload16 needs no more than the element's alignment: any offset works. */
+/* A float sum's vectors go through a cascade of partial sums (CASCADE). */
+#define CASCADE (OCR_IS_FLOAT && OCR_OP == OCR_OP_SUM && !OCR_ARG)
+#define BLOCK   16
+static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
+    const ulong stride = get_global_size(0);
     in += off;
     const ulong per = (n + stride * LANES - 1) / (stride * LANES) * LANES;
     const ulong begin = min(get_global_id(0) * per, n);
@@ -343,6 +350,37 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
         big_c += (big - (t - z)) + (vb - z);
         big = t;
     }
+#elif CASCADE
+    /* A float sum, as a tree of fan-out BLOCK: BLOCK vectors into a block's
+     * sum, BLOCK of those into m1, BLOCK of m1 into m2, of m2 into m3, then
+     * into acc. A work-item's chunk here is long (on POCL 8 work-items share
+     * 2^24 elements: 2^17 per lane) and a plain running sum's rounding errors
+     * grow with it; in the tree each addition's error is of a partial sum of
+     * at most BLOCK^k elements of its level, as in pairwise summation. */
+    TL m1 = acc, m2 = acc, m3 = acc;
+    uint blocks = 0;
+    for (; i + LANES * BLOCK <= end; i += LANES * BLOCK) {
+        TL blk = OCR_CVT_N(OCR_VLOAD16(in + i), 16);
+        for (uint u = 1; u < BLOCK; ++u)
+            blk += OCR_CVT_N(OCR_VLOAD16(in + i + u * LANES), 16);
+        m1 += blk;
+        if (++blocks % BLOCK)
+            continue;
+        m2 += m1;
+        m1 = (TL)(0);
+        if (blocks % (BLOCK * BLOCK))
+            continue;
+        m3 += m2;
+        m2 = (TL)(0);
+        if (blocks % (BLOCK * BLOCK * BLOCK))
+            continue;
+        acc += m3;
+        m3 = (TL)(0);
+    }
+    TL rest = (TL)(0);
+    for (; i + LANES <= end; i += LANES)
+        rest += OCR_CVT_N(OCR_VLOAD16(in + i), 16);
+    acc += m3 + (m2 + (m1 + rest));
 #else
     for (; i + LANES <= end; i += LANES)
         acc = OCR_COMBINE_N(acc, OCR_CVT_N(OCR_VLOAD16(in + i), 16), 16);
@@ -373,16 +411,24 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
 #endif
     for (; i < end; ++i) /* what the vectors left; argmin/argmax's keys */
         TAKE(x, OCR_READ(in, i), i);
+    return x;
+}
 #elif OCR_SCALAR_LOADS
+static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
+    const ulong stride = get_global_size(0);
     in += off;
     ACC x = ACC_ZERO;
     for (ulong i = get_global_id(0); i < n; i += stride)
         TAKE(x, OCR_READ(in, i), i);
+    return x;
+}
 #else
-    /* GPUs: neighbouring work-items read neighbouring 16-byte vectors
-     * (coalesced), UNROLL loads issued before any is used: more bytes in flight.
-     * The buffer starts aligned, so the vectors start at the first multiple of
-     * VEC from off; the values before it (the head) are read one at a time. */
+/* GPUs: neighbouring work-items read neighbouring 16-byte vectors
+ * (coalesced), UNROLL loads issued before any is used: more bytes in flight.
+ * The buffer starts aligned, so the vectors start at the first multiple of
+ * VEC from off; the values before it (the head) are read one at a time. */
+static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
+    const ulong stride = get_global_size(0);
     const ulong head = min((ulong)((VEC - off % VEC) % VEC), n);
     in += off;
     const ulong nv = (n - head) / VEC; /* whole vectors */
@@ -445,9 +491,9 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
         if (e < n)
             TAKE(x, OCR_READ(in, e), e);
     }
-#endif
     return x;
 }
+#endif
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 reduce7(__global const IN_T *restrict in, __global T *restrict out, const ulong n,
