@@ -29,6 +29,7 @@ needs is missing (it says what).
 import argparse
 import os
 import platform
+import random
 import shutil
 import subprocess
 import sys
@@ -93,15 +94,19 @@ def pick_device(cl, spec):
 def timed_alternated(methods, budget, check):
     """{method: (median s, minimum s, calls)}: two untimed calls of each, then
     rounds that call every method once, in turn (so drift and neighbours'
-    load fall on all alike), until the budget per method (at least 5 rounds,
-    at most 200)."""
+    load fall on all alike), in an order drawn anew for each round (a method
+    always called after numpy's host-only one found an idle GPU: on an H200
+    it took up to 2x longer), until the budget per method (at least 5
+    rounds, at most 200)."""
     for fn in methods.values():
         for _ in range(2):
             check(fn())
     times = {m: [] for m in methods}
     start, rounds = time.perf_counter(), 0
     while rounds < 200 and (rounds < 5 or time.perf_counter() - start < budget * len(methods)):
-        for m, fn in methods.items():
+        order = list(methods.items())
+        random.Random(rounds).shuffle(order)
+        for m, fn in order:
             t0 = time.perf_counter()
             v = fn()
             times[m].append(time.perf_counter() - t0)

@@ -440,7 +440,8 @@ def _is_svm(a: Any) -> bool:
 # POCL: a real empty() of the dtype is made once, and where its attributes
 # are exactly the ones listed here (as in PyOpenCL 2022.3 and 2026.1), later
 # results copy its per-dtype ones and get their own queue, context,
-# allocator, buffer and events. Any other attribute set: empty() each time.
+# allocator, buffer and events (and share its flags, which get() reads). Any
+# other attribute set: empty() each time.
 _ARRAY_ATTRS = frozenset(("shape", "dtype", "strides", "events", "nbytes", "size", "offset",
                           "_flags", "queue", "context", "base_data", "allocator"))
 _PER_DTYPE = ("shape", "dtype", "strides", "nbytes", "size", "offset", "_flags")
@@ -455,6 +456,8 @@ def _empty_scalar(queue: Any, dtype: np.dtype, allocator: Any) -> Any:
         if proto is not None:  # not yet known to be unusable
             d = vars(real)
             ok = type(real) is _cla.Array and set(d) == _ARRAY_ATTRS and d["_flags"] is None
+            if ok:  # its flags (booleans only, never changed) shared: get() reads them
+                real.flags
             _scalar_protos[dtype] = {k: d[k] for k in _PER_DTYPE} if ok else None
         return real
     out = _cla.Array.__new__(_cla.Array)
