@@ -324,33 +324,73 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
 /* A float sum's vectors go through a cascade of partial sums (CASCADE). */
 #define CASCADE (OCR_IS_FLOAT && OCR_OP == OCR_OP_SUM && !OCR_ARG)
 #define BLOCK   16
-static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
-    const ulong stride = get_global_size(0);
-    in += off;
-    const ulong per = (n + stride * LANES - 1) / (stride * LANES) * LANES;
-    const ulong begin = min(get_global_id(0) * per, n);
-    const ulong end = min(begin + per, n);
-    ulong i = begin;
-    ACC x = ACC_ZERO;
 #if !OCR_ARG
-    typedef OCR_CAT(OCR_T, 16) TL; /* LANES wide */
-    TL acc = (TL)(OCR_IDENTITY);
+typedef OCR_CAT(OCR_T, 16) TL; /* LANES wide */
+#endif
+
 #if OCR_ACCURATE
-    /* TwoSum lane by lane, as vector arithmetic (see acc_add): acc and comp
-     * the small pair, big and big_c the scaled one. */
-    TL comp = (TL)(0), big = comp, big_c = comp;
-    for (; i + LANES <= end; i += LANES) {
-        TL v = OCR_CVT_N(OCR_VLOAD16(in + i), 16);
-        TL vb = select((TL)(0), v * ACC_DOWN, isgreaterequal(fabs(v), (TL)(ACC_BIG)));
-        v = select(v, (TL)(0), isgreaterequal(fabs(v), (TL)(ACC_BIG)));
-        TL t = acc + v, z = t - acc;
-        comp += (acc - (t - z)) + (v - z);
-        acc = t;
-        t = big + vb, z = t - big;
-        big_c += (big - (t - z)) + (vb - z);
-        big = t;
+/* (s, c) += (s2, c2) lane by lane: TwoSum of the values, the errors added. */
+#define VMERGE(s, c, s2, c2)                                                                       \
+    do {                                                                                           \
+        TL t_ = (s) + (s2), z_ = t_ - (s);                                                         \
+        (c) += (((s) - (t_ - z_)) + ((s2) - z_)) + (c2);                                           \
+        (s) = t_;                                                                                  \
+    } while (0)
+
+/* An accurate sum's vectors from in[*i] on (to end), into x: TwoSum lane by
+ * lane as vector arithmetic (see acc_add), acc and comp the small pair, big
+ * and big_c the scaled one, in runs of RUN vectors. Each run starts from zero
+ * and goes into a level-1 pair, RUN runs of those into a level-2 pair, so no
+ * rounding error is added plainly into a sum of more than RUN terms: added
+ * over a work-item's whole chunk they grew past an ulp of a sum that
+ * cancels (13 ulps for 2^22 floats in one work-item). */
+#define RUN 64
+static ACC blocked_accurate(__global const IN_T *in, ulong *at, const ulong end, ACC x) {
+    ulong i = *at;
+    TL s1 = (TL)(0), c1 = s1, b1 = s1, bc1 = s1, s2 = s1, c2 = s1, b2 = s1, bc2 = s1;
+    uint runs = 0;
+    while (i + LANES <= end) {
+        const ulong stop = i + min((end - i) / LANES, (ulong)RUN) * LANES;
+        TL acc = (TL)(0), comp = acc, big = acc, big_c = acc;
+        for (; i < stop; i += LANES) {
+            TL v = OCR_CVT_N(OCR_VLOAD16(in + i), 16);
+            TL vb = select((TL)(0), v * ACC_DOWN, isgreaterequal(fabs(v), (TL)(ACC_BIG)));
+            v = select(v, (TL)(0), isgreaterequal(fabs(v), (TL)(ACC_BIG)));
+            TL t = acc + v, z = t - acc;
+            comp += (acc - (t - z)) + (v - z);
+            acc = t;
+            t = big + vb, z = t - big;
+            big_c += (big - (t - z)) + (vb - z);
+            big = t;
+        }
+        VMERGE(s1, c1, acc, comp);
+        VMERGE(b1, bc1, big, big_c);
+        if (++runs % RUN == 0) {
+            VMERGE(s2, c2, s1, c1);
+            VMERGE(b2, bc2, b1, bc1);
+            s1 = c1 = b1 = bc1 = (TL)(0);
+        }
     }
-#elif CASCADE
+    VMERGE(s2, c2, s1, c1);
+    VMERGE(b2, bc2, b1, bc1);
+    /* Fold the lanes through private memory: oclgrind's uninitialized-value
+     * checker crashes on .lo/.hi halves of a vector. */
+    T lane[LANES], lane_c[LANES], lane_b[LANES], lane_bc[LANES];
+    vstore16(s2, 0, lane);
+    vstore16(c2, 0, lane_c);
+    vstore16(b2, 0, lane_b);
+    vstore16(bc2, 0, lane_bc);
+    for (uint u = 0; u < LANES; ++u)
+        x = ACC_MERGE(x, (ACC)(lane_b[u], lane_bc[u], lane[u], lane_c[u]));
+    *at = i;
+    return x;
+}
+#elif !OCR_ARG
+/* The vectors from in[*i] on (to end), lane by lane, folded into x. */
+static ACC blocked_vectors(__global const IN_T *in, ulong *at, const ulong end, ACC x) {
+    ulong i = *at;
+    TL acc = (TL)(OCR_IDENTITY);
+#if CASCADE
     /* A float sum, as a tree of fan-out BLOCK: BLOCK vectors into a block's
      * sum, BLOCK of those into m1, BLOCK of m1 into m2, of m2 into m3, then
      * into acc. A work-item's chunk here is long (on POCL 8 work-items share
@@ -385,21 +425,28 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     for (; i + LANES <= end; i += LANES)
         acc = OCR_COMBINE_N(acc, OCR_CVT_N(OCR_VLOAD16(in + i), 16), 16);
 #endif
-    /* Fold the lanes through private memory: oclgrind's uninitialized-value
-     * checker crashes on .lo/.hi halves of a vector. */
+    /* Fold the lanes through private memory (see blocked_accurate). */
     T lane[LANES];
     vstore16(acc, 0, lane);
-#if OCR_ACCURATE
-    T lane_c[LANES], lane_b[LANES], lane_bc[LANES];
-    vstore16(comp, 0, lane_c);
-    vstore16(big, 0, lane_b);
-    vstore16(big_c, 0, lane_bc);
-    for (uint u = 0; u < LANES; ++u)
-        x = ACC_MERGE(x, (ACC)(lane_b[u], lane_bc[u], lane[u], lane_c[u]));
-#else
     for (uint u = 0; u < LANES; ++u)
         x = OCR_COMBINE(x, lane[u]);
+    *at = i;
+    return x;
+}
 #endif
+
+static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
+    const ulong stride = get_global_size(0);
+    in += off;
+    const ulong per = (n + stride * LANES - 1) / (stride * LANES) * LANES;
+    const ulong begin = min(get_global_id(0) * per, n);
+    const ulong end = min(begin + per, n);
+    ulong i = begin;
+    ACC x = ACC_ZERO;
+#if OCR_ACCURATE
+    x = blocked_accurate(in, &i, end, x);
+#elif !OCR_ARG
+    x = blocked_vectors(in, &i, end, x);
 #elif ARG_LANES
     /* One lane over the chunk, from its first element (OCR_ARG_TAKE). */
     V bv = OCR_ARG_WORST;

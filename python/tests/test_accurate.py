@@ -59,17 +59,23 @@ def test_within_one_ulp(queue, dtype, kind, n):
     assert got.dtype == np.dtype(dtype)
     assert ulps(got, want) <= 1.0, (got, want)
     if n == 1 << 22 and kind == "normal":
-        # The option does something: the plain sum of the same data is no
-        # closer to the exact value (in float64) at the device's geometry, and
-        # off by more than an ulp where each work-item's runs are long (one
-        # group of one work-item), where the accurate sum still is not.
-        true = math.fsum(x.astype(np.float64).tolist())
-        assert abs(float(ocr.sum(a).get()) - true) >= abs(float(got) - true)
+        # The option does something: on data whose sum cancels (each h with
+        # -h(1 + u 2^-10): the sum is small against sum |x|) the plain sum,
+        # at the device's geometry and with one work-item walking it all (one
+        # group of one), is off by more than an ulp, where the accurate sum
+        # still is not.
+        rng = np.random.default_rng(5)
+        h = rng.normal(0.0, 1.0, n // 2)
+        y = rng.permutation(np.concatenate([h, -h * (1 + rng.random(n // 2) * 2.0 ** -10)]))
+        y = y.astype(dtype)
+        b, want = cla.to_device(queue, y), exact(y)
         ctx = queue.context
         with Reducer(ctx, dtype, "sum", groups=1, local_size=1, ignore_tuning=True) as rp, \
                 Reducer(ctx, dtype, "sum", groups=1, local_size=1, ignore_tuning=True,
                         accurate=True) as ra:
-            plain, acc = rp.reduce(queue, a), ra.reduce(queue, a)
+            plain, acc = rp.reduce(queue, b), ra.reduce(queue, b)
+        assert ulps(ocr.sum(b, accurate=True).get(), want) <= 1.0
+        assert ulps(ocr.sum(b).get(), want) > 1.0
         assert ulps(acc, want) <= 1.0, (acc, want)
         assert ulps(plain, want) > 1.0, (plain, want)
 
