@@ -470,6 +470,7 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     return x;
 }
 #else
+#define RUNS 64
 /* GPUs: neighbouring work-items read neighbouring 16-byte vectors
  * (coalesced), UNROLL loads issued before any is used: more bytes in flight.
  * The buffer starts aligned, so the vectors start at the first multiple of
@@ -497,12 +498,36 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     ACC a2 = a0, a3 = a0;
 #endif
 #endif
+#if OCR_ACCURATE
+    /* An accurate sum's lanes start again from zero every RUNS iterations,
+     * their pairs merged into r1 (and RUNS of those into r2): the errors are
+     * added plainly over one run at most, as in the blocked walk. With the
+     * device's geometry a lane sees a few hundred vectors at 2^28 and this
+     * never happens; one work-item alone (-g 1 -w 1) sees them all. */
+    ACC r1 = ACC_ZERO, r2 = ACC_ZERO;
+    uint runs = 0;
+#endif
     for (; i + (UNROLL - 1) * stride < nv; i += UNROLL * stride) {
         TV v[UNROLL];
         for (uint u = 0; u < UNROLL; ++u)
             v[u] = LOADV(i + u * stride);
         for (uint u = 0; u < UNROLL; ++u)
             FOLD(v[u], i + u * stride);
+#if OCR_ACCURATE
+        if (++runs % RUNS == 0) {
+#if VEC == 4
+            r1 = ACC_MERGE(r1, ACC_MERGE(ACC_MERGE(a0, a1), ACC_MERGE(a2, a3)));
+            a2 = a3 = ACC_ZERO;
+#else
+            r1 = ACC_MERGE(r1, ACC_MERGE(a0, a1));
+#endif
+            a0 = a1 = ACC_ZERO;
+            if (runs % (RUNS * RUNS) == 0) {
+                r2 = ACC_MERGE(r2, r1);
+                r1 = ACC_ZERO;
+            }
+        }
+#endif
     }
     for (; i < nv; i += stride)
         FOLD(LOADV(i), i);
@@ -524,6 +549,9 @@ static ACC stream(__global const IN_T *in, const ulong off, const ulong n) {
     ACC x = ACC_MERGE(ACC_MERGE(a0, a1), ACC_MERGE(a2, a3));
 #else
     ACC x = ACC_MERGE(a0, a1);
+#endif
+#if OCR_ACCURATE
+    x = ACC_MERGE(r2, ACC_MERGE(r1, x));
 #endif
     /* Both are shorter than VEC but the grid may be smaller still (-w 1 -g 1
      * launches a single work-item), so they too stride over the grid: VEC - 1
