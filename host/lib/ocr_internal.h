@@ -311,9 +311,8 @@ ocr_value ocr_arg_finish(const void *keys, uint64_t n, ocr_type t, ocr_op o);
  * (cl/reduce7.cl), rounded once to t. */
 ocr_value ocr_sum_accurate_parts(const void *data, uint64_t n, ocr_type t, int parts);
 ocr_value ocr_arg_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b);
-/* OpenCL C text of the identity, and the unsigned twin type (NULL for floats). */
+/* OpenCL C text of the identity. */
 const char *ocr_identity_source(ocr_type t, ocr_op o);
-const char *ocr_unsigned_twin(ocr_type t);
 
 /* Depth of ocr_reduce_best's evaluation order, for the float bound. */
 uint64_t ocr_best_depth(uint64_t n, unsigned threads);
@@ -322,11 +321,12 @@ uint64_t ocr_best_depth(uint64_t n, unsigned threads);
 int ocr_name_index(const char *s, const char *const *names, int n);
 /* ocr_reference_make's any_order for the whole input of n elements (a
  * streamed check makes references of chunks only). */
-/* Storage types on the host (ocr_small.c): exact half <-> float (round to
- * nearest even), n small elements as accumulator values into out, and the
- * naive loop combining them in the accumulator. */
+/* Exact half <-> float, rounding to nearest even (ocr_types.c). */
 float ocr_half_to_float(uint16_t h);
 uint16_t ocr_float_to_half(float f);
+/* Storage types on the host (ocr_combine.c): n small elements as accumulator
+ * values into out, and the naive loop combining them in the accumulator (not
+ * argmin/argmax: ocr_arg_reduce reads small elements itself). */
 void ocr_small_widen(const void *data, uint64_t n, ocr_type t, void *out);
 ocr_value ocr_small_reduce(const void *data, uint64_t n, ocr_type t, ocr_op o);
 int ocr_reference_any_order(ocr_type t, ocr_op o, uint64_t n, ocr_data_kind kind);

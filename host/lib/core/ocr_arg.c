@@ -7,10 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-int ocr_op_is_arg(ocr_op o) {
-    return o == OCR_ARGMIN || o == OCR_ARGMAX;
-}
-
 size_t ocr_acc_size(ocr_type t, ocr_op o) {
     return ocr_op_is_arg(o) ? sizeof(ocr_arg_key) : ocr_type_size(ocr_type_accumulator(t));
 }

@@ -87,13 +87,13 @@ ocr_value ocr_reduce_best(const void *data, uint64_t n, ocr_type t, ocr_op o, un
                           unsigned *threads_used) {
     job jobs[MAX_THR];
     pthread_t tid[MAX_THR];
-    if (ocr_type_is_storage(t)) { /* small types: the widening loop, one thread */
-        if (threads_used) *threads_used = 1;
-        return ocr_small_reduce(data, n, t, o);
-    }
     if (ocr_op_is_arg(o)) { /* one pass in order finds the first index */
         if (threads_used) *threads_used = 1;
         return ocr_arg_reduce(data, n, t, o);
+    }
+    if (ocr_type_is_storage(t)) { /* small types: the widening loop, one thread */
+        if (threads_used) *threads_used = 1;
+        return ocr_small_reduce(data, n, t, o);
     }
     if (threads == 0) {
         long c = sysconf(_SC_NPROCESSORS_ONLN);

@@ -394,8 +394,8 @@ void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n
     } while (0)
 
 ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o) {
-    if (ocr_type_is_storage(t)) return ocr_small_reduce(data, n, t, o);
     if (ocr_op_is_arg(o)) return ocr_arg_reduce(data, n, t, o);
+    if (ocr_type_is_storage(t)) return ocr_small_reduce(data, n, t, o);
     ocr_value r, id = ocr_identity(t, o);
     memset(&r, 0, sizeof r);
     OCR_DISPATCH(t, o, NAIVE)

@@ -1,7 +1,7 @@
-/* ocr_types.c - element types and operators: names, sizes, identities, and the
- * host-side combine that mirrors reduce_common.h bit for bit. */
+/* ocr_types.c - element types and operators: names, sizes, identities, and
+ * half's conversions. The floor of the type and operator traits: ocr_arg.c
+ * (argmin/argmax keys) and ocr_combine.c (combining values) build on it. */
 #include "ocr_internal.h"
-#include "ocr_ops.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -238,6 +238,9 @@ int ocr_type_widens_to(ocr_type input, ocr_type t) {
         return 0;
     return input == t || (type_traits[input].widens_to & W(t)) != 0;
 }
+int ocr_op_is_arg(ocr_op o) {
+    return o == OCR_ARGMIN || o == OCR_ARGMAX;
+}
 int ocr_op_valid_for(ocr_op o, ocr_type t) {
     return !type_traits[t].is_float || op_traits[o].for_floats;
 }
@@ -306,22 +309,39 @@ const char *ocr_identity_source(ocr_type t, ocr_op o) {
     return (unsigned)o < OCR_NOPS ? type_traits[t].identity_source[o] : "0";
 }
 
-const char *ocr_unsigned_twin(ocr_type t) {
-    return type_traits[t].unsigned_twin;
+/* half <-> float, exact and portable (no _Float16). */
+float ocr_half_to_float(uint16_t h) {
+    int sign = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+    float v;
+    if (e == 31)
+        v = m ? NAN : INFINITY;
+    else if (e == 0)
+        v = ldexpf((float)m, -24); /* subnormal: m 2^-24, exact */
+    else
+        v = ldexpf((float)(m | 1024), e - 25);
+    return sign ? -v : v;
 }
 
-/* Integer sum and product wrap in the unsigned type, as in the kernels. */
-#define ONE(TY, FIELD, EXPR)                                                                       \
-    do {                                                                                           \
-        TY a = x.FIELD, v = y.FIELD;                                                               \
-        r.FIELD = (EXPR);                                                                          \
-    } while (0)
-
-ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value x, ocr_value y) {
-    ocr_value r;
-    if (ocr_op_is_arg(o)) return ocr_arg_combine(t, o, x, y);
-    t = ocr_type_accumulator(t);
-    memset(&r, 0, sizeof r);
-    OCR_DISPATCH(t, o, ONE)
-    return r;
+/* Rounds to nearest, ties to even; overflow to infinity, NaN stays NaN. */
+uint16_t ocr_float_to_half(float f) {
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    uint16_t sign = (uint16_t)((b >> 16) & 0x8000u);
+    float a = fabsf(f);
+    if (isnan(f)) return (uint16_t)(sign | 0x7E00u);
+    if (a >= 65520.0f) return (uint16_t)(sign | 0x7C00u); /* rounds past 65504 */
+    int e;
+    frexpf(a, &e); /* a = f' 2^e, f' in [0.5, 1) */
+    /* the spacing of halves at a: 2^(e - 11), at least 2^-24 (subnormals) */
+    int q = e - 11 < -24 ? -24 : e - 11;
+    float m = ldexpf(a, -q);  /* exact: a scaled by a power of two */
+    float r = rintf(m);       /* ties to even in the default rounding mode */
+    uint32_t k = (uint32_t)r; /* the value is k 2^q */
+    if (k == 0) return sign;
+    /* normalise: k in [1024, 2048) for normal numbers */
+    if (k >= 2048) k >>= 1, ++q;
+    int he = q + 25;                           /* biased exponent of k 2^q with k in [1024, 2048) */
+    if (k < 1024) return (uint16_t)(sign | k); /* subnormal (q == -24) */
+    if (he >= 31) return (uint16_t)(sign | 0x7C00u);
+    return (uint16_t)(sign | (uint16_t)(he << 10) | (uint16_t)(k - 1024));
 }
