@@ -351,7 +351,7 @@ static ocr_status tune(const cli_options *o) {
     const ocr_device_info *in = ocr_device_get_info(dev);
     double t0 = (double)ocr_now_ns() / 1e9;
     st = ocr_tune_run(dev, o->type, o->size, o->tune_budget, o->kernel_dir, &best,
-                      isatty(2) ? stderr : NULL);
+                      isatty(2) ? ocr_tune_progress_print : NULL, stderr);
     if (st == OCR_OK) st = ocr_tune_store(dev, o->type, o->kernel_dir, &best);
     if (st == OCR_OK) {
         ocr_tune_cache_path(path, sizeof path);

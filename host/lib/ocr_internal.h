@@ -73,8 +73,6 @@ struct ocr_device {
 void ocr_print_result(FILE *f, ocr_type t, ocr_op o, ocr_value got, ocr_value want,
                       const char *what, int exact, int any_order, double err_ulps, double tol_ulps,
                       double tol);
-/* A result as text: the value, and " at index I" for argmin/argmax. */
-const char *ocr_result_str(ocr_type t, ocr_op o, ocr_value v, char *buf, size_t len);
 
 /* Runs of the pinned upload alone that a stream times (its report says so). */
 #define OCR_STREAM_H2D_REPS 5
@@ -158,6 +156,14 @@ typedef struct {
 } ocr_embedded_file;
 extern const ocr_embedded_file ocr_embedded_files[];
 extern const size_t ocr_embedded_count;
+
+/* Every platform and its devices, in order: visit(ctx, p, -1, info) for
+ * platform p (info's platform fields only), then visit(ctx, p, d, info) for
+ * each of its devices (ocr_device_list formats them). */
+typedef void (*ocr_device_visit)(void *ctx, int platform, int device, const ocr_device_info *in);
+ocr_status ocr_device_walk(ocr_device_visit visit, void *ctx);
+/* "GPU", "CPU", "accelerator" or "other". */
+const char *ocr_device_type_name(cl_device_type t);
 
 /* An ocr_device over a caller's context and device: the info queried, the
  * context borrowed (not retained), no queue. Released by the caller's free,

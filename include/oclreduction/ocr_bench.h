@@ -454,12 +454,27 @@ typedef struct {
     unsigned tried, total;     /* configurations timed, and in the space (ocr_tune_run) */
 } ocr_tuning;
 
+/* One configuration the sweep has timed: the index-th (from 1) of total, its
+ * geometry, its median kernel time (0: it did not run) and the best so far. */
+typedef struct {
+    unsigned index, total;
+    const ocr_tuning *tried;
+    double ms, best_ms;
+} ocr_tune_step;
+/* Called after each configuration, and once with NULL when the sweep ends. */
+typedef void (*ocr_tune_progress_fn)(void *ctx, const ocr_tune_step *step);
+
 /* Sweeps reduce7's geometry for (device, type) on n elements of int/float
  * sum data within about budget_s seconds (the defaults first), and returns
- * the fastest by median kernel time of 5 runs. Progress lines go to `progress`
- * (NULL: none). docs/tuning.md says what is swept and why. */
+ * the fastest by median kernel time of 5 runs. progress(ctx, ...) hears of
+ * each configuration (NULL: nothing). docs/tuning.md says what is swept and
+ * why. */
 OCR_API ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
-                                const char *kernel_dir, ocr_tuning *best, FILE *progress);
+                                const char *kernel_dir, ocr_tuning *best,
+                                ocr_tune_progress_fn progress, void *ctx);
+/* A progress for ocr_tune_run that prints to the FILE * ctx: one line
+ * rewritten in place, ended by a newline. */
+OCR_API void ocr_tune_progress_print(void *ctx, const ocr_tune_step *step);
 /* The per-user cache: $XDG_CACHE_HOME/oclreduction/tune.tsv (else
  * $HOME/.cache/...; "" when neither is an absolute path: no cache), one entry
  * per device, driver, type and kernel source hash. A file or directory that

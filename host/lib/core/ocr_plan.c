@@ -2,8 +2,6 @@
  * values are left for the CPU. Pure arithmetic, unit-tested on its own. */
 #include "ocr.h"
 
-#include <inttypes.h>
-
 static uint64_t ceil_div(uint64_t a, uint64_t b) {
     return a / b + (a % b != 0);
 }
@@ -87,21 +85,4 @@ ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan
     p->leftover = cur;
     p->depth += cur - 1; /* the CPU finishes sequentially */
     return OCR_OK;
-}
-
-void ocr_plan_print(FILE *f, const ocr_plan *p, size_t es) {
-    fprintf(f, "Plan: %" PRIu64 " elements, CPU threshold M = %" PRIu64 ", %u pass%s\n", p->n, p->m,
-            p->npasses, p->npasses == 1 ? "" : "es");
-    fprintf(f, "  pass %12s %10s %10s %12s %12s\n", "input", "groups", "wg size", "global",
-            "output");
-    for (unsigned i = 0; i < p->npasses; ++i) {
-        const ocr_pass *s = &p->pass[i];
-        fprintf(f,
-                "  %4u %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "%s\n",
-                i, s->n_in, s->groups, s->local_size, s->global_size, s->n_out,
-                s->finish ? "  (the last group combines the groups' values)" : "");
-    }
-    fprintf(f, "  then %" PRIu64 " value%s read back and finished on the CPU\n", p->leftover,
-            p->leftover == 1 ? "" : "s");
-    fprintf(f, "  global memory read by the passes: %" PRIu64 " bytes\n", p->elems_read * es);
 }

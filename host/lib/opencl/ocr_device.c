@@ -1,5 +1,5 @@
 /* ocr_device.c - find platforms and devices, pick one, open a context and a
- * profiling queue on it, and list what is there. */
+ * profiling queue on it, and walk what is there (the list is report/'s). */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_internal.h"
 
@@ -163,15 +163,14 @@ fail:
     return st;
 }
 
-static const char *type_str(cl_device_type t) {
+const char *ocr_device_type_name(cl_device_type t) {
     if (t & CL_DEVICE_TYPE_GPU) return "GPU";
     if (t & CL_DEVICE_TYPE_CPU) return "CPU";
     if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
     return "other";
 }
 
-ocr_status ocr_device_list(FILE *f) {
-    ocr_last_error_clear();
+ocr_status ocr_device_walk(ocr_device_visit visit, void *ctx) {
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np = 0;
     ocr_status st = get_platforms(plats, &np);
@@ -179,24 +178,16 @@ ocr_status ocr_device_list(FILE *f) {
     for (cl_uint p = 0; p < np; ++p) {
         cl_device_id devs[MAX_DEVICES];
         cl_uint nd = 0;
-        char pname[256] = "", pver[256] = "";
-        OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL));
-        OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_VERSION, sizeof pver, pver, NULL));
-        fprintf(f, "Platform %u: %s (%s)\n", p, pname, pver);
+        ocr_device_info in;
+        memset(&in, 0, sizeof in);
+        OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof in.platform, in.platform, NULL));
+        OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_VERSION, sizeof in.platform_version,
+                                 in.platform_version, NULL));
+        visit(ctx, (int)p, -1, &in);
         if ((st = get_devices(plats[p], CL_DEVICE_TYPE_ALL, devs, &nd)) != OCR_OK) return st;
         for (cl_uint d = 0; d < nd; ++d) {
-            ocr_device_info in;
             if ((st = query_info(plats[p], devs[d], &in)) != OCR_OK) return st;
-            fprintf(f,
-                    "  Device %u: %s [%s]\n"
-                    "    compute units %u, global memory %llu MiB, max allocation %llu MiB, "
-                    "local memory %llu KiB\n"
-                    "    max work-group size %zu, %s, driver %s, fp64 %s\n",
-                    d, in.name, type_str(in.type), in.compute_units,
-                    (unsigned long long)(in.global_mem >> 20),
-                    (unsigned long long)(in.max_alloc >> 20),
-                    (unsigned long long)(in.local_mem >> 10), in.max_wg, in.version, in.driver,
-                    in.fp64 ? "yes" : "no");
+            visit(ctx, (int)p, (int)d, &in);
         }
     }
 fail:
@@ -270,7 +261,7 @@ static ocr_status choose(const ocr_device_choice *c, cl_platform_id *pp, cl_devi
                            seen, seen == 1 ? "" : "s");
             else
                 ocr_errorf("no OpenCL device of type %s found%s (see --list)",
-                           c->type == CL_DEVICE_TYPE_ALL ? "any" : type_str(c->type),
+                           c->type == CL_DEVICE_TYPE_ALL ? "any" : ocr_device_type_name(c->type),
                            c->platform >= 0 ? " on that platform" : "");
         }
     }

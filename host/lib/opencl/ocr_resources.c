@@ -1,4 +1,4 @@
-/* ocr_resources.c - the resources report: what a built kernel needs (queried
+/* ocr_resources.c - a kernel's resources: what a built kernel needs (queried
  * after the build, ocr_program.c) and the occupancy estimate that follows from it, computed the way
  * the tutorial's profiler analysis does: how many groups of this kernel fit on one compute unit by
  * work-items, by registers, by local memory and by the group limit; the smallest count wins and
@@ -94,36 +94,4 @@ void ocr_kernel_occupancy(const ocr_device *dev, const ocr_kernel *k, ocr_occupa
         r->cu_local_mem = nv_sm[i].local_mem;
         r->known = 1;
     }
-}
-
-void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
-                         const char *kernel_name, const ocr_occupancy *r) {
-    const ocr_kernel_resources *q = &k->res;
-    size_t local = k->geom.local_size;
-    fprintf(f, "Resources of %s on %s:\n", kernel_name, dev->info.name);
-    fprintf(f, "  work-group size: %zu (the compiled kernel allows %zu, preferred multiple %zu)\n",
-            local, q->work_group_size, q->preferred_multiple);
-    fprintf(f, "  local memory per group: %llu bytes\n", (unsigned long long)q->local_mem);
-    fprintf(f, "  private memory per work-item: %llu bytes\n", (unsigned long long)q->private_mem);
-    if (r->registers)
-        fprintf(f,
-                "  registers per work-item: %u (from the build log; warp size %u, compute "
-                "capability %d.%d)\n",
-                r->registers, r->warp, r->cc_major, r->cc_minor);
-    if (r->known)
-        fprintf(f,
-                "  occupancy: %.0f%% (%u groups of %zu per compute unit, of %u work-items and "
-                "%lu KiB of local memory; limited by %s)\n",
-                100 * r->occupancy, r->groups_per_cu, local, r->cu_threads, r->cu_local_mem >> 10,
-                r->limited_by);
-    else
-        fprintf(f, "  occupancy: the device does not report what an estimate needs (registers, "
-                   "resident work-items per compute unit)\n");
-    /* A CPU device has no occupancy to estimate: say what limits it instead. */
-    if (dev->info.type & CL_DEVICE_TYPE_CPU)
-        fprintf(f,
-                "  on a CPU: each of the %u compute units (cores) runs one group at a time, its "
-                "work-items as a loop: a launch needs at least %u groups to use them all, and a "
-                "group size that is a multiple of %zu (the vector width)\n",
-                dev->info.compute_units, dev->info.compute_units, q->preferred_multiple);
 }

@@ -8,6 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A result as text: the value, and " at index I" for argmin/argmax. */
+static const char *ocr_result_str(ocr_type t, ocr_op o, ocr_value v, char *buf, size_t len) {
+    ocr_value_str(t, v, buf, len);
+    if (ocr_op_is_arg(o)) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, " at index %" PRIu64, v.arg.index);
+    }
+    return buf;
+}
+
 /* "Result: GOT (reference WANT<what>, exact... | error ...": the check's line of
  * the text report, without its closing parenthesis (single and split runs). */
 void ocr_print_result(FILE *f, ocr_type t, ocr_op o, ocr_value got, ocr_value want,
@@ -20,15 +30,6 @@ void ocr_print_result(FILE *f, ocr_type t, ocr_op o, ocr_value got, ocr_value wa
         fprintf(f, ", exact%s", any_order ? "" : " in every order of contiguous or strided ranges");
     else
         fprintf(f, ", error %.3g ulps, bound %.3g ulps = %.3g", err_ulps, tol_ulps, tol);
-}
-
-const char *ocr_result_str(ocr_type t, ocr_op o, ocr_value v, char *buf, size_t len) {
-    ocr_value_str(t, v, buf, len);
-    if (ocr_op_is_arg(o)) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, len - n, " at index %" PRIu64, v.arg.index);
-    }
-    return buf;
 }
 
 /* The index of an argmin/argmax result as text, or NULL (other operators). */

@@ -392,7 +392,8 @@ static double try_one(ocr_device *dev, ocr_type t, const void *data, uint64_t n,
 }
 
 ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
-                        const char *kernel_dir, ocr_tuning *best, FILE *progress) {
+                        const char *kernel_dir, ocr_tuning *best, ocr_tune_progress_fn progress,
+                        void *ctx) {
     ocr_last_error_clear();
     const ocr_device_info *in = &dev->info;
     int gpu = (in->type & CL_DEVICE_TYPE_GPU) != 0;
@@ -463,13 +464,13 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
             *best = cand[i];
             best->kernel_ms = ms;
         }
-        if (progress)
-            fprintf(progress,
-                    "\rtune: %u/%u  w=%zu groups=%zu unroll=%u %s: %.4f ms (best %.4f)   ", i + 1,
-                    nc, cand[i].local_size, cand[i].groups, cand[i].unroll,
-                    cand[i].access == 2 ? "blocked" : "strided", ms, best->kernel_ms);
+        if (progress) {
+            ocr_tune_step step = {.index = i + 1, .total = nc, .tried = &cand[i], .ms = ms,
+                                  .best_ms = best->kernel_ms};
+            progress(ctx, &step);
+        }
     }
-    if (progress) fprintf(progress, "\n");
+    if (progress) progress(ctx, NULL);
     free(data);
     if (best->kernel_ms == 0) {
         ocr_errorf("--tune: no configuration of reduce7 ran on %s", in->name);
