@@ -58,7 +58,7 @@ endif()
 # patterns, the default grid, a single work-item, and small odd grids.
 add_executable(test_arg ${UNIT}/test_arg.c)
 target_link_libraries(test_arg PRIVATE oclreduction m)
-target_include_directories(test_arg PRIVATE ${PROJECT_SOURCE_DIR}/host/lib) # ocr_pass_enqueue
+target_link_libraries(test_arg PRIVATE ocr_private_headers) # ocr_pass_enqueue
 foreach(geom strided strided:1:1 strided:4:3 strided:64:5 blocked blocked:1:1 blocked:4:3)
   string(REPLACE ":" "_" tag ${geom})
   ocr_test(arg.lanes.${tag} LABELS quick kernel PROPERTIES TIMEOUT 600

@@ -5,7 +5,7 @@
 # cache keeps under OCLREDUCTION_CACHE_MAX, least recently used out.
 add_executable(test_cache ${UNIT}/test_cache.c)
 target_link_libraries(test_cache PRIVATE oclreduction)
-target_include_directories(test_cache PRIVATE ${PROJECT_SOURCE_DIR}/host/lib)
+target_link_libraries(test_cache PRIVATE ocr_private_headers)
 foreach(part modes owner dirmode link tmplink fifo nohome evict tunelinks tunegroups)
   ocr_test(cache.${part} LABELS quick cache PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/cache_test.sh ${OCR} $<TARGET_FILE:test_cache> ${PROJECT_SOURCE_DIR}/cl ${part})

@@ -9,8 +9,8 @@
 add_executable(test_reducer_calls ${UNIT}/test_reducer_calls.c)
 target_link_libraries(test_reducer_calls PRIVATE oclreduction Threads::Threads)
 # The program cache's counters (ocr_program_cache_stats_get) are the library's
-# own: the test links the static library and reads host/lib/ocr_internal.h.
-target_include_directories(test_reducer_calls PRIVATE ${PROJECT_SOURCE_DIR}/host/lib)
+# own: the test links the static library and reads the floors' private headers.
+target_link_libraries(test_reducer_calls PRIVATE ocr_private_headers)
 foreach(mode share into queues readback offsets plans)
   ocr_test(reducer.calls.${mode} LABELS quick reducer PROPERTIES TIMEOUT 300
            COMMAND test_reducer_calls ${mode})

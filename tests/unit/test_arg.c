@@ -27,7 +27,7 @@
  * failed" (exit 1 on any failure, 2 on a usage or set-up error). To replay:
  * TEST_ARG_N=n runs size n alone, TEST_ARG_TRACE=1 prints each case first.
  */
-#include "ocr_internal.h"
+#include "opencl.h"
 #include "check.h"
 #include "in_list.h"
 

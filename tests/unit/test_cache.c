@@ -11,7 +11,7 @@
  * The cache is wherever XDG_CACHE_HOME and HOME put it: the script decides.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h" /* the program cache's counters */
+#include "opencl.h" /* the program cache's counters */
 #include "check.h"
 
 #include <stdint.h>

@@ -17,7 +17,7 @@
  * read or written.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"         /* the program cache's counters */
+#include "opencl.h"               /* the program cache's counters */
 #include "run/ocr_readback.h"     /* the OCLREDUCTION_READBACK rows */
 #include "run/ocr_reducer_priv.h" /* its scratch buffers, made once */
 #include "check.h"

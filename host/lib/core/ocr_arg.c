@@ -2,7 +2,7 @@
  * combine (cl/reduce_common.h has the same mapping, bit for bit), the
  * reference (the first index of the extreme, as NumPy), the CPU finish of
  * keys a run reads back, and a key turned back into a value. */
-#include "ocr_internal.h"
+#include "core.h"
 
 #include <math.h>
 #include <string.h>

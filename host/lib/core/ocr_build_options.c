@@ -3,7 +3,7 @@
  * -I with nothing after it, so a bad string must never reach clBuildProgram:
  * the CLI checks --build-options while parsing, and every build checks again
  * (ocr_kernel_build_ex), so library callers are covered too. */
-#include "ocr_internal.h"
+#include "core.h"
 
 #include <stdlib.h>
 #include <string.h>

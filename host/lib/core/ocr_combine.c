@@ -4,7 +4,7 @@
  * them in the accumulator (ocr_type_accumulator): the naive loop and the
  * widened copy the reference is computed from. argmin/argmax compare the
  * elements themselves (ocr_arg.c). */
-#include "ocr_internal.h"
+#include "core.h"
 #include "ocr_ops.h"
 
 #include <math.h>

@@ -11,7 +11,7 @@
  * the reference with the same bound as the device.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"
+#include "core.h"
 #include "ocr_ops.h"
 
 #include <pthread.h>

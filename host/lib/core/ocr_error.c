@@ -1,5 +1,5 @@
 /* ocr_error.c - statuses, OpenCL error names and the library's messages. */
-#include "ocr_internal.h"
+#include "core.h"
 
 #include <pthread.h>
 #include <stdarg.h>

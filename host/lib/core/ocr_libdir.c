@@ -3,7 +3,7 @@
  * linked into. An installed library finds its kernels relative to it, so a
  * moved prefix keeps working whichever program loads it. */
 #define _GNU_SOURCE /* dladdr */
-#include "ocr_internal.h"
+#include "core.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

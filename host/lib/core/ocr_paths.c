@@ -3,7 +3,7 @@
  * path of the source or build tree is compiled into the library (an installed
  * copy names neither). And where the per-user cache lies. */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"
+#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>

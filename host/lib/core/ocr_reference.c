@@ -1,6 +1,6 @@
 /* ocr_reference.c - seeded input, the naive CPU loop, the reference the check
  * trusts, and the check itself. */
-#include "ocr_internal.h"
+#include "core.h"
 #include "ocr_ops.h"
 
 #include <float.h>

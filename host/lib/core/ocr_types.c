@@ -1,7 +1,7 @@
 /* ocr_types.c - element types and operators: names, sizes, identities, and
  * half's conversions. The floor of the type and operator traits: ocr_arg.c
  * (argmin/argmax keys) and ocr_combine.c (combining values) build on it. */
-#include "ocr_internal.h"
+#include "core.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* ocr_device.c - find platforms and devices, pick one, open a context and a
  * profiling queue on it, and walk what is there (the list is report/'s). */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"
+#include "opencl.h"
 
 #include <dirent.h>
 #include <errno.h>

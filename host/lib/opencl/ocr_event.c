@@ -6,7 +6,7 @@
  * CPU runtime now and then answers CL_PROFILING_INFO_NOT_AVAILABLE for the END
  * of a command whose START it gave. That is no reason to fail a run: wait for
  * the command, ask again, and else let the host clock stand in, with a note. */
-#include "ocr_internal.h"
+#include "opencl.h"
 
 #include <stdatomic.h>
 

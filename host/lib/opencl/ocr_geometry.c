@@ -2,7 +2,7 @@
  * (requested, the registry's, or fitted to the device), reduce7's access
  * pattern and groups per launch, checked against what the built-in kernels'
  * shapes need. */
-#include "ocr_internal.h"
+#include "opencl.h"
 
 static int is_pow2(size_t x) {
     return x && !(x & (x - 1));

@@ -4,7 +4,7 @@
  * so does ocr_plan_enqueue (a caller's buffers, for benchmarks of the
  * launches alone), so the launches users get are the ones the tests and
  * benchmarks measure. */
-#include "ocr_internal.h"
+#include "opencl.h"
 
 ocr_status ocr_pass_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_pass *s, cl_mem src,
                             uint64_t in_off, cl_mem dst, uint64_t out_off, cl_uint num_wait,

@@ -3,7 +3,7 @@
  * check a kernel file's signature, query what the built kernel needs, and
  * shrink the work-group until it fits. */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"
+#include "opencl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * followed, writes go through a fresh O_EXCL temporary file and rename, and
  * the directory is kept under a size bound, least recently used out. */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"
+#include "opencl.h"
 
 #include <dirent.h>
 #include <errno.h>

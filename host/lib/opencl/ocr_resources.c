@@ -3,7 +3,7 @@
  * the tutorial's profiler analysis does: how many groups of this kernel fit on one compute unit by
  * work-items, by registers, by local memory and by the group limit; the smallest count wins and
  * names the limiting factor. */
-#include "ocr_internal.h"
+#include "opencl.h"
 
 #include <stdlib.h>
 #include <string.h>

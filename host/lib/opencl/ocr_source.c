@@ -3,7 +3,7 @@
  * the library and beside the program, the installed data directory),
  * or take the copy compiled into the library, and expand its includes. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "ocr_internal.h"
+#include "opencl.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* ocr_report.c - the report of one run: text in the tutorial's shape, or one
  * CSV row, or one JSON object. docs/output.md documents every field; the CSV
  * and JSON fields come from one table, fields() below. */
-#include "ocr_internal.h"
+#include "report.h"
 
 #include <inttypes.h>
 #include <math.h>

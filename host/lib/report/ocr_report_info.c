@@ -2,7 +2,7 @@
  * the platforms and devices (--list), a built kernel's resources
  * (--resources), a plan (--explain) and the tuner's progress (--tune). The
  * data come from the floors below; only the text is made here. */
-#include "ocr_internal.h"
+#include "report.h"
 
 #include <inttypes.h>
 

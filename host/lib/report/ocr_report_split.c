@@ -1,7 +1,7 @@
 /* ocr_report_split.c - the report of a reduction split over several devices
  * (ocr_split.c computes it): a table of the devices and the aggregate, or
  * one JSON object holding each device's own report. */
-#include "ocr_internal.h"
+#include "report.h"
 
 static void text(FILE *f, const ocr_report_info *ri, const ocr_split_result *r) {
     size_t es = ocr_type_size(r->type);

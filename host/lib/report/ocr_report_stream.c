@@ -1,6 +1,6 @@
 /* ocr_report_stream.c - the report of a streamed reduction (ocr_stream.c
  * computes it): text, or one JSON object. */
-#include "ocr_internal.h"
+#include "report.h"
 
 void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_report_info *ri,
                        const ocr_stream_result *r) {

@@ -1,6 +1,6 @@
 /* ocr_peak.c - the device's copy rate, measured with cl/copy.cl in the same
  * process as the reduction it is compared with (--peak). */
-#include "ocr_internal.h"
+#include "run.h"
 
 #include <stdlib.h>
 #include <string.h>

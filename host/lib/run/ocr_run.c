@@ -9,7 +9,7 @@
  * built kernel (ocr_program.c) through ocr_passes_enqueue (ocr_passes.c). What
  * only the benchmark adds: the upload, the CPU finish below M, the poisoned
  * scratch, the warm-up and the per-pass event times. */
-#include "ocr_internal.h"
+#include "run.h"
 
 #include <stddef.h>
 #include <sys/resource.h>

@@ -5,7 +5,7 @@
  * kernels' arithmetic. Every run starts on all devices together (a barrier
  * in ocr_run's sync hook), so the slowest device sets each run's time, as it
  * would in an application. */
-#include "ocr_internal.h"
+#include "run.h"
 
 #include <math.h>
 #include <pthread.h>

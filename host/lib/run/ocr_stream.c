@@ -8,7 +8,7 @@
  * rate approaches min(upload, kernel rate), the upload on a GPU.
  * docs/streaming.md says more. */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"
+#include "run.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -5,7 +5,7 @@
  * read and written like the program cache (ocr_paths.c): only this user's
  * files that no one else can write, no link followed. */
 #define _POSIX_C_SOURCE 200809L
-#include "ocr_internal.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,24 @@
+/* run.h - what the engines of host/lib/run/ share, and report/ reads of
+ * them. The reducer's own: ocr_reducer_priv.h, ocr_readback.h. */
+#ifndef OCR_RUN_PRIV_H
+#define OCR_RUN_PRIV_H
+
+#include "opencl.h"
+
+/* Runs of the pinned upload alone that a stream times (its report says so). */
+#define OCR_STREAM_H2D_REPS 5
+#define OCR_STREAM_ROUNDS   3 /* ready streams and copy-only passes, alternated */
+
+/* A result's check fields from its reference (ocr_result, ocr_split_result):
+ * the expected value, the tolerance, whether the comparison is bit for bit,
+ * and whether exact data are exact in any order. */
+#define OCR_TAKE_REFERENCE(res, ref)                                                               \
+    ((res)->expected = (ref).expected, (res)->tolerance = (ref).tolerance,                         \
+     (res)->exact = (ref).tolerance == 0, (res)->any_order = (ref).any_order)
+
+/* ocr_tune_lookup; with `embedded`, keyed by the hash of the sources compiled
+ * into the library (what the reducer builds) instead of the files. */
+int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir, int embedded,
+                       ocr_tuning *out, char *note, size_t note_len);
+
+#endif
