@@ -8,7 +8,8 @@
 #           writable one is kept; a symbolic link is refused, kept, and its
 #           target not touched;
 #   race    two tuners at once keep both entries: the first pauses before its
-#           rename (OCR_TUNE_TEST_HOOK) until the second waits for the lock.
+#           rename until the second waits for the lock ($TUNE_HOOK_SHIM, an
+#           LD_PRELOAD library, with OCR_TUNE_TEST_HOOK: unit/tune_hook_shim.c).
 set -u
 ocr=$1 part=$2
 tmp=$(mktemp -d)
@@ -109,12 +110,21 @@ wait_for() {
   return 1
 }
 
+# hooked PREFIX ARG...: tune under the shim, its points named PREFIX.*
+hooked() {
+  local pre=$1
+  shift
+  LD_PRELOAD=$TUNE_HOOK_SHIM OCR_TUNE_TEST_HOOK=$pre \
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 tune "$@"
+}
+
 race() {
-  OCR_TUNE_TEST_HOOK=$tmp/a tune > "$tmp/a.out" 2>&1 &
+  [ -f "${TUNE_HOOK_SHIM:-}" ] || { no "no \$TUNE_HOOK_SHIM (the LD_PRELOAD library)"; return; }
+  hooked "$tmp/a" > "$tmp/a.out" 2>&1 &
   local a=$!
   wait_for "$tmp/a.rename" 120 "$a" || no "tuner A did not reach its rename"
   touch "$tmp/b.go" # B does not pause at its own rename
-  OCR_TUNE_TEST_HOOK=$tmp/b tune --type float > "$tmp/b.out" 2>&1 &
+  hooked "$tmp/b" --type float > "$tmp/b.out" 2>&1 &
   local b=$!
   # B waits for A's lock (or, without one, finishes on its own).
   wait_for "$tmp/b.locking" 120 "$b" || no "tuner B did not reach the lock"

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define TUNE_MAGIC "oclreduction-tune-1"
@@ -226,22 +225,6 @@ int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir
     return found;
 }
 
-/* Test hook (tests/tune_edges_test.sh race): with OCR_TUNE_TEST_HOOK=PREFIX, the
- * store creates PREFIX.<point> at each point, and before the rename waits
- * (up to a minute) for PREFIX.go, so a test can interleave two tuners. */
-static void test_hook(const char *point) {
-    const char *pre = getenv("OCR_TUNE_TEST_HOOK");
-    char p[1100];
-    if (!pre || !*pre) return;
-    snprintf(p, sizeof p, "%s.%s", pre, point);
-    FILE *f = fopen(p, "w");
-    if (f) fclose(f);
-    if (strcmp(point, "rename") != 0) return;
-    snprintf(p, sizeof p, "%s.go", pre);
-    for (int i = 0; i < 6000 && access(p, F_OK) != 0; ++i)
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-}
-
 /* Waits for the cache's lock (tune.tsv.lock in dfd, fcntl): one store at a
  * time, so concurrent tuners keep each other's entries. The descriptor, or -1. */
 static int lock_cache(int dfd, const char *path) {
@@ -249,7 +232,6 @@ static int lock_cache(int dfd, const char *path) {
     struct stat st;
     int fd = ocr_cache_open(dfd, "tune.tsv.lock", O_RDWR | O_CREAT, &st, why, sizeof why);
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-    test_hook("locking");
     if (fd < 0 && !why[0]) snprintf(why, sizeof why, "%s", strerror(errno));
     while (fd >= 0 && fcntl(fd, F_SETLKW, &fl) != 0)
         if (errno != EINTR) {
@@ -318,7 +300,6 @@ static ocr_status rewrite(int dfd, const char *path, FILE *in, mode_t mode, cons
             tu->unroll, tu->access, tu->kernel_ms);
     int bad = mode && fchmod(fileno(out), mode) != 0; /* the old file's mode */
     if (fclose(out) != 0) bad = 1;
-    test_hook("rename");
     if (bad || renameat(dfd, tmp, dfd, "tune.tsv") != 0) {
         ocr_errorf("cannot write %s: %s", path, strerror(errno));
         unlinkat(dfd, tmp, 0);
