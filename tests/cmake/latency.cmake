@@ -3,11 +3,12 @@
 # binary on disk, damaged files ignored, off by OCLREDUCTION_PROGRAM_CACHE=off),
 # tuned reducers (entries stored by the test, and the one `--tune` writes), the
 # result offset, two queues and an out-of-order one, every
-# OCLREDUCTION_READBACK row, offsets and result offsets of plain and widening
-# reducers, the blocking and the async call's plans either side of the
-# one-launch limit. Each run has an XDG_CACHE_HOME of its own.
+# OCLREDUCTION_READBACK row (of the lab archive, which has them all),
+# offsets and result offsets of plain and widening reducers, the blocking and
+# the async call's plans either side of the one-launch limit. Each run has an
+# XDG_CACHE_HOME of its own.
 add_executable(test_reducer_calls ${UNIT}/test_reducer_calls.c)
-target_link_libraries(test_reducer_calls PRIVATE oclreduction Threads::Threads)
+target_link_libraries(test_reducer_calls PRIVATE oclreduction_lab Threads::Threads)
 # The program cache's counters (ocr_program_cache_stats_get) are the library's
 # own: the test links the static library and reads the floors' private headers.
 target_link_libraries(test_reducer_calls PRIVATE ocr_private_headers)

@@ -1,9 +1,12 @@
-/* ocr_readback.c - the reducer's blocking call and its value's way home.
- * $OCLREDUCTION_READBACK picks a row of the table; without it, the first row
- * that is a default for the device's type: "spin" on a GPU (1-3 us less per
- * call in four latency runs on an H100 and an H200), "read" elsewhere (a CPU
- * device would lose a core to the polling). The others are there to be
- * measured (bench/drivers/latency.sh, docs/perf/latency.md). */
+/* ocr_readback.c - the reducer's blocking call and its value's way home: the
+ * first row of the table that is a default for the device's type, "spin" on
+ * a GPU (1-3 us less per call in four latency runs on an H100 and an H200),
+ * "read" elsewhere (a CPU device would lose a core to the polling).
+ *
+ * The other rows exist to be measured (bench/drivers/latency.sh,
+ * docs/perf/latency.md): only a lab build of this file (OCR_READBACK_LAB:
+ * the archive oclreduction_lab, for bench/ and the tests, never installed)
+ * has them, and $OCLREDUCTION_READBACK to pick one. */
 #include "ocr_readback.h"
 
 #include <stdlib.h>
@@ -40,21 +43,6 @@ fail:
     return st;
 }
 
-/* A read into pinned memory, its event waited for. */
-static ocr_status fetch_pinned(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
-                               cl_event *keep) {
-    ocr_status st = OCR_OK;
-    cl_event rd = NULL;
-    *keep = NULL;
-    OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
-                               &rd));
-    OCR_CL(clWaitForEvents(1, &rd));
-    memcpy(value, rb->host, rb->es);
-fail:
-    if (rd) clReleaseEvent(rd);
-    return st;
-}
-
 /* Flushes q and polls ev (no sleep) for up to a millisecond, then waits for
  * it: a thread that blocks may wake late. */
 static ocr_status poll_event(cl_command_queue q, cl_event ev) {
@@ -77,6 +65,22 @@ static ocr_status fetch_spin(ocr_readback *rb, cl_command_queue q, cl_event ev, 
     OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
                                &rd));
     if ((st = poll_event(q, rd)) != OCR_OK) goto fail;
+    memcpy(value, rb->host, rb->es);
+fail:
+    if (rd) clReleaseEvent(rd);
+    return st;
+}
+
+#ifdef OCR_READBACK_LAB
+/* A read into pinned memory, its event waited for. */
+static ocr_status fetch_pinned(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                               cl_event *keep) {
+    ocr_status st = OCR_OK;
+    cl_event rd = NULL;
+    *keep = NULL;
+    OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
+                               &rd));
+    OCR_CL(clWaitForEvents(1, &rd));
     memcpy(value, rb->host, rb->es);
 fail:
     if (rd) clReleaseEvent(rd);
@@ -164,41 +168,56 @@ static ocr_status fetch_direct(ocr_readback *rb, cl_command_queue q, cl_event ev
 fail:
     return st;
 }
+#endif
 
 static const ocr_readback_row rows[] = {
     {"spin", 0, 1, 0, 0, fetch_spin, CL_DEVICE_TYPE_GPU},
     {"read", 0, 0, 0, 0, fetch_read, ~(cl_device_type)0},
+#ifdef OCR_READBACK_LAB
     {"pinned", 0, 1, 0, 0, fetch_pinned, 0},
     {"map", CL_MEM_ALLOC_HOST_PTR, 0, 0, 0, fetch_map, 0},
     {"mapspin", CL_MEM_ALLOC_HOST_PTR, 0, 0, 0, fetch_mapspin, 0},
     {"direct", CL_MEM_ALLOC_HOST_PTR, 0, 1, 1, fetch_direct, 0},
     {"wait", 0, 0, 0, 1, fetch_wait, 0},
     {"aside", 0, 1, 0, 1, fetch_aside, 0},
+#endif
 };
 #define NROWS (sizeof rows / sizeof rows[0])
+
+#ifdef OCR_READBACK_LAB
+/* The row $OCLREDUCTION_READBACK names in *i (NROWS: unset); OCR_USAGE for
+ * a name that is not in the table. */
+static ocr_status row_asked(size_t *i) {
+    const char *env = getenv("OCLREDUCTION_READBACK");
+    *i = NROWS;
+    if (!env || !*env) return OCR_OK;
+    for (*i = 0; *i < NROWS; ++*i)
+        if (!strcmp(env, rows[*i].name)) return OCR_OK;
+    ocr_errorf("OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map, mapspin, direct, "
+               "wait or aside",
+               env);
+    return OCR_USAGE;
+}
+#else
+static ocr_status row_asked(size_t *i) {
+    *i = NROWS; /* the shipped library: always the device type's default */
+    return OCR_OK;
+}
+#endif
 
 /* The result element, and host memory mapped once where the row wants it (on
  * a queue of the reducer's own, kept for the unmap). */
 ocr_status ocr_readback_open(cl_context ctx, cl_device_id dev, size_t es, ocr_readback *rb) {
-    ocr_status st = OCR_OK;
     cl_int err;
-    const char *env = getenv("OCLREDUCTION_READBACK");
     cl_device_type type = 0;
-    size_t i = 0;
+    size_t i;
     memset(rb, 0, sizeof *rb);
-    if (env && *env) {
-        while (i < NROWS && strcmp(env, rows[i].name))
-            ++i;
-    } else {
-        OCR_CL(clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL));
-        while (i < NROWS && !(rows[i].default_for & type))
-            ++i;
-    }
+    ocr_status st = row_asked(&i);
+    if (st != OCR_OK) return st;
     if (i == NROWS) {
-        ocr_errorf("OCLREDUCTION_READBACK=%s: expected read, pinned, spin, map, mapspin, direct, "
-                   "wait or aside",
-                   env);
-        return OCR_USAGE;
+        OCR_CL(clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL));
+        for (i = 0; !(rows[i].default_for & type);) /* "read" is every type's */
+            ++i;
     }
     rb->row = &rows[i];
     rb->es = es;

@@ -8,7 +8,7 @@
 typedef struct ocr_readback_row ocr_readback_row;
 
 typedef struct {
-    const ocr_readback_row *row; /* the way: $OCLREDUCTION_READBACK's, or the device type's */
+    const ocr_readback_row *row; /* the way: the device type's (lab: $OCLREDUCTION_READBACK's) */
     size_t es;                   /* the value's size */
     cl_mem result;               /* one element: the blocking call writes its value there */
     cl_mem stage;                /* "pinned", "spin": host memory the value is read into */
@@ -16,12 +16,12 @@ typedef struct {
     cl_command_queue own;        /* ... on a queue of the reducer's own, for the unmap */
 } ocr_readback;
 
-/* The row of $OCLREDUCTION_READBACK (read, pinned, spin, map, mapspin, direct, wait, aside:
- * docs/library.md; unset: spin on a GPU, read elsewhere), its result element
+/* The row for the device (spin on a GPU, read elsewhere; in the lab build,
+ * $OCLREDUCTION_READBACK's where set: ocr_readback.c), its result element
  * and mapped memory. */
 ocr_status ocr_readback_open(cl_context ctx, cl_device_id dev, size_t es, ocr_readback *rb);
 void ocr_readback_close(ocr_readback *rb);
-/* The i-th row's name, NULL past the last (the tests iterate the table). */
+/* The i-th row's name, NULL past the last (the tests iterate the lab's table). */
 const char *ocr_readback_row_name(size_t i);
 /* Whether the fetch needs the last kernel's event (else, on an in-order
  * queue, the call enqueues none). */
