@@ -180,7 +180,8 @@ ocr_status ocr_device_walk(ocr_device_visit visit, void *ctx) {
         cl_uint nd = 0;
         ocr_device_info in;
         memset(&in, 0, sizeof in);
-        OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof in.platform, in.platform, NULL));
+        OCR_CL(
+            clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof in.platform, in.platform, NULL));
         OCR_CL(clGetPlatformInfo(plats[p], CL_PLATFORM_VERSION, sizeof in.platform_version,
                                  in.platform_version, NULL));
         visit(ctx, (int)p, -1, &in);

@@ -446,7 +446,10 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
             best->kernel_ms = ms;
         }
         if (progress) {
-            ocr_tune_step step = {.index = i + 1, .total = nc, .tried = &cand[i], .ms = ms,
+            ocr_tune_step step = {.index = i + 1,
+                                  .total = nc,
+                                  .tried = &cand[i],
+                                  .ms = ms,
                                   .best_ms = best->kernel_ms};
             progress(ctx, &step);
         }
