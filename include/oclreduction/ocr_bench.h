@@ -6,9 +6,13 @@
  * Statuses, types, operators, values and the message channel: ocr_core.h.
  * Reports asked for with a FILE * go to that file.
  *
- * Its structs carry no size field: they may change between minor versions
- * while the major version is 0 (the reducer's options are the stable ones,
- * see ocr_reducer.h).
+ * Static only: the shared library does not export these functions (its ABI
+ * is ocr_core.h and ocr_reducer.h). A program links the archive
+ * (oclreduction::oclreduction_bench, or oclreduction_static; pkg-config
+ * oclreduction-static). While the major version is 0 this API and its
+ * structs (which carry no size field) may change with every minor version;
+ * the CMake package accepts the same minor version only, so a program is
+ * built against the headers of the archive it links.
  */
 #ifndef OCR_BENCH_H
 #define OCR_BENCH_H
@@ -30,20 +34,19 @@ typedef struct {
 
 typedef struct ocr_device ocr_device; /* a context and profiling queue on one device */
 
-OCR_API ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out);
-OCR_API void ocr_device_close(ocr_device *dev);
+ocr_status ocr_device_open(const ocr_device_choice *choice, ocr_device **out);
+void ocr_device_close(ocr_device *dev);
 /* Fills out[0..*count) with one choice per device of `type` (CL_DEVICE_TYPE_ALL:
  * every device), each naming its platform and its index within the platform. */
-OCR_API ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int max,
-                                        int *count);
+ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int max, int *count);
 /* The devices a choice covers: every device of choice->type on platform
  * choice->platform (every platform if < 0), at most max; with gpus_first and
  * no type given (type_given 0), the GPUs alone where there are any. *count
  * may be 0. */
-OCR_API ocr_status ocr_device_select(const ocr_device_choice *choice, int gpus_first,
-                                     ocr_device_choice *out, int max, int *count);
+ocr_status ocr_device_select(const ocr_device_choice *choice, int gpus_first,
+                             ocr_device_choice *out, int max, int *count);
 /* Prints every platform and device with its main limits. */
-OCR_API ocr_status ocr_device_list(FILE *f);
+ocr_status ocr_device_list(FILE *f);
 
 typedef struct {
     char name[256], vendor[256], version[128], driver[128];
@@ -56,10 +59,10 @@ typedef struct {
     int host_unified;
 } ocr_device_info;
 
-OCR_API const ocr_device_info *ocr_device_get_info(const ocr_device *dev);
-OCR_API cl_context ocr_device_context(const ocr_device *dev);
-OCR_API cl_command_queue ocr_device_queue(const ocr_device *dev);
-OCR_API cl_device_id ocr_device_id(const ocr_device *dev);
+const ocr_device_info *ocr_device_get_info(const ocr_device *dev);
+cl_context ocr_device_context(const ocr_device *dev);
+cl_command_queue ocr_device_queue(const ocr_device *dev);
+cl_device_id ocr_device_id(const ocr_device *dev);
 
 /* ---- kernels ------------------------------------------------------------ */
 
@@ -100,8 +103,8 @@ enum {
 };
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
-OCR_API const ocr_kernel_spec *ocr_kernel_find(const char *name_or_number);
-OCR_API const ocr_kernel_spec *ocr_kernel_at(size_t i); /* NULL past the end */
+const ocr_kernel_spec *ocr_kernel_find(const char *name_or_number);
+const ocr_kernel_spec *ocr_kernel_at(size_t i); /* NULL past the end */
 
 /* What to build: a kernel spec plus the choices that become -D options. */
 typedef struct {
@@ -133,20 +136,19 @@ typedef struct ocr_kernel ocr_kernel;
  * Every build checks its extra_options with it (the reducer's build_options,
  * the benchmark API's, the CLI's --build-options, the grader's); a program
  * can call it while parsing its own options. */
-OCR_API ocr_status ocr_build_options_check(const char *options);
+ocr_status ocr_build_options_check(const char *options);
 /* Entry i of the names a caller's -D or -U may not name, NULL past the last:
  * a name, or "PREFIX*" for every name that starts with PREFIX. */
-OCR_API const char *ocr_build_reserved_name(size_t i);
+const char *ocr_build_reserved_name(size_t i);
 /* OCR_OK unless the options let the compiler reassociate float additions
  * (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations), which would undo an
  * accurate sum's compensation: then one message and OCR_USAGE. */
-OCR_API ocr_status ocr_build_options_check_accurate(const char *options);
+ocr_status ocr_build_options_check_accurate(const char *options);
 
-OCR_API ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *req,
-                                    ocr_kernel **out);
-OCR_API void ocr_kernel_release(ocr_kernel *k);
+ocr_status ocr_kernel_build(ocr_device *dev, const ocr_build_request *req, ocr_kernel **out);
+void ocr_kernel_release(ocr_kernel *k);
 
-OCR_API const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k);
+const ocr_geometry *ocr_kernel_geometry(const ocr_kernel *k);
 
 /* What the built kernel needs on its device, as the device reports it after
  * the build (clGetKernelWorkGroupInfo); the build refuses only what these and
@@ -159,10 +161,10 @@ typedef struct {
     size_t required_size;      /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE[0]: 0 if none required */
 } ocr_kernel_resources;
 
-OCR_API const ocr_kernel_resources *ocr_kernel_get_resources(const ocr_kernel *k);
-OCR_API const char *ocr_kernel_path(const ocr_kernel *k);
-OCR_API const char *ocr_kernel_options(const ocr_kernel *k);
-OCR_API uint64_t ocr_kernel_default_m(const ocr_kernel *k);
+const ocr_kernel_resources *ocr_kernel_get_resources(const ocr_kernel *k);
+const char *ocr_kernel_path(const ocr_kernel *k);
+const char *ocr_kernel_options(const ocr_kernel *k);
+uint64_t ocr_kernel_default_m(const ocr_kernel *k);
 
 /* Where the device reports enough (NVIDIA's cl_nv_device_attribute_query,
  * plus the registers from a build with -cl-nv-verbose), an occupancy estimate
@@ -178,19 +180,19 @@ typedef struct {
     const char *limited_by; /* "work-items", "registers", "local memory" or "groups" */
 } ocr_occupancy;
 
-OCR_API void ocr_kernel_occupancy(const ocr_device *dev, const ocr_kernel *k, ocr_occupancy *occ);
+void ocr_kernel_occupancy(const ocr_device *dev, const ocr_kernel *k, ocr_occupancy *occ);
 /* The resources report of --resources: the kernel's needs, then the estimate. */
-OCR_API void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
-                                 const char *kernel_name, const ocr_occupancy *occ);
+void ocr_resources_print(FILE *f, const ocr_device *dev, const ocr_kernel *k,
+                         const char *kernel_name, const ocr_occupancy *occ);
 /* 1 if the device lists the OpenCL extension `name`. */
-OCR_API int ocr_device_has_extension(const ocr_device *dev, const char *name);
+int ocr_device_has_extension(const ocr_device *dev, const char *name);
 
 /* Searches for a kernel file: explicit dir, $OCLREDUCTION_KERNEL_DIR, the
  * source tree (build-tree binaries), the kernels installed beside the shared
  * library (found through dladdr, so a moved prefix works for any program),
  * beside the program, the configured data directory. On failure reports every
  * place searched. Returns a malloc'd path or NULL. */
-OCR_API char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
+char *ocr_find_kernel_file(const char *file, const char *explicit_dir);
 
 /* ---- plan --------------------------------------------------------------- */
 
@@ -212,14 +214,14 @@ typedef struct {
 
 /* Plans the passes: while more than m values remain, one launch; at least one
  * for a kernel whose geometry says tree == 0 (a kernel under test). n, m >= 1. */
-OCR_API ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan *out);
-OCR_API void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
+ocr_status ocr_plan_make(const ocr_geometry *g, uint64_t n, uint64_t m, ocr_plan *out);
+void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
 /* The passes a reducer's call on n values enqueues, blocking (ocr_reducer_reduce)
  * or async (ocr_reducer_reduce_async, _into): they may differ, the blocking
  * call keeping two launches where a read right behind one longer kernel waits
  * longer (ocr_geometry.finish_max_groups). For benchmarks that print the plan
  * beside the time. OCR_USAGE for a NULL reducer or plan, or n == 0. */
-OCR_API ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan);
+ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan);
 /* Enqueues every pass of plan p (made for k's geometry) of the built kernel k
  * on the in-order queue q: pass 0 reads the p->n values at the start of `in`,
  * pass i writes scratch[i % 2] (each holds at least the first two passes'
@@ -228,8 +230,8 @@ OCR_API ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocki
  * `in` when there is no pass. Nothing is waited for: read them with a
  * blocking read on q. The launches ocr_run and the reducer make, for a
  * benchmark over buffers the caller owns (bench/peers/peers.c). */
-OCR_API ocr_status ocr_plan_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_plan *p,
-                                    cl_mem in, const cl_mem scratch[2]);
+ocr_status ocr_plan_enqueue(cl_command_queue q, const ocr_kernel *k, const ocr_plan *p, cl_mem in,
+                            const cl_mem scratch[2]);
 
 /* ---- data, reference, check --------------------------------------------- */
 
@@ -251,21 +253,20 @@ OCR_API ocr_status ocr_plan_enqueue(cl_command_queue q, const ocr_kernel *k, con
  * 1.0 here). */
 typedef enum { OCR_DATA_EXACT, OCR_DATA_UNIFORM, OCR_DATA_ONE_SIDED, OCR_DATA_MAX } ocr_data_kind;
 
-OCR_API const char *ocr_data_kind_name(ocr_data_kind k);
-OCR_API int ocr_data_kind_from_name(const char *s, ocr_data_kind *k); /* 0 on success */
+const char *ocr_data_kind_name(ocr_data_kind k);
+int ocr_data_kind_from_name(const char *s, ocr_data_kind *k); /* 0 on success */
 
 /* Seeded, reproducible input for (type, op, n): element i depends on
  * (seed, i, n) only (n sets the value range that keeps sums exact). */
-OCR_API void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed,
-                           ocr_data_kind kind);
+void ocr_data_fill(void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t seed, ocr_data_kind kind);
 
 /* The optimized CPU reduction: `threads` threads (0: one per online CPU), each
  * with several independent accumulators so the compiler vectorizes the loop. */
-OCR_API ocr_value ocr_reduce_best(const void *data, uint64_t n, ocr_type t, ocr_op o,
-                                  unsigned threads, unsigned *threads_used);
+ocr_value ocr_reduce_best(const void *data, uint64_t n, ocr_type t, ocr_op o, unsigned threads,
+                          unsigned *threads_used);
 
 /* The naive loop (the tutorial's CPU reference), in the element type. */
-OCR_API ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o);
+ocr_value ocr_reduce_naive(const void *data, uint64_t n, ocr_type t, ocr_op o);
 
 typedef struct {
     ocr_value expected;  /* exact for integers; compensated sum/product for floats */
@@ -281,24 +282,24 @@ typedef struct {
 /* The reference the check uses: exact for integers, for min and max, and for
  * exact data; for uniform float data, compensated summation in long double and
  * an error bound from the plan's depth. */
-OCR_API void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
-                                ocr_data_kind kind, ocr_reference *ref);
+void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint64_t depth,
+                        ocr_data_kind kind, ocr_reference *ref);
 /* For an accurate sum (ocr_build_request.accurate): a float or double sum's
  * tolerance, where it has one (uniform data), becomes one ulp of the
  * reference, whatever the depth. Exact data stay bit for bit. An infinity or
  * NaN must be IEEE's: +-inf where an infinity is in the input or the exact
  * sum overflows, NaN where a NaN is or +inf meets -inf. */
-OCR_API void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref);
+void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref);
 /* The sum of n float or double values, compensated in long double and
  * rounded once to t (past the type's largest: an infinity; with an infinity
  * or NaN among them: IEEE's sum). */
-OCR_API ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t);
+ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t);
 /* 1 if got matches the reference. */
-OCR_API int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);
+int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);
 /* |got - expected| in units in the last place of expected (floats; 0 for
  * integers), for reports of the observed rounding error. */
-OCR_API double ocr_error_ulps(ocr_type t, ocr_value expected, ocr_value got);
-OCR_API double ocr_ulps_of(ocr_type t, ocr_value expected, double abs_error);
+double ocr_error_ulps(ocr_type t, ocr_value expected, ocr_value got);
+double ocr_ulps_of(ocr_type t, ocr_value expected, double abs_error);
 
 /* ---- run ---------------------------------------------------------------- */
 
@@ -328,8 +329,8 @@ typedef enum {
     OCR_HOST_ZERO_COPY /* kernels read a host-allocated buffer; H2D is its map + unmap */
 } ocr_host_mem;
 
-OCR_API const char *ocr_host_mem_name(ocr_host_mem h);
-OCR_API int ocr_host_mem_from_name(const char *s, ocr_host_mem *h);
+const char *ocr_host_mem_name(ocr_host_mem h);
+int ocr_host_mem_from_name(const char *s, ocr_host_mem *h);
 
 /* Whether ocr_run also checks the second data set (ocr_run_options.second). */
 typedef enum { OCR_SECOND_AUTO, OCR_SECOND_ON, OCR_SECOND_OFF } ocr_second_data;
@@ -400,16 +401,16 @@ typedef struct {
  * device's CL_DEVICE_MAX_MEM_ALLOC_SIZE or global memory, or whose host copies
  * exceed the memory available to this process; OCR_USAGE if it cannot be
  * planned. Cheap: call it before allocating the input. */
-OCR_API ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
-                                  const ocr_run_options *opt);
+ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
+                          const ocr_run_options *opt);
 
 /* Uploads data, runs the plan repeats+1 times (the first is a warm-up),
  * checks every run's answer and times everything. On OCR_OK or OCR_WRONG the
  * result owns memory: release it with ocr_result_release (safe on any result
  * ocr_run has filled, and twice). */
-OCR_API ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
-                           ocr_op o, const ocr_run_options *opt, ocr_result *res);
-OCR_API void ocr_result_release(ocr_result *res);
+ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
+                   ocr_op o, const ocr_run_options *opt, ocr_result *res);
+void ocr_result_release(ocr_result *res);
 
 /* ---- report ------------------------------------------------------------- */
 
@@ -432,15 +433,15 @@ typedef struct {
 /* text: the tutorial's shape (kernel, size, device, PASSED or FAILED, memory IO,
  * bandwidth, T kernels, T gpu, T ref, speedups); csv: one row; json: one object.
  * docs/output.md documents every field. */
-OCR_API void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel *k,
-                        const ocr_report_info *info, const ocr_result *r);
+void ocr_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_kernel *k,
+                const ocr_report_info *info, const ocr_result *r);
 /* The CSV header line alone (for several rows under one header). */
-OCR_API void ocr_report_csv_header(FILE *f);
+void ocr_report_csv_header(FILE *f);
 /* s as one quoted JSON string (OCR_FORMAT_JSON: quotes, backslashes and
  * control characters escaped) or CSV field (otherwise: quotes doubled), for
  * reports a caller composes around the library's (every report's strings go
  * through it). */
-OCR_API void ocr_report_quoted(FILE *f, ocr_format fmt, const char *s);
+void ocr_report_quoted(FILE *f, ocr_format fmt, const char *s);
 
 /* ---- tuning ------------------------------------------------------------- */
 
@@ -469,45 +470,45 @@ typedef void (*ocr_tune_progress_fn)(void *ctx, const ocr_tune_step *step);
  * the fastest by median kernel time of 5 runs. progress(ctx, ...) hears of
  * each configuration (NULL: nothing). docs/tuning.md says what is swept and
  * why. */
-OCR_API ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
-                                const char *kernel_dir, ocr_tuning *best,
-                                ocr_tune_progress_fn progress, void *ctx);
+ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s,
+                        const char *kernel_dir, ocr_tuning *best, ocr_tune_progress_fn progress,
+                        void *ctx);
 /* A progress for ocr_tune_run that prints to the FILE * ctx: one line
  * rewritten in place, ended by a newline. */
-OCR_API void ocr_tune_progress_print(void *ctx, const ocr_tune_step *step);
+void ocr_tune_progress_print(void *ctx, const ocr_tune_step *step);
 /* The per-user cache: $XDG_CACHE_HOME/oclreduction/tune.tsv (else
  * $HOME/.cache/...; "" when neither is an absolute path: no cache), one entry
  * per device, driver, type and kernel source hash. A file or directory that
  * is a link, another user's or writable by others is neither read nor
  * written (docs/tuning.md): the lookup notes it once on the message channel,
  * the store returns OCR_IO. */
-OCR_API void ocr_tune_cache_path(char *buf, size_t len);
-OCR_API ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
-                                  const ocr_tuning *tu);
+void ocr_tune_cache_path(char *buf, size_t len);
+ocr_status ocr_tune_store(const ocr_device *dev, ocr_type t, const char *kernel_dir,
+                          const ocr_tuning *tu);
 /* 1 and *out if the cache holds an entry for this device, driver, type and
  * today's reduce7.cl; else 0, with a note when an entry was there but ignored
  * (corrupt, tuned for another version of the kernel, or past the device's
  * limits: its work-group size, 32 groups per compute unit). */
-OCR_API int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir,
-                            ocr_tuning *out, char *note, size_t note_len);
+int ocr_tune_lookup(const ocr_device *dev, ocr_type t, const char *kernel_dir, ocr_tuning *out,
+                    char *note, size_t note_len);
 /* A tunable built-in kernel with no geometry of the caller's (no local size,
  * groups or access): the cache's geometry for this device, type and kernel
  * source put into *rq, else the built-in defaults. `tuning` says which, for
  * the report ("" for any other request); an entry that was there but ignored
  * is a note ("note: ...") on the message channel. */
-OCR_API void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, size_t len);
+void ocr_tune_apply(const ocr_device *dev, ocr_build_request *rq, char *tuning, size_t len);
 
 /* ---- peak --------------------------------------------------------------- */
 
 /* The device's copy rate in GB/s (bytes read + written per ns): cl/copy.cl
  * copying `bytes` with 16-byte loads on a reduce7-like grid, median of `reps`
  * runs after a warm-up. The yardstick of --peak. */
-OCR_API ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes,
-                                 unsigned reps, double *gbs);
+ocr_status ocr_copy_rate(ocr_device *dev, const char *kernel_dir, uint64_t bytes, unsigned reps,
+                         double *gbs);
 
 /* ---- timing ------------------------------------------------------------- */
 
-OCR_API uint64_t ocr_now_ns(void); /* monotonic clock */
+uint64_t ocr_now_ns(void); /* monotonic clock */
 /* The command behind ev (enqueued on a profiling queue): its device-clock
  * start and end and *ns = end - start. Where the runtime gives no times
  * (CL_PROFILING_INFO_NOT_AVAILABLE, as Intel's CPU runtime now and then does
@@ -515,26 +516,26 @@ OCR_API uint64_t ocr_now_ns(void); /* monotonic clock */
  * none, *start = *end = 0 and *ns is the host clock from host_t0 (the caller's
  * ocr_now_ns() from before the command was enqueued) to now: an upper bound,
  * and a note says so (once per process). Other failures: OCR_OPENCL. */
-OCR_API ocr_status ocr_event_span(cl_event ev, uint64_t host_t0, uint64_t *start, uint64_t *end,
-                                  uint64_t *ns);
-OCR_API uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
-OCR_API uint64_t ocr_min_u64(const uint64_t *v, size_t n);
+ocr_status ocr_event_span(cl_event ev, uint64_t host_t0, uint64_t *start, uint64_t *end,
+                          uint64_t *ns);
+uint64_t ocr_median_u64(uint64_t *v, size_t n); /* sorts v in place */
+uint64_t ocr_min_u64(const uint64_t *v, size_t n);
 /* Both of v[0..n), n >= 1 (sorts v in place): every run statistic. */
-OCR_API void ocr_median_min_u64(uint64_t *v, size_t n, uint64_t *median, uint64_t *min);
+void ocr_median_min_u64(uint64_t *v, size_t n, uint64_t *median, uint64_t *min);
 
 /* ---- several devices: one input split over them (host/lib/run/ocr_split.c) ----- */
 
 /* ocr_data_fill's elements [offset, offset + count) of the input of n
  * elements, into data[0..count): each MPI rank makes only its share, and the
  * shares together are exactly ocr_data_fill's array. */
-OCR_API void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n,
-                                 ocr_type t, ocr_op o, uint64_t seed, ocr_data_kind kind);
+void ocr_data_fill_range(void *data, uint64_t offset, uint64_t count, uint64_t n, ocr_type t,
+                         ocr_op o, uint64_t seed, ocr_data_kind kind);
 
 /* How the input is divided: equal shares, or shares proportional to each
  * device's end-to-end rate (upload + kernels) in a short probe run. */
 typedef enum { OCR_SHARES_EQUAL, OCR_SHARES_RATE } ocr_shares;
-OCR_API const char *ocr_shares_name(ocr_shares s);
-OCR_API int ocr_shares_from_name(const char *s, ocr_shares *out); /* 0 on success */
+const char *ocr_shares_name(ocr_shares s);
+int ocr_shares_from_name(const char *s, ocr_shares *out); /* 0 on success */
 
 /* Element counts of n split into `parts` contiguous shares: equal (the first
  * n % parts one larger) or, with weights, proportional to them. The counts
@@ -542,7 +543,7 @@ OCR_API int ocr_shares_from_name(const char *s, ocr_shares *out); /* 0 on succes
  * and negative weights get no share; if any weight is +infinity, those parts
  * share n equally and the others get none; if no weight is positive, the
  * shares are equal. parts == 0 fills nothing. */
-OCR_API void ocr_split_shares(uint64_t n, unsigned parts, const double *weights, uint64_t *count);
+void ocr_split_shares(uint64_t n, unsigned parts, const double *weights, uint64_t *count);
 
 #define OCR_SPLIT_MAX 64 /* devices */
 
@@ -586,15 +587,14 @@ typedef struct {
  * the parts' values in the kernels' arithmetic (ocr_combine) and checks the
  * combination against the whole input's reference. opt->sync is the
  * engine's own. Release with ocr_split_release (also after a failure). */
-OCR_API ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
-                                 const ocr_build_request *rq, const void *data, uint64_t n,
-                                 const ocr_run_options *opt, ocr_shares shares,
-                                 ocr_split_result *res);
+ocr_status ocr_split_run(const ocr_device_choice *choices, unsigned nparts,
+                         const ocr_build_request *rq, const void *data, uint64_t n,
+                         const ocr_run_options *opt, ocr_shares shares, ocr_split_result *res);
 /* text: a table of the devices (share, times, GB/s, check) and the aggregate;
  * json: one object with the aggregate and each device's ocr_report object. */
-OCR_API void ocr_split_report(FILE *f, ocr_format fmt, const ocr_report_info *ri,
-                              const ocr_split_result *r);
-OCR_API void ocr_split_release(ocr_split_result *r);
+void ocr_split_report(FILE *f, ocr_format fmt, const ocr_report_info *ri,
+                      const ocr_split_result *r);
+void ocr_split_release(ocr_split_result *r);
 
 /* ---- streaming: inputs larger than one buffer (host/lib/run/ocr_stream.c) ------ */
 
@@ -632,11 +632,11 @@ typedef struct {
 } ocr_stream_result;
 
 /* A quarter of CL_DEVICE_MAX_MEM_ALLOC_SIZE in elements of t, at most 256 MiB. */
-OCR_API uint64_t ocr_stream_default_chunk(const ocr_device *dev, ocr_type t);
+uint64_t ocr_stream_default_chunk(const ocr_device *dev, ocr_type t);
 /* OCR_OK if a streamed result can be checked bit for bit: every integer and
  * min/max reduction, and float sums and products of exact data; else one
  * message and OCR_USAGE. */
-OCR_API ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind);
+ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind);
 /* Reduces ocr_data_fill's n elements chunk by chunk without holding them in
  * host memory: each chunk is generated into one of two pinned host slots,
  * uploaded on one queue into one of two device buffers and reduced with the
@@ -644,11 +644,11 @@ OCR_API ocr_status ocr_stream_supported(ocr_type t, ocr_op o, ocr_data_kind kind
  * the reduction of chunk i. The chunks' values are combined in order (as
  * ocr_combine) and checked against the chunks' references combined alike.
  * OCR_OK (PASSED) or OCR_WRONG fill *res; docs/streaming.md has the design. */
-OCR_API ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
-                                  const ocr_stream_options *opt, ocr_stream_result *res);
+ocr_status ocr_stream_run(ocr_device *dev, ocr_type t, ocr_op o, uint64_t n,
+                          const ocr_stream_options *opt, ocr_stream_result *res);
 /* text (the other formats: json, one object). */
-OCR_API void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev,
-                               const ocr_report_info *ri, const ocr_stream_result *r);
+void ocr_stream_report(FILE *f, ocr_format fmt, const ocr_device *dev, const ocr_report_info *ri,
+                       const ocr_stream_result *r);
 
 #ifdef __cplusplus
 }

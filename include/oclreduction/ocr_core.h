@@ -23,9 +23,12 @@
 
 #include <CL/cl.h>
 
-/* What the shared library exports: every function these headers declare, and
- * nothing else (the library is built with -fvisibility=hidden). */
-#if defined(OCR_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+/* What the shared library exports, its ABI: the functions of ocr_core.h and
+ * ocr_reducer.h, which OCR_API marks, and nothing else (it is compiled with
+ * -fvisibility=hidden; ocr_bench.h is the archive's only). The archive's
+ * objects are compiled without OCR_BUILDING_SHARED, every symbol hidden: a
+ * shared library that links the archive exports none of them. */
+#if defined(OCR_BUILDING_SHARED) && (defined(__GNUC__) || defined(__clang__))
 #define OCR_API __attribute__((visibility("default")))
 #else
 #define OCR_API

@@ -58,17 +58,22 @@ add_test(NAME python.wheel COMMAND ${PY_NEEDS} "pyopencl numpy pytest" --
 set_tests_properties(python.wheel PROPERTIES LABELS "python;install" TIMEOUT 1500
   SKIP_RETURN_CODE 77 ENVIRONMENT "CMAKE_BUILD_PARALLEL_LEVEL=2")
 
+# The program's data (ocr_data_fill, the archive's only) for the two tests
+# below, from a module that links the archive.
+add_library(data_fill_module MODULE ${UNIT}/data_fill_module.c)
+target_link_libraries(data_fill_module PRIVATE oclreduction)
+
 # oclReduction --accurate against math.fsum on the program's own data
 # (IEEE's infinity, NaN or the rounded exact sum; partial sums that overflow).
 add_test(NAME python.accurate_fsum COMMAND ${OCR_PYTEST_PYTHON} ${SCRIPTS}/accurate_fsum_test.py $<TARGET_FILE:oclReduction>)
 set_tests_properties(python.accurate_fsum PROPERTIES LABELS "python;accurate" TIMEOUT 900
-  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1;OCR_DATA_MODULE=$<TARGET_FILE:data_fill_module>")
 
 # oclReduction --op argmin/argmax against NumPy on the program's own data.
 add_test(NAME python.arg_numpy COMMAND ${PY_NEEDS} numpy -- ${OCR_PYTEST_PYTHON}
          ${SCRIPTS}/arg_numpy_test.py $<TARGET_FILE:oclReduction>)
 set_tests_properties(python.arg_numpy PROPERTIES LABELS "quick;python" TIMEOUT 300 SKIP_RETURN_CODE 77
-  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+  ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1;OCR_DATA_MODULE=$<TARGET_FILE:data_fill_module>")
 
 # PyOpenCL's own reduction tests (test_algorithm.py, test_array.py of the
 # installed PyOpenCL version's sdist, fetched from PyPI) with

@@ -1,16 +1,16 @@
 """oclReduction --accurate against math.fsum on the program's own data.
 
-The data are the program's (ocr_data_fill through the package's ctypes
-bindings: same seed, size, type and kind). --data max holds the type's
-largest in signs + + - -, so partial sums overflow in any grouping while the
-exact sum is 0, the largest or past it; uniform data are ordinary values.
-The answer IEEE arithmetic on the exact sum gives: NaN where a NaN is or
-+inf meets -inf, an infinity where one is or the exact sum overflows, else
-within one ulp of the correctly rounded exact sum: math.fsum, and where its
-float64 partials overflow (OverflowError) the exact sum as a Fraction, its
-overflow an infinity of its sign. The program must report that value and
-PASSED (exit 0). Usage: accurate_fsum_test.py OCLREDUCTION (PYTHONPATH: the
-package)."""
+The data are the program's (ocr_data_fill, from the test module
+$OCR_DATA_MODULE through ctypes: same seed, size, type and kind). --data max
+holds the type's largest in signs + + - -, so partial sums overflow in any
+grouping while the exact sum is 0, the largest or past it; uniform data are
+ordinary values. The answer IEEE arithmetic on the exact sum gives: NaN where
+a NaN is or +inf meets -inf, an infinity where one is or the exact sum
+overflows, else within one ulp of the correctly rounded exact sum: math.fsum,
+and where its float64 partials overflow (OverflowError) the exact sum as a
+Fraction, its overflow an infinity of its sign. The program must report that
+value and PASSED (exit 0). Usage: accurate_fsum_test.py OCLREDUCTION
+(PYTHONPATH: the package)."""
 import ctypes
 import json
 import os
@@ -25,9 +25,12 @@ from oclreduction._native import lib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "tests"))
 from ieee import ieee_sum  # noqa: E402  (python/tests/ieee.py, shared with test_accurate.py)
 
-lib.ocr_data_fill.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
-                              ctypes.c_uint64, ctypes.c_int]
-lib.ocr_data_fill.restype = None
+# ocr_data_fill is the benchmark API's, which the shared library does not
+# export: tests/unit/data_fill_module.c links the archive and offers it.
+data_fill = ctypes.CDLL(os.environ["OCR_DATA_MODULE"]).test_data_fill
+data_fill.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_uint64, ctypes.c_int]
+data_fill.restype = None
 
 DTYPES = {"float": (np.float32, D.OCR_FLOAT), "double": (np.float64, D.OCR_DOUBLE)}
 KINDS = {"uniform": D.OCR_DATA_UNIFORM, "max": D.OCR_DATA_MAX}
@@ -36,7 +39,7 @@ KINDS = {"uniform": D.OCR_DATA_UNIFORM, "max": D.OCR_DATA_MAX}
 def data(tname, n, seed, kind):
     dt, t = DTYPES[tname]
     x = np.empty(n, dt)
-    lib.ocr_data_fill(x.ctypes.data, n, t, D.OCR_SUM, seed, KINDS[kind])
+    data_fill(x.ctypes.data, n, t, D.OCR_SUM, seed, KINDS[kind])
     return x
 
 

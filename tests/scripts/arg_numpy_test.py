@@ -1,11 +1,13 @@
 """oclReduction --op argmin/argmax against NumPy on the same data.
 
-The data are the program's own (ocr_data_fill through the Python package's
-ctypes bindings, the same seed, size, type and data kind); the program's JSON
-report must give the index NumPy's argmin/argmax gives and the value there.
+The data are the program's own (ocr_data_fill, from the test module
+$OCR_DATA_MODULE through ctypes: the same seed, size, type and data kind);
+the program's JSON report must give the index NumPy's argmin/argmax gives
+and the value there.
 Usage: arg_numpy_test.py OCLREDUCTION (PYTHONPATH: the package)."""
 import ctypes
 import json
+import os
 import subprocess
 import sys
 
@@ -14,10 +16,12 @@ import numpy as np
 from oclreduction import _declarations as D
 from oclreduction._native import lib
 
-# The benchmark API is not among the package's bound calls: declare what is used.
-lib.ocr_data_fill.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
-                              ctypes.c_uint64, ctypes.c_int]
-lib.ocr_data_fill.restype = None
+# ocr_data_fill is the benchmark API's, which the shared library does not
+# export: tests/unit/data_fill_module.c links the archive and offers it.
+data_fill = ctypes.CDLL(os.environ["OCR_DATA_MODULE"]).test_data_fill
+data_fill.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_uint64, ctypes.c_int]
+data_fill.restype = None
 for f in (lib.ocr_type_from_name, lib.ocr_op_from_name):
     f.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
     f.restype = ctypes.c_int
@@ -33,7 +37,7 @@ def data(tname, op, n, seed, kind):
     t, o = ctypes.c_int(), ctypes.c_int()
     assert lib.ocr_type_from_name(tname.encode(), ctypes.byref(t)) == 0
     assert lib.ocr_op_from_name(op.encode(), ctypes.byref(o)) == 0
-    lib.ocr_data_fill(x.ctypes.data, n, t.value, o.value, seed, KINDS[kind])
+    data_fill(x.ctypes.data, n, t.value, o.value, seed, KINDS[kind])
     return x
 
 

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # install_test.sh SRC BUILD - installs the project into a temporary prefix,
 # checks the installed layout (headers under include/oclreduction/, the static
-# and the shared library, no path of the source or build tree in any installed
-# text file), then builds a program against it four ways and runs each: it
-# must reduce correctly using the installed kernels (the source tree is not on
-# its search path).
-#   find_package(oclreduction): oclreduction::oclreduction (the shared
-#     library, run through the RPATH CMake gives it; the archive in a build
-#     without it), oclreduction::oclreduction_static, and the shared
-#     library's earlier name oclreduction::oclreduction_shared
-#   pkg-config: oclreduction (shared; run with LD_LIBRARY_PATH, as a user of a
-#     private prefix would) and oclreduction-static (the archive)
-# Each shared build must need liboclreduction.so.N, each static one must not.
+# and the shared library, its SONAME, no path of the source or build tree in
+# any installed text file), then builds programs against it and runs each:
+# tests/consumer's main.c (the reducer, the stable API) and bench.c (the
+# benchmark API, the archive's only, reduce6 from the installed kernels: the
+# source tree is not on its search path) must reduce correctly.
+#   find_package(oclreduction): main.c with oclreduction::oclreduction (the
+#     shared library, run through the RPATH CMake gives it; the archive in a
+#     build without it), oclreduction::oclreduction_static and the shared
+#     library's earlier name oclreduction::oclreduction_shared; bench.c with
+#     oclreduction::oclreduction_bench
+#   pkg-config: main.c with oclreduction (shared; run with LD_LIBRARY_PATH, as
+#     a user of a private prefix would), bench.c with oclreduction-static
+# Each shared build must need liboclreduction.so.0.MINOR, each static one must
+# not.
 set -euo pipefail
 src=$1 build=$2
 libdir=${LIBDIR:-lib}
@@ -32,7 +35,12 @@ shared=yes
 ls "$p/$libdir"/liboclreduction.so.* >/dev/null 2>&1 || shared=
 if [ -n "$shared" ]; then
   test -L "$p/$libdir/liboclreduction.so"
-  readelf -d "$p/$libdir/liboclreduction.so" | grep 'SONAME.*\[liboclreduction\.so\.[0-9]*\]' >/dev/null
+  # While the major version is 0 the minor version is part of the SONAME.
+  soname=$(sed -n 's/^#define OCR_VERSION "\([0-9]*\)\.\([0-9]*\)\..*"$/\1.\2/p' \
+    "$p/include/oclreduction/ocr_version.h")
+  case $soname in 0.*) ;; *) soname=${soname%%.*} ;; esac
+  readelf -d "$p/$libdir/liboclreduction.so" | grep -F "[liboclreduction.so.$soname]" >/dev/null ||
+    { echo "FAIL: the SONAME is not liboclreduction.so.$soname" >&2; exit 1; }
 else
   echo "liboclreduction.so not installed (OCR_BUILD_SHARED=OFF): the shared halves are not run" >&2
 fi
@@ -70,10 +78,9 @@ needs() {
 # The installed binary finds the installed kernels (beside it, relocated).
 mv "$p" "$tmp/moved"
 (cd "$tmp" && "$tmp/moved/bin/oclReduction" -n 6 -s 4103 -r 1 | grep -q "Test PASSED!")
-# The installed shared library finds the kernels installed with it, beside
-# itself (dladdr), in a moved prefix, for a program that lies elsewhere and
-# runs from elsewhere, with no OCLREDUCTION_KERNEL_DIR: ocr_kernel_build and
-# ocr_find_kernel_file (the consumer builds reduce6 from its file).
+# The installed shared library in a moved prefix, found through the RPATH,
+# for a program that lies elsewhere and runs from elsewhere, with no
+# OCLREDUCTION_KERNEL_DIR: the reducer needs no kernel files.
 if [ -n "$shared" ]; then
   cmake -S "$src/tests/consumer" -B "$tmp/consumer_moved" -DCMAKE_PREFIX_PATH="$tmp/moved" >/dev/null
   cmake --build "$tmp/consumer_moved" --target consumer >/dev/null
@@ -87,11 +94,13 @@ fi
 mv "$tmp/moved" "$p"
 export OCLREDUCTION_KERNEL_DIR="$p/share/oclreduction/cl" # not a build-tree binary of ours
 cmake -S "$src/tests/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$p" >/dev/null
-cmake --build "$tmp/consumer" --target consumer consumer_static >/dev/null
+cmake --build "$tmp/consumer" --target consumer consumer_static consumer_bench >/dev/null
 "$tmp/consumer/consumer" | sed 's/consumer/cmake default-target consumer/'
 needs "$tmp/consumer/consumer" "$([ -n "$shared" ] && echo yes || echo no)"
 "$tmp/consumer/consumer_static" | sed 's/consumer/cmake static consumer/'
 needs "$tmp/consumer/consumer_static" no
+"$tmp/consumer/consumer_bench" | sed 's/consumer/cmake benchmark-API consumer/'
+needs "$tmp/consumer/consumer_bench" no
 if [ -n "$shared" ]; then
   cmake --build "$tmp/consumer" --target consumer_shared >/dev/null
   "$tmp/consumer/consumer_shared" | sed 's/consumer/cmake shared consumer (RPATH)/'
@@ -101,9 +110,9 @@ if command -v pkg-config >/dev/null; then
   export PKG_CONFIG_PATH="$p/$libdir/pkgconfig"
   test "$(pkg-config --modversion oclreduction)" = "$version"
   pkg-config --static --libs oclreduction >/dev/null # the private dependencies resolve
-  cc -std=c11 "$src/tests/consumer/main.c" -o "$tmp/pc_static" \
+  cc -std=c11 "$src/tests/consumer/bench.c" -o "$tmp/pc_static" \
      $(pkg-config --cflags oclreduction-static) $(pkg-config --libs oclreduction-static)
-  "$tmp/pc_static" | sed 's/consumer/pkg-config static consumer/'
+  "$tmp/pc_static" | sed 's/consumer/pkg-config static benchmark-API consumer/'
   needs "$tmp/pc_static" no
   if [ -n "$shared" ]; then
     cc -std=c11 "$src/tests/consumer/main.c" -o "$tmp/pc_shared" \
