@@ -22,3 +22,11 @@ ocr_test(install.headers LABELS install PROPERTIES SKIP_RETURN_CODE 77
 add_executable(test_options ${UNIT}/test_options.c)
 target_link_libraries(test_options PRIVATE oclreduction)
 ocr_test(reducer.options_size LABELS quick reducer COMMAND test_options)
+
+# The library's floors (docs/layout.md): no object file of host/lib uses what
+# a floor above it defines, and no files use each other in a circle (nm of
+# the archive's objects, which every test program's build has made).
+if(Python3_FOUND)
+  ocr_test(layout.floors LABELS quick COMMAND ${Python3_EXECUTABLE} ${SCRIPTS}/floors_test.py
+           ${PROJECT_BINARY_DIR})
+endif()
