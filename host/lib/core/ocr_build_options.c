@@ -24,7 +24,8 @@ static const char *const reserved[] = {
     "TV",    "PAIR",     "LOCAL_SIZE", "BLOCK",       "ELEMS_PER_GROUP",
     "VEC",   "UNROLL",   "LANES",      "ARG_LANES",   "FOLD",
     "LANE",  "LANE_KEY", "LOADV",      "TAKE",        "STEP",
-    "VSIGN", "SEGS",     "SEGS_ARGS",  "KERNEL_NAME",
+    "VSIGN", "SEGS",     "SEGS_ARGS",  "KERNEL_NAME", "CASCADE",
+    "RUN",   "RUNS",     "VMERGE",
 };
 
 const char *ocr_build_reserved_name(size_t i) {
