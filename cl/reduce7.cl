@@ -45,13 +45,12 @@
  * 2.0/3.0 acquire-release atomics at device scope (the host asks the device
  * whether it has them), OCR_FINISH=2 is for NVIDIA's OpenCL 1.2, whose global
  * mem_fence is device-wide (as CUDA's __threadfence); other devices keep two
- * launches. One group needs no finish. On an H100 and an H200 one launch
- * beat two at every group count for a value left on the device (3-6 us less
- * from 256 to 1024 groups); a value read back at once is another matter: a
- * read behind the one longer kernel waited several microseconds more than
- * behind a short second launch, so the host's blocking call finishes in one
- * launch only up to 255 groups and once the grid is full
- * (host/lib/core/ocr_plan.c, geometry's finish_max_groups).
+ * launches. One group needs no finish. One launch wins for a value left on
+ * the device; a value read back at once can wait longer behind the one
+ * longer kernel than behind a short second launch, so the host's blocking
+ * call finishes in one launch only for small and full grids
+ * (host/lib/core/ocr_plan.c, finish_max_groups; the measurements are in
+ * docs/perf/latency.md).
  *
  * Offsets (for the library's reducer, which reduces any part of a caller's
  * buffer and may write its value into any element of another): both kernels
@@ -74,13 +73,17 @@
  * more than one group writes its groups' accumulators, 4 values each, which
  * the next pass (built with OCR_ACCURATE_IN) or the host's finish reads as
  * such. Only the last value written, by a single group or by reduce7_finish,
- * rounds once. The result is within one ulp of the correctly rounded sum. Why
- * it is nearly free: the kernel waits on memory, and a dozen more operations
- * per element fit in that wait; the grid-stride loop and its loads are
- * unchanged. What it costs: four times the registers per lane and the local
- * memory of the tree, four times the partial values (a few thousand at most),
- * and on a CPU device, where the loop is compute-bound SIMD code, about
- * fifteen vector operations per vector instead of one. It relies on the
+ * rounds once. A lane's errors are added plainly over a run of 64 loads at
+ * most, then the runs' pairs merge in two levels, so a lane walking millions
+ * of elements (a tiny geometry, a CPU's chunk) still gives a result within
+ * one ulp of the correctly rounded sum. Why it can be cheap: the kernel
+ * waits on memory, and a dozen more operations per element fit in some of
+ * that wait; the grid-stride loop and its loads are unchanged. What it
+ * costs: four times the registers per lane and the local memory of the
+ * tree, four times the partial values (a few thousand at most), about a
+ * fifth of the plain sum's throughput on an H200 (docs/perf/ops.md), and on
+ * a CPU device, where the loop is compute-bound SIMD code, about fifteen
+ * vector operations per vector instead of one. It relies on the
  * compiler not reassociating float additions, which OpenCL C forbids unless
  * -cl-fast-relaxed-math or -cl-unsafe-math-optimizations is given: the host
  * refuses both here.
@@ -90,8 +93,8 @@
  * order, so the tree is the same tree; later passes read the few thousand
  * keys one per load. The first pass reads values with the 16-byte vector
  * loads, but keys none of them one by one: a key and two 64-bit compares per
- * element made it ALU-bound (1.5x slower than CUB's ArgMax on an H200). A
- * lane visits its elements in increasing index order, so it keeps the best
+ * element made it ALU-bound (docs/perf/ops.md). A lane visits its elements
+ * in increasing index order, so it keeps the best
  * value in the data's type and the vector it came from, and a strict compare
  * keeps the first of equal values (a NaN beats all, the first NaN stays). It
  * starts from the worst value at its first vector, so no element needs a
