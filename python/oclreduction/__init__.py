@@ -64,6 +64,7 @@ IO: int = _D.OCR_IO
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or",
            "bitwise_xor", "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version",
            "clear_cache", "widens_to", "dtypes", "__version__",
+           "ReductionKernel", "dot", "vdot", "subset_dot", "norm", "count_nonzero",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
 
@@ -1017,3 +1018,7 @@ def reduce(queue: Optional[Queue], array: Array,
     if op == "argmin" or op == "argmax":
         return _scalar(_arg(op, array, queue, None).get())
     return value(array, op, queue=queue)
+
+
+# The custom reductions need the helpers above (their module imports them).
+from ._custom import ReductionKernel, count_nonzero, dot, norm, subset_dot, vdot  # noqa: E402

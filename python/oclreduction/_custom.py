@@ -1,0 +1,455 @@
+"""Custom reductions: ReductionKernel (PyOpenCL's interface, reduce7's shape)
+and dot, vdot, subset_dot, norm and count_nonzero built on it.
+
+A reduction is two launches: a first pass of a fixed number of work-groups
+(the device's compute units x 4) whose work-items each accumulate
+map_expr(i) over a grid-stride loop and then combine in one local-memory
+tree per group, writing one partial per group; then one group reduces the
+partials. Inputs of at most one group's size take the first pass alone.
+"""
+from __future__ import annotations
+
+import builtins
+import threading
+import types
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+from numpy.typing import DTypeLike
+
+from . import _NannyEvent, _program
+from ._typing import Array, Context, Events, Queue
+
+__all__ = ["ReductionKernel", "dot", "vdot", "subset_dot", "norm", "count_nonzero"]
+
+# {decls} etc. are filled by _source; OCR_RK_* come as -D options. Every name
+# the kernels add is prefixed ocr_rk_ so that user expressions keep theirs.
+_TEMPLATE = """
+{head}
+{preamble}
+typedef {acc} ocr_rk_acc_t;
+typedef {res} ocr_rk_res_t;
+
+inline ocr_rk_acc_t ocr_rk_reduce(ocr_rk_acc_t a, ocr_rk_acc_t b) {{ return ({reduce}); }}
+inline ocr_rk_res_t ocr_rk_finish(ocr_rk_acc_t r) {{ return ({finish}); }}
+
+/* v combined over the group (work-item 0 gets the total). A barrier at every
+   level: OpenCL promises no lock-step execution within a group. */
+inline ocr_rk_acc_t ocr_rk_tree(__local ocr_rk_acc_t *t, ocr_rk_acc_t v) {{
+    const uint l = get_local_id(0);
+    t[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = OCR_RK_WG / 2; s > 0; s >>= 1) {{
+        if (l < s)
+            t[l] = ocr_rk_reduce(t[l], t[l + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }}
+    return t[0];
+}}
+
+/* One partial per group at out + off (bytes); last: the group is the only
+   one, and writes the finished result instead. */
+__kernel __attribute__((reqd_work_group_size(OCR_RK_WG, 1, 1)))
+void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
+                   const long ocr_rk_start, const long ocr_rk_step, const ulong ocr_rk_n,
+                   const int ocr_rk_last) {{
+    __local ocr_rk_acc_t ocr_rk_t[OCR_RK_WG];
+{binds}
+    ocr_rk_acc_t ocr_rk_v = {neutral};
+    for (ulong ocr_rk_k = get_global_id(0); ocr_rk_k < ocr_rk_n; ocr_rk_k += get_global_size(0)) {{
+        const long i = ocr_rk_start + (long)ocr_rk_k * ocr_rk_step;
+        ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ({map}));
+    }}
+    ocr_rk_v = ocr_rk_tree(ocr_rk_t, ocr_rk_v);
+    if (get_local_id(0) == 0) {{
+        if (ocr_rk_last)
+            *(__global ocr_rk_res_t *)(ocr_rk_out + ocr_rk_off) = ocr_rk_finish(ocr_rk_v);
+        else
+            ((__global ocr_rk_acc_t *)ocr_rk_out)[get_group_id(0)] = ocr_rk_v;
+    }}
+}}
+
+__kernel __attribute__((reqd_work_group_size(OCR_RK_WG, 1, 1)))
+void {name}_stage2(__global char *ocr_rk_out, const ulong ocr_rk_off,
+                   __global const ocr_rk_acc_t *ocr_rk_part, const ulong ocr_rk_n) {{
+    __local ocr_rk_acc_t ocr_rk_t[OCR_RK_WG];
+    ocr_rk_acc_t ocr_rk_v = {neutral};
+    for (ulong k = get_local_id(0); k < ocr_rk_n; k += OCR_RK_WG)
+        ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ocr_rk_part[k]);
+    ocr_rk_v = ocr_rk_tree(ocr_rk_t, ocr_rk_v);
+    if (get_local_id(0) == 0)
+        *(__global ocr_rk_res_t *)(ocr_rk_out + ocr_rk_off) = ocr_rk_finish(ocr_rk_v);
+}}
+"""
+
+_WIDE = (np.dtype(np.float64), np.dtype(np.complex128))
+
+
+def _ctype(dt: np.dtype) -> str:
+    from pyopencl.tools import dtype_to_ctype
+    name: str = dtype_to_ctype(dt)
+    return name
+
+
+class _Spec:
+    """A reduction without its context: the text of its program and how its
+    arguments are passed. Hashable through .key (the program cache's)."""
+
+    def __init__(self, acc: Any, neutral: str, reduce_expr: str, map_expr: str,
+                 arguments: Any, name: str, options: Any, preamble: str,
+                 res: Any = None, finish: str = "r") -> None:
+        from pyopencl.tools import ScalarArg, VectorArg, parse_arg_list
+        self.acc = np.dtype(acc)
+        self.res = np.dtype(res) if res is not None else self.acc
+        self.args = parse_arg_list(arguments, with_offset=False)
+        for arg in self.args:
+            if not isinstance(arg, (ScalarArg, VectorArg)):
+                raise TypeError(f"argument {arg.name!r}: vectors and scalars only")
+        self.vector = [isinstance(arg, VectorArg) for arg in self.args]
+        self.name = name
+        if options is None:
+            options = []
+        self.options = [options] if isinstance(options, str) else list(options)
+        dts = [self.acc, self.res] + [np.dtype(arg.dtype) for arg in self.args]
+        head = []
+        if any(dt in _WIDE for dt in dts):
+            head += ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable",
+                     "#define PYOPENCL_DEFINE_CDOUBLE"]
+        if any(dt.kind == "c" for dt in dts):
+            head.append("#include <pyopencl-complex.h>")
+        decls, binds = "", ""
+        for arg, vec in zip(self.args, self.vector):
+            ct = _ctype(arg.dtype)
+            if vec:  # the pointer moved to the Array's offset (bytes) once
+                decls += f", __global {ct} *ocr_rk_{arg.name}, const ulong ocr_rk_{arg.name}_off"
+                binds += (f"    __global {ct} *const {arg.name} = (__global {ct} *)((__global "
+                          f"char *)ocr_rk_{arg.name} + ocr_rk_{arg.name}_off);\n")
+            else:
+                decls += f", const {ct} {arg.name}"
+        self.source = _TEMPLATE.format(
+            head="\n".join(head), preamble=preamble, acc=_ctype(self.acc),
+            res=_ctype(self.res), reduce=reduce_expr, finish=finish, name=name, decls=decls,
+            binds=binds, neutral=neutral, map=map_expr)
+        self.key = ("custom", self.source, tuple(self.options))
+        scalars: List[Any] = []
+        for arg, vec in zip(self.args, self.vector):
+            scalars += [None, np.uint64] if vec else [np.dtype(arg.dtype)]
+        self.stage1_types = [None, np.uint64] + scalars + [np.int64, np.int64, np.uint64,
+                                                            np.int32]
+
+    def group_size(self, device: Any) -> int:
+        """The power of two a group has: at most 256 and the device's limit,
+        its tree within half the local memory."""
+        cap = builtins.min(256, device.max_work_group_size,
+                           device.local_mem_size // (2 * self.acc.itemsize))
+        return 1 << (builtins.max(cap, 1).bit_length() - 1)
+
+    def program(self, where: Any) -> Tuple[Any, int]:
+        """(the program, its group size) for where.context and where.device,
+        built once (the package's program cache); a device whose kernels take
+        fewer work-items rebuilds with that many."""
+        import pyopencl as cl
+        wg = self.group_size(where.device)
+        for _ in range(3):
+            program = _program(where, self.key + (where.device.int_ptr, wg), self.source,
+                               self.options + [f"-DOCR_RK_WG={wg}"])
+            most = builtins.min(
+                cl.Kernel(program, f"{self.name}_{s}").get_work_group_info(
+                    cl.kernel_work_group_info.WORK_GROUP_SIZE, where.device)
+                for s in ("stage1", "stage2"))
+            if most >= wg:
+                return program, wg
+            wg = 1 << (most.bit_length() - 1)
+        raise RuntimeError(f"{self.name}: no work-group size the device runs")
+
+
+def _bounds(range_: Any, slice_: Any, first: Any) -> Tuple[int, int, int]:
+    """(start, step, count) of the indices i the map runs over: range= in
+    absolute indices, slice= relative to the first Array argument (PyOpenCL's
+    meaning), else all of its elements."""
+    if range_ is not None:
+        if slice_ is not None:
+            raise TypeError("may not specify both range and slice keyword arguments")
+        if range_.stop is None:
+            raise TypeError("range= needs a stop")
+        start, step = range_.start or 0, range_.step or 1
+        return start, step, len(builtins.range(start, range_.stop, step))
+    if first is None:
+        raise TypeError("must have a vector argument when range is not specified")
+    start, stop, step = (slice_ or builtins.slice(None)).indices(first.size)
+    return start, step, len(builtins.range(start, stop, step))
+
+
+def _retire(vectors: Sequence[Any], ev: Any) -> None:
+    """ev, which completes after every event of the vectors' that the
+    reduction waited for, replaces those in their .events (as sum does: a
+    later writer waits for ev alone; a NannyEvent stays, as it guards a host
+    copy)."""
+    seen = set()
+    for v in vectors:
+        if id(v) not in seen:
+            seen.add(id(v))
+            v.events[:] = [e for e in v.events if isinstance(e, _NannyEvent)] + [ev]
+
+
+def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events = None,
+         return_event: bool = False, range: Any = None, slice: Any = None, out: Any = None,
+         allocator: Any = None) -> Any:
+    """spec's reduction of args: a 0-d Array of spec.res (out, if given)."""
+    import pyopencl as cl
+    import pyopencl.array as cla
+    if len(args) != len(spec.args):
+        raise TypeError(f"{spec.name} takes {len(spec.args)} arguments, not {len(args)}")
+    vectors = [a for a, vec in zip(args, spec.vector) if vec]
+    first = vectors[0] if vectors else None
+    queue = queue if queue is not None else getattr(first, "queue", None)
+    if queue is None:
+        raise TypeError("must specify queue argument when no vector argument present")
+    if allocator is None and first is not None:
+        allocator = first.allocator
+    start, step, n = _bounds(range, slice, first)
+    waits = list(wait_for or [])
+    call: List[Any] = []
+    for a, vec in zip(args, spec.vector):
+        if not vec:
+            call.append(a)
+            continue
+        if not isinstance(a, cla.Array) or not (
+                a.base_data is None or isinstance(a.base_data, cl.MemoryObjectHolder)):
+            raise TypeError(f"{spec.name}: vector arguments are buffer pyopencl Arrays")
+        if not a.flags.forc:
+            raise RuntimeError(f"{spec.name} cannot deal with non-contiguous arrays")
+        call += [a.base_data, np.uint64(a.offset)]  # an empty Array's: NULL, never read
+        waits.extend(a.events)
+    program, wg = spec.program(queue)
+    if out is None:
+        out = cla.empty(queue, (), spec.res, allocator=allocator)
+    elif out.size != 1 or out.dtype != spec.res:
+        raise TypeError(f"out= takes one element of {spec.res}")
+    groups = builtins.min(-(-n // wg), 4 * queue.device.max_compute_units) if n else 1
+    k1 = cl.Kernel(program, f"{spec.name}_stage1")
+    k1.set_scalar_arg_dtypes(spec.stage1_types)
+    tail = [np.int64(start), np.int64(step), np.uint64(n)]
+    if groups == 1:
+        ev = k1(queue, (wg,), (wg,), out.base_data, np.uint64(out.offset), *call, *tail,
+                np.int32(1), wait_for=waits or None)
+    else:  # partials, then one group over them
+        part = cla.empty(queue, (groups,), spec.acc, allocator=allocator)
+        ev = k1(queue, (groups * wg,), (wg,), part.base_data, np.uint64(0), *call, *tail,
+                np.int32(0), wait_for=waits or None)
+        k2 = cl.Kernel(program, f"{spec.name}_stage2")
+        k2.set_args(out.base_data, np.uint64(out.offset), part.base_data, np.uint64(groups))
+        ev = cl.enqueue_nd_range_kernel(queue, k2, (wg,), (wg,), wait_for=[ev])
+    out.add_event(ev)
+    _retire(vectors, ev)
+    return (out, ev) if return_event else out
+
+
+class ReductionKernel:
+    """A reduction of map_expr over the indices i of its Array arguments,
+    combined with reduce_expr (of a and b) from neutral, as PyOpenCL's
+    pyopencl.reduction.ReductionKernel (the same arguments and call):
+
+        krnl = ReductionKernel(ctx, np.float32, neutral="0", reduce_expr="a+b",
+                               map_expr="x[i]*y[i]",
+                               arguments="__global float *x, __global float *y")
+        d = krnl(x, y)          # a 0-d Array of dtype_out on the device
+
+    arguments: a C argument list or pyopencl.tools VectorArg/ScalarArg
+    objects; map_expr defaults to "in[i]"; neutral, reduce_expr and
+    map_expr are OpenCL C text (complex dtypes: pyopencl-complex.h is
+    included; double types enable cl_khr_fp64); preamble comes before
+    the kernels; options go to Program.build. The program is built when the
+    kernel is made (for ctx's first device, others on first use) and kept in
+    the package's cache per (context, device, text). reduce_expr must be
+    associative and commutative (the order of combination is not the
+    elements'). Empty inputs give neutral.
+
+    The call krnl(*args, queue=None, wait_for=None, return_event=False,
+    range=None, slice=None, out=None, allocator=None) waits for wait_for
+    and every Array argument's .events, and adds its last event to the
+    result's and to each Array argument's .events (replacing the ones it
+    waited for). range=: a slice of absolute indices; slice=: a slice of
+    the first Array argument's indices; out=: a one-element Array of
+    dtype_out to write; return_event=True returns (result, event). Array
+    arguments must be contiguous buffer Arrays (their offsets are honoured).
+    """
+
+    def __init__(self, ctx: Context, dtype_out: DTypeLike, neutral: str, reduce_expr: str,
+                 map_expr: Optional[str] = None, arguments: Optional[Union[str, Sequence[Any]]]
+                 = None, name: str = "reduce_kernel", options: Any = None,
+                 preamble: str = "") -> None:
+        if arguments is None:
+            raise ValueError("arguments must not be None")
+        self.context = ctx
+        self.dtype_out = np.dtype(dtype_out)
+        self._spec = _Spec(self.dtype_out, neutral, reduce_expr,
+                           map_expr if map_expr is not None else "in[i]", arguments, name,
+                           options, preamble)
+        # Built now, so that a bad expression fails here with the compiler's log.
+        self._spec.program(types.SimpleNamespace(context=ctx, device=ctx.devices[0]))
+
+    def __call__(self, *args: Any, queue: Optional[Queue] = None, wait_for: Events = None,
+                 return_event: bool = False, range: Optional[builtins.slice] = None,
+                 slice: Optional[builtins.slice] = None, out: Optional[Array] = None,
+                 allocator: Any = None) -> Any:
+        return _run(self._spec, args, queue, wait_for, return_event, range, slice, out,
+                    allocator)
+
+
+# ---- dot, vdot, subset_dot, norm, count_nonzero -----------------------------
+
+_specs: Dict[tuple, _Spec] = {}  # context-free: the programs are cached per context
+_specs_lock = threading.Lock()
+
+
+def _spec(key: tuple, make: Any) -> _Spec:
+    spec = _specs.get(key)
+    if spec is None:
+        with _specs_lock:
+            spec = _specs.setdefault(key, make())
+    return spec
+
+
+def _as(src: np.dtype, to: np.dtype, x: str) -> str:
+    """OpenCL C for element x of src converted to `to` (NumPy's conversion)."""
+    if to.kind != "c":
+        if src.kind == "c":
+            raise TypeError(f"{src} data cannot be combined in {to} (it would drop the "
+                            "imaginary parts)")
+        return f"(({_ctype(to)}){x})"
+    root = _ctype(to)[:-2]  # cfloat, cdouble
+    if src.kind == "c":
+        return x if src == to else f"{root}_cast({x})"
+    return f"{root}_fromreal(({'float' if to == np.complex64 else 'double'}){x})"
+
+
+def _dot_spec(da: np.dtype, db: np.dtype, to: np.dtype, conj: bool, subset: Any) -> _Spec:
+    def make() -> _Spec:
+        at = "x[s[i]]" if subset is not None else "x[i]"
+        x, y = _as(da, to, at), _as(db, to, at.replace("x", "y"))
+        args = f"__global {_ctype(da)} *x, __global {_ctype(db)} *y"
+        if subset is not None:
+            args = f"__global {_ctype(subset)} *s, " + args
+        if to.kind == "c":
+            root = _ctype(to)[:-2]
+            if conj and da.kind == "c":
+                x = f"{root}_conj({x})"
+            return _Spec(to, f"{root}_new(0, 0)", f"{root}_add(a, b)", f"{root}_mul({x}, {y})",
+                         args, "ocr_dot", None, "")
+        return _Spec(to, "0", "a + b", f"{x} * {y}", args, "ocr_dot", None, "")
+    return _spec(("dot", da, db, to, conj, subset), make)
+
+
+def _dot_type(a: Any, b: Any, dtype: Any) -> np.dtype:
+    if dtype is not None:
+        return np.dtype(dtype)
+    return np.result_type(a.dtype, b.dtype)
+
+
+def dot(a: Array, b: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
+        slice: Optional[builtins.slice] = None) -> Array:
+    """sum(a[i] * b[i]) as a 0-d Array, as pyopencl.array.dot (no conjugate):
+    each element converted to dtype (default: NumPy's result type of the
+    two) and multiplied and added in it; integer sums wrap. slice= reduces
+    a[slice] . b[slice]. Waits for both Arrays' events; its event goes to
+    the result's and to theirs."""
+    to = _dot_type(a, b, dtype)
+    return _run(_dot_spec(a.dtype, b.dtype, to, False, None), (a, b), queue, slice=slice)
+
+
+def vdot(a: Array, b: Array, dtype: Optional[DTypeLike] = None, queue: Optional[Queue] = None,
+         slice: Optional[builtins.slice] = None) -> Array:
+    """dot with the first argument's complex conjugate, as pyopencl.array.vdot
+    and numpy.vdot (of contiguous arrays, read flat)."""
+    to = _dot_type(a, b, dtype)
+    return _run(_dot_spec(a.dtype, b.dtype, to, True, None), (a, b), queue, slice=slice)
+
+
+def subset_dot(subset: Array, a: Array, b: Array, dtype: Optional[DTypeLike] = None,
+               queue: Optional[Queue] = None, slice: Optional[builtins.slice] = None) -> Array:
+    """sum(a[j] * b[j] for j in subset) as a 0-d Array, as
+    pyopencl.array.subset_dot (subset: an Array of integer indices; slice=
+    selects from subset)."""
+    to = _dot_type(a, b, dtype)
+    spec = _dot_spec(a.dtype, b.dtype, to, False, subset.dtype)
+    return _run(spec, (subset, a, b), queue, slice=slice)
+
+
+# L2 without overflow or underflow: a pair (s, q) stands for s * sqrt(q), s the
+# largest |x| so far (LAPACK's nrm2 scaling, merged pairwise). NaN wins; an
+# infinite s stays infinite.
+_NRM2 = """
+inline R2 ocr_nrm2_merge(R2 a, R2 b) {
+    if (isnan(a.x) || isnan(b.x))
+        return (R2)(NAN, 1);
+    const R s = fmax(a.x, b.x);
+    if (s == 0 || isinf(s))
+        return (R2)(s, 1);
+    const R p = a.x / s, q = b.x / s;
+    return (R2)(s, a.y * p * p + b.y * q * q);
+}
+"""
+
+
+def _real_of(dt: np.dtype) -> np.dtype:
+    """The type |x| is computed in: NumPy's norm type (float32 for float32 and
+    complex64; float64 for the rest, integers too)."""
+    return np.dtype(np.float32) if dt in (np.float32, np.complex64) else np.dtype(np.float64)
+
+
+def _norm_spec(dt: np.dtype, ord_: Any) -> _Spec:
+    def make() -> _Spec:
+        r = _real_of(dt)
+        rc = _ctype(r)
+        ab = "hypot(x[i].real, x[i].imag)" if dt.kind == "c" else f"fabs(({rc})x[i])"
+        args = f"__global {_ctype(dt)} *x"
+        if ord_ == 1:
+            return _Spec(r, "0", "a + b", ab, args, "ocr_norm1", None, "")
+        if ord_ == np.inf:
+            return _Spec(r, "0", "(a >= b || isnan(a)) ? a : b", ab, args, "ocr_norminf",
+                         None, "")
+        pre = f"#define R {rc}\n#define R2 {rc}2\n" + _NRM2
+        return _Spec(_pair(r), "(R2)(0, 0)",
+                     "ocr_nrm2_merge(a, b)", f"(R2)({ab}, 1)", args, "ocr_norm2", None, pre,
+                     res=r, finish="r.x * sqrt(r.y)")
+    return _spec(("norm", dt, ord_), make)
+
+
+def _pair(r: np.dtype) -> np.dtype:
+    """float2 or double2 as PyOpenCL registers it (its C name)."""
+    import pyopencl.cltypes as clt
+    return np.dtype(clt.float2 if r == np.float32 else clt.double2)
+
+
+def norm(a: Array, ord: Union[None, int, float] = None, queue: Optional[Queue] = None) -> Array:
+    """The vector norm of a's elements as a 0-d Array of the real type
+    (float32 for float32 and complex64 data, float64 otherwise), as
+    numpy.linalg.norm of a vector: ord=None or 2, sqrt(sum |x|^2) without
+    overflow or underflow (scaled by the largest |x|; of an N-d array, the
+    flattened one: NumPy's Frobenius norm); ord=1, sum |x|; ord=inf, max |x|
+    (an empty a: ValueError, as NumPy). NaN propagates. ord 1, 2 and inf
+    take 1-D arrays."""
+    if ord is None:
+        ord = 2
+    elif a.ndim != 1:
+        raise ValueError("ord= is for 1-D arrays (None: the flattened L2 norm)")
+    if ord not in (1, 2, np.inf):
+        raise ValueError(f"ord={ord!r}: 1, 2 or inf")
+    if ord == np.inf and a.size == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    return _run(_norm_spec(a.dtype, ord), (a,), queue)
+
+
+def count_nonzero(a: Array, queue: Optional[Queue] = None) -> Array:
+    """The number of nonzero elements (NaN counts; a complex element counts
+    if either part is nonzero) as a 0-d int64 Array (numpy.count_nonzero
+    returns an int: .get()[()] gives it)."""
+    if a.dtype == np.bool_:  # read as its bytes (0 or 1)
+        a = a.view(np.uint8)
+    dt = a.dtype
+    nz = "(x[i].real != 0 || x[i].imag != 0)" if dt.kind == "c" else "x[i] != 0"
+    spec = _spec(("count", dt), lambda: _Spec(np.int64, "0", "a + b", f"(long)({nz})",
+                                              f"__global {_ctype(dt)} *x", "ocr_count", None,
+                                              ""))
+    return _run(spec, (a,), queue)
