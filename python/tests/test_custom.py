@@ -1,0 +1,203 @@
+"""ReductionKernel, dot, vdot, subset_dot, norm and count_nonzero against NumPy:
+every dtype they take, sizes 0 to 1000003 (many first-pass groups, so the
+second stage matters), NaN, offsets, and events on an out-of-order queue."""
+import numpy as np
+import pyopencl as cl
+import pyopencl.array as cla
+import pytest
+
+import oclreduction as ocr
+
+SIZES = [0, 1, 2, 3, 1000003]
+TYPES = [np.int32, np.int64, np.float32, np.float64, np.complex64, np.complex128]
+
+
+def values(dtype, n, seed):
+    """Small values (exact integer dot products; floats checked against a
+    float64 reference)."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    x = rng.integers(-7, 8, n).astype(dt) if dt.kind == "i" else rng.standard_normal(n)
+    if dt.kind == "c":
+        x = x + 1j * rng.standard_normal(n)
+    return np.asarray(x).astype(dt)
+
+
+def close(got, want, dtype, n):
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        assert got == want
+    else:  # float32: about sqrt(n) roundings of eps each
+        tol = (1e-4 if dt in (np.float32, np.complex64) else 1e-11) * max(1, n) ** 0.5
+        assert abs(got - want) <= tol * max(1.0, np.sqrt(n)), (got, want)
+
+
+def skip_fp64(queue, *dts):
+    if queue.device.double_fp_config == 0 and any(
+            np.dtype(d) in (np.float64, np.complex128) for d in dts):
+        pytest.skip("no fp64 on this device")
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_dot_vdot(queue, dtype, n):
+    skip_fp64(queue, dtype)
+    x, y = values(dtype, n, 1), values(dtype, n, 2)
+    a, b = cla.to_device(queue, x), cla.to_device(queue, y)
+    got = ocr.dot(a, b)
+    assert got.shape == () and got.dtype == np.dtype(dtype)
+    wide = np.complex128 if np.dtype(dtype).kind == "c" else np.float64
+    ref = (lambda f: f(x.astype(wide), y.astype(wide))) if x.dtype.kind != "i" else \
+        (lambda f: f(x, y))
+    close(got.get()[()], ref(np.dot), dtype, n)
+    close(ocr.vdot(a, b).get()[()], ref(np.vdot), dtype, n)
+
+
+@pytest.mark.parametrize("da,db", [(np.int32, np.float32), (np.float32, np.complex64),
+                                   (np.int64, np.float64), (np.complex64, np.complex128)])
+def test_dot_mixed_types_and_dtype(queue, da, db):
+    skip_fp64(queue, da, db)
+    n = 1001
+    x, y = values(da, n, 3), values(db, n, 4)
+    a, b = cla.to_device(queue, x), cla.to_device(queue, y)
+    got = ocr.dot(a, b)
+    assert got.dtype == np.result_type(da, db)
+    close(got.get()[()], np.dot(x.astype(np.complex128), y.astype(np.complex128)), got.dtype, n)
+    if np.dtype(da).kind == "c" and np.dtype(db).kind != "c":
+        with pytest.raises(TypeError):
+            ocr.dot(a, b, dtype=np.float32)
+
+
+def test_dot_offsets_and_slice(queue):
+    x, y = values(np.int64, 1003, 5), values(np.int64, 1003, 6)
+    a, b = cla.to_device(queue, x), cla.to_device(queue, y)
+    assert ocr.dot(a[3:], b[3:]).get()[()] == np.dot(x[3:], y[3:])
+    assert ocr.dot(a, b, slice=slice(5, 900, 3)).get()[()] == np.dot(x[5:900:3], y[5:900:3])
+    assert ocr.vdot(a[7:], b[:-7]).get()[()] == np.dot(x[7:], y[:-7])
+
+
+def test_subset_dot(queue):
+    x, y = values(np.float64, 5000, 7), values(np.float64, 5000, 8)
+    idx = np.random.default_rng(9).integers(0, 5000, 3000).astype(np.int32)
+    a, b, s = (cla.to_device(queue, v) for v in (x, y, idx))
+    close(ocr.subset_dot(s, a, b).get()[()], np.dot(x[idx], y[idx]), np.float64, 3000)
+    close(ocr.subset_dot(s, a, b, slice=slice(10, 20)).get()[()],
+          np.dot(x[idx[10:20]], y[idx[10:20]]), np.float64, 10)
+
+
+def test_dot_nan(queue):
+    x = values(np.float32, 100000, 10)
+    x[77777] = np.nan
+    a = cla.to_device(queue, x)
+    assert np.isnan(ocr.dot(a, a).get()[()])
+    assert np.isnan(ocr.norm(a).get()[()]) and np.isnan(ocr.norm(a, 1).get()[()])
+    assert np.isnan(ocr.norm(a, np.inf).get()[()])
+    assert ocr.count_nonzero(a).get()[()] == np.count_nonzero(x)
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_norm(queue, dtype, n):
+    skip_fp64(queue, dtype, np.float64)
+    x = values(dtype, n, 11)
+    a = cla.to_device(queue, x)
+    real = np.float32 if dtype in (np.float32, np.complex64) else np.float64
+    wide = x.astype(np.complex128)
+    for o in (None, 1, 2, np.inf):
+        if o == np.inf and n == 0:
+            with pytest.raises(ValueError):
+                ocr.norm(a, np.inf)
+            continue
+        got = ocr.norm(a, o)
+        assert got.dtype == real
+        close(got.get()[()], np.linalg.norm(wide, o), real, n)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_norm_no_overflow_or_underflow(queue, dtype):
+    skip_fp64(queue, dtype)
+    big = np.finfo(dtype).max / 1e4  # the norm fits; its squares do not
+    for scale in (big, np.finfo(dtype).tiny * 4):
+        x = (np.array([3.0, 4.0] * 50001) * scale).astype(dtype)
+        got = ocr.norm(cla.to_device(queue, x)).get()[()]
+        want = 5.0 * np.sqrt(50001) * float(scale)
+        assert np.isfinite(got) and abs(got - want) <= 1e-4 * want, (got, want)
+    x = np.array([1.0, np.inf, 2.0], dtype)
+    assert ocr.norm(cla.to_device(queue, x)).get()[()] == np.inf
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.int64, np.float32, np.complex64])
+@pytest.mark.parametrize("n", SIZES)
+def test_count_nonzero(queue, dtype, n):
+    x = values(np.int32, n, 12).astype(dtype)
+    if np.dtype(dtype).kind == "c" and n:
+        x[0] = 1j  # nonzero by its imaginary part alone
+    got = ocr.count_nonzero(cla.to_device(queue, x))
+    assert got.dtype == np.int64 and got.get()[()] == np.count_nonzero(x)
+
+
+def test_kernel_every_index_once(queue):
+    """sum(i) and max(i) over many first-pass groups: a skipped or partial
+    second stage, or a grid-stride loop that misses or repeats an index,
+    gives another value."""
+    n = 1000003
+    a = cla.zeros(queue, n, np.int8)
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "i + (long)x[i]",
+                            "__global char *x")
+    assert k(a).get()[()] == n * (n - 1) // 2
+    m = ocr.ReductionKernel(queue.context, np.int64, "-1", "max(a, b)", "i", "__global char *x")
+    assert m(a).get()[()] == n - 1
+    assert m(a, range=slice(5, 200, 7)).get()[()] == 194
+    assert k(a, slice=slice(10, None)).get()[()] == sum(range(10, n))
+
+
+def test_kernel_pyopencl_call(queue):
+    """PyOpenCL's call: scalars, out= (with an offset), return_event, range=,
+    an empty input's neutral."""
+    x, y = values(np.float32, 10007, 13), values(np.float32, 10007, 14)
+    a, b = cla.to_device(queue, x), cla.to_device(queue, y)
+    k = ocr.ReductionKernel(queue.context, np.float32, "0", "a+b", "s*x[i]*y[i]",
+                            "float s, __global const float *x, __global const float *y")
+    close(k(2.5, a, b).get()[()], 2.5 * np.dot(x.astype(np.float64), y), np.float32, 10007)
+    out = cla.zeros(queue, 4, np.float32)
+    res, ev = k(1.0, a[1:], b[1:], out=out[2:3], return_event=True)
+    assert isinstance(ev, cl.Event) and res is not None
+    got = out.get()
+    assert got[0] == got[1] == got[3] == 0
+    close(got[2], np.dot(x[1:].astype(np.float64), y[1:]), np.float32, 10006)
+    e = cla.empty(queue, (0,), np.float32)
+    assert ocr.ReductionKernel(queue.context, np.float32, "-1.5f", "fmax(a, b)", "x[i]",
+                               "__global float *x")(e).get()[()] == -1.5
+    with pytest.raises(cl.RuntimeError):  # a bad expression fails at construction
+        ocr.ReductionKernel(queue.context, np.float32, "0", "a+b", "x[i] +* nope",
+                            "__global float *x")
+
+
+def test_kernel_complex_default_map(queue):
+    x = values(np.complex64, 3001, 15)
+    k = ocr.ReductionKernel(queue.context, np.complex64, "cfloat_new(0, 0)",
+                            "cfloat_add(a, b)", arguments="__global cfloat_t *in")
+    close(k(cla.to_device(queue, x)).get()[()], x.astype(np.complex128).sum(), np.complex64,
+          3001)
+
+
+def test_out_of_order_queue_waits(ooo_queue):
+    """A pending UserEvent on the input (a copy behind it): the reduction
+    waits for it, and the input's events then name the reduction's alone."""
+    ctx = ooo_queue.context
+    n = 100003
+    a = cla.zeros(ooo_queue, n, np.float32)
+    a.finish()
+    gate = cl.UserEvent(ctx)
+    a.add_event(cl.enqueue_copy(ooo_queue, a.base_data, np.full(n, 2, np.float32),
+                                wait_for=[gate], is_blocking=False))
+    try:
+        got = ocr.dot(a, a)
+        cnt = ocr.count_nonzero(a)
+        last = cnt.events[-1]  # before get() adds its read
+        assert got.events[-1].command_execution_status != cl.command_execution_status.COMPLETE
+    finally:
+        gate.set_status(cl.command_execution_status.COMPLETE)
+    assert got.get()[()] == 4 * n and cnt.get()[()] == n
+    mine = [e for e in a.events if not isinstance(e, cl.NannyEvent)]  # the copy's stays
+    assert [e.int_ptr for e in mine] == [last.int_ptr]
