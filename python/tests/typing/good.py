@@ -22,3 +22,16 @@ def use(q: cl.CommandQueue, a: cla.Array, events: List[cl.Event]) -> float:
     kinds = ocr.dtypes()
     return float(s.get()) + float(m.get()) + float(i.get()) + float(v) + float(w) + \
         float(seg.size) + len(kinds) + len(ocr.version())
+
+
+def use_custom(ctx: cl.Context, q: cl.CommandQueue, a: cla.Array, b: cla.Array) -> float:
+    k = ocr.ReductionKernel(ctx, np.float32, "0", "a+b", "x[i]*y[i]",
+                            "__global float *x, __global float *y", preamble="")
+    r: cla.Array = k(a, b, queue=q, wait_for=None, range=slice(0, 5))
+    d = ocr.dot(a, b, np.float64, q, slice(1, None))
+    v = ocr.vdot(a, b)
+    s = ocr.subset_dot(a, a, b)
+    n = ocr.norm(a, 1)
+    c = ocr.count_nonzero(a, q)
+    return float(r.get()) + float(d.get()) + float(v.get()) + float(s.get()) + \
+        float(n.get()) + float(c.get())
