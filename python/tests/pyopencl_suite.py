@@ -1,12 +1,14 @@
 """PyOpenCL's own reduction tests, run with pyopencl.array.sum/min/max
-replaced by oclreduction's.
+(and ReductionKernel, dot, vdot, subset_dot) replaced by oclreduction's.
 
     pyopencl_suite.py [WORKDIR]
 
 Fetches the sdist of the installed PyOpenCL version (from PyPI's JSON API,
 its SHA-256 checked), takes its test/test_algorithm.py and test/test_array.py, and
 runs the reduction tests there under pytest with a conftest that patches the
-functions in before the test modules are imported; the run fails unless
+functions in before the test modules are imported (sum, min, max, dot, vdot,
+subset_dot and pyopencl.reduction.ReductionKernel, which PyOpenCL's tests
+import inside each test); the run fails unless
 oclreduction's functions were called. Exit status: pytest's; 77 (SKIPPED)
 when PyPI cannot be reached. Needs the package on PYTHONPATH, pytest and
 mako (PyOpenCL's dot, vdot and cumsum in the same tests).
@@ -19,6 +21,9 @@ import tarfile
 import tempfile
 
 SELECTION = ["test_algorithm.py::test_sum", "test_algorithm.py::test_minmax",
+             "test_algorithm.py::test_sum_without_data",
+             "test_algorithm.py::test_reduction_not_first_argument",
+             "test_algorithm.py::test_dot", "test_algorithm.py::test_struct_reduce",
              "test_array.py::test_outoforderqueue_reductions",
              "test_array.py::test_empty_reductions_vs_numpy",
              "test_array.py::test_reduction_nan_handling",
@@ -26,6 +31,7 @@ SELECTION = ["test_algorithm.py::test_sum", "test_algorithm.py::test_minmax",
 
 CONFTEST = '''
 import pyopencl.array
+import pyopencl.reduction
 import oclreduction
 
 CALLS = {"n": 0}
@@ -39,8 +45,17 @@ def _counted(f):
     return g
 
 
-for _name in ("sum", "min", "max"):
+for _name in ("sum", "min", "max", "dot", "vdot", "subset_dot"):
     setattr(pyopencl.array, _name, _counted(getattr(oclreduction, _name)))
+
+
+class _Kernel(oclreduction.ReductionKernel):  # PyOpenCL's own uses of it count too
+    def __call__(self, *args, **kwargs):
+        CALLS["n"] += 1
+        return super().__call__(*args, **kwargs)
+
+
+pyopencl.reduction.ReductionKernel = _Kernel
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -48,7 +63,8 @@ def pytest_sessionfinish(session, exitstatus):
         print("\\nno call reached oclreduction: the patch did not take")
         session.exitstatus = 1
     else:
-        print(f"\\n{CALLS['n']} calls of oclreduction.sum/min/max")
+        print(f"\\n{CALLS['n']} calls of oclreduction's sum/min/max/dot/vdot/subset_dot/"
+              "ReductionKernel")
 '''
 
 
