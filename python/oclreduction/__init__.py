@@ -421,12 +421,14 @@ _NoValue: Any = getattr(np, "_NoValue", None)  # "not given", as PyOpenCL and Nu
 _SCALARS = (int, float, complex, np.generic)
 
 
+_cla: Any = None  # pyopencl.array, where it imports
 try:
     import pyopencl as _pyopencl
-    import pyopencl.array as _cla
+    import pyopencl.array
+    _cla = pyopencl.array
     _NannyEvent: Any = _pyopencl.NannyEvent
 except (ImportError, AttributeError):  # pragma: no cover - every PyOpenCL with Array has it
-    _cla, _NannyEvent = None, ()
+    _NannyEvent = ()
 
 
 def _is_svm(a: Any) -> bool:
