@@ -193,9 +193,9 @@ static void add_groups(grader *g, unsigned geo, const type_op *to, unsigned coun
  * (keeping their ratio, which some kernels rely on), where the device takes
  * that many work-items; else half of both. A kernel with a hard-coded group
  * size, or a race that needs more work-items, shows at one of the two. */
-static void choose_second(grader *g) {
+static void choose_second(grader *g, size_t device_limit) {
     grade_geometry a = g->geo[0];
-    if (g->device_limit >= 2 * a.local && 2 * a.elems <= ((uint64_t)1 << 30))
+    if (device_limit >= 2 * a.local && 2 * a.elems <= ((uint64_t)1 << 30))
         g->geo[1] = (grade_geometry){2 * a.local, 2 * a.elems};
     else if (a.local >= 2 && a.elems >= 8 && a.elems % 2 == 0)
         g->geo[1] = (grade_geometry){a.local / 2, a.elems / 2};
@@ -215,11 +215,28 @@ int grade_find_oclgrind(char *path, size_t len) {
     return 0;
 }
 
-void grade_plan_second(grader *g) {
-    g->second_planned = 1;
-    choose_second(g);
+/* The second geometry's groups, once the device's largest work-group is known. */
+static void plan_second(grader *g, size_t device_limit) {
+    choose_second(g, device_limit);
     type_op to[COUNT(contract_types)];
     if (g->ngeo == 2) add_groups(g, 1, to, second_pairs(g->o, to));
+}
+
+/* The value checks. reduce6's child tells the device's largest work-group
+ * first, so the second geometry's groups join the matrix before any group
+ * runs; where it could not tell, the first group that does adds them after
+ * the first geometry's (the matrix's order is the same either way). */
+static void run_values(grader *g) {
+    size_t limit = grade_run_reference(g);
+    if (g->env_broken) return;
+    int planned = limit != 0;
+    if (planned) plan_second(g, limit);
+    for (unsigned from = 0, end; from < g->ngroups; from = end) {
+        end = g->ngroups;
+        limit = grade_run_groups(g, from);
+        if (!planned && limit) planned = 1, plan_second(g, limit);
+    }
+    grade_run_speed(g);
 }
 
 /* Whether type t failed to build at geometry geo (its race check is then a
@@ -337,7 +354,6 @@ static void print_output(const grader *g) {
     if (g->output_len && g->output[g->output_len - 1] != '\n') fputc('\n', stderr);
 }
 
-/* The matrix of the first geometry, the speed case, oclgrind. */
 /* The grade seed: the teacher's, else drawn fresh (so no one can know the
  * sizes in advance) and said, so the grading can be repeated. */
 static uint64_t grade_seed(const cli_options *o) {
@@ -353,6 +369,7 @@ static uint64_t grade_seed(const cli_options *o) {
     return s;
 }
 
+/* The matrix of the first geometry, the speed case, oclgrind. */
 static ocr_status setup(grader *g, const cli_options *o) {
     memset(g, 0, sizeof *g);
     g->o = o;
@@ -421,7 +438,7 @@ ocr_status cli_grade(const cli_options *o) {
     if (o->list_cases) return list_cases(o);
     if (setup(&g, o) != OCR_OK || make_tmpdir(&g) != OCR_OK) return OCR_RUNTIME;
     if (isatty(2)) fprintf(stderr, "grading: value checks (two at a time)...");
-    grade_run_values(&g);
+    run_values(&g);
     for (unsigned i = 0; i < g.nvalue; ++i)
         if (g.cases[i].verdict == V_NOT_RUN)
             snprintf(g.cases[i].detail, sizeof g.cases[i].detail,

@@ -105,8 +105,7 @@ typedef struct {
     char self[PATH_MAX], oclgrind[PATH_MAX];
     char tmpdir[64]; /* the children's stderr files */
     int have_oclgrind;
-    size_t device_limit; /* the device's largest work-group, 0: not known yet */
-    int second_planned;  /* the second geometry's groups are in the matrix (or cannot be) */
+    size_t device_limit; /* the device's largest work-group as a child told it, 0: not yet */
     int env_broken, timed_out;
     int timeout_group; /* the first group in matrix order with a TIMEOUT, or -1 */
     char env_msg[1024];
@@ -138,17 +137,20 @@ unsigned grade_not_graded(const grader *g, type_op *to, const char **why);
 /* grade.c: oclgrind's path on PATH, 0 if none. */
 int grade_find_oclgrind(char *path, size_t len);
 
-/* grade.c: adds the second geometry's groups once the device's largest
- * work-group is known (the first child tells). */
-void grade_plan_second(grader *g);
-
-/* grade_run.c: runs every value group, two children at a time (the machine
- * has cores to spare while one child compiles), then times the speed case
- * and reduce6 alone. A child that crashes or hangs is replaced for the
- * group's remaining cases; after a time-out no new group starts, and the
- * outcome is made the one a serial run gives: every group after the first
- * that timed out is NOT_RUN. */
-void grade_run_values(grader *g);
+/* grade_run.c, the value checks in three steps (grade.c plans between
+ * them): grade_run_reference runs reduce6 alone at the speed case's size
+ * (the speed reference, and the measure of this machine's pace for
+ * grade_case_limit); grade_run_groups runs the value groups [from, ngroups),
+ * two children at a time (the machine has cores to spare while one child
+ * compiles); grade_run_speed times the speed case alone. Both runs return
+ * the device's largest work-group once a child has told it (0: not yet),
+ * which decides the second geometry. A child that crashes or hangs is
+ * replaced for the group's remaining cases; after a time-out no new group
+ * starts, and the outcome is made the one a serial run gives: every group
+ * after the first that timed out is NOT_RUN. */
+size_t grade_run_reference(grader *g);
+size_t grade_run_groups(grader *g, unsigned from);
+void grade_run_speed(grader *g);
 /* grade_run.c: case n's time limit in seconds (see LIMIT_FACTOR). */
 double grade_case_limit(const grader *g, uint64_t n);
 /* grade_run.c: the race checks cases[idx[0..count)] under oclgrind, two at a

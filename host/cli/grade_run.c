@@ -513,17 +513,17 @@ static void run_alone(grader *g, job_kind kind, unsigned i) {
     if (j.active) wait_any(g, &j, 1);
 }
 
-void grade_run_values(grader *g) {
-    job jobs[PARALLEL];
-    unsigned next = 0;
-    /* reduce6 at the speed case's size first: the speed reference, and the
-     * measure of this machine's pace now (grade_case_limit). */
+size_t grade_run_reference(grader *g) {
     run_alone(g, JOB_REF, g->speed);
-    if (g->env_broken) return;
+    return g->device_limit;
+}
+
+size_t grade_run_groups(grader *g, unsigned from) {
+    job jobs[PARALLEL];
+    unsigned next = from;
     for (unsigned k = 0; k < PARALLEL; ++k)
         job_init(g, &jobs[k], k, JOB_GROUP);
     for (;;) {
-        if (!g->second_planned && g->device_limit) grade_plan_second(g);
         unsigned active = 0;
         for (unsigned k = 0; k < PARALLEL; ++k) {
             job *j = &jobs[k];
@@ -540,8 +540,10 @@ void grade_run_values(grader *g) {
             if (jobs[k].ended) jobs[k].ended = 0, finish_worker(g, &jobs[k]);
     }
     settle(g);
-    /* The speed case, timed alone: the kernel (its build cached by now),
-     * then reduce6 at the same size. */
+    return g->device_limit;
+}
+
+void grade_run_speed(grader *g) {
     if (!g->env_broken && !g->timed_out && g->cases[g->speed].verdict == V_PASS)
         run_alone(g, JOB_SPEED, g->speed);
 }
