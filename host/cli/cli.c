@@ -507,7 +507,6 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
 
 ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
     memset(o, 0, sizeof *o);
-    o->kernel = "6";
     o->size = (uint64_t)1 << 25;
     o->repeats = 10;
     o->seed = 1;
@@ -543,7 +542,10 @@ ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
         if (st != OCR_OK) return st;
         o->given |= (uint64_t)1 << (d - options);
     }
-    if (o->stream && !cli_given(o, "kernel")) o->kernel = "7"; /* --stream is reduce7's */
+    if (!o->kernel_file)
+        o->spec = ocr_kernel_find(o->kernel   ? o->kernel
+                                  : o->stream ? "reduce7"
+                                              : CLI_DEFAULT_KERNEL);
     /* --timeout outside --grade: the whole run's limit (host/cli/watchdog.c) */
     if (cli_given(o, "timeout") && !o->grade) o->run_timeout = o->timeout;
     o->grade_seed_given = cli_given(o, "grade-seed");

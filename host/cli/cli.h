@@ -5,8 +5,15 @@
 
 #include "ocr.h"
 
+#define CLI_DEFAULT_KERNEL "reduce6" /* without -n (and outside --stream) */
+
 typedef struct {
-    const char *kernel; /* number or name */
+    const char *kernel; /* -n as given (number or name), NULL: not given */
+    /* The built-in kernel the run uses, resolved once by cli_read_options:
+     * -n's, else the mode's own (--stream streams through reduce7), else
+     * reduce6. NULL: a --kernel-file run, or -n names no kernel (the run
+     * says so). */
+    const ocr_kernel_spec *spec;
     uint64_t size, m, seed;
     unsigned repeats;
     ocr_type type;

@@ -202,7 +202,7 @@ static ocr_status refuse(const char *fmt, const char *a, const char *b) {
 static int lacks(const cli_options *o, unsigned needs) {
     if (needs & CLI_NEEDS_KERNEL_FILE) return !o->kernel_file;
     if (!needs) return 0;
-    const ocr_kernel_spec *k = ocr_kernel_find(o->kernel);
+    const ocr_kernel_spec *k = o->spec;
     return o->kernel_file || (cli_given(o, "kernel") && (!k || (k->caps & needs) != needs));
 }
 
@@ -243,7 +243,7 @@ static const struct {
 
 static ocr_status refuse_without_ability(const cli_options *o) {
     char msg[160];
-    const ocr_kernel_spec *s = o->kernel_file ? NULL : ocr_kernel_find(o->kernel);
+    const ocr_kernel_spec *s = o->spec;
     if (!o->kernel_file && !s) return OCR_OK; /* an unknown kernel: the run says so */
     if (ocr_type_is_storage(o->type)) {       /* small types: what cannot be done with them */
         const char *ty = ocr_type_name(o->type);

@@ -59,7 +59,8 @@ static uint64_t field_hash(const cli_options *o, size_t i) {
     uint64_t h = 0xcbf29ce484222325ull;
     if (shaped[i].kind == F_NUM) return fnv(h, base, shaped[i].size);
     const char *s = *(const char *const *)base;
-    if (shaped[i].kind == F_KERNEL && s && ocr_kernel_find(s)) s = ocr_kernel_find(s)->name;
+    if (shaped[i].kind == F_KERNEL) /* "6" is "reduce6"; a --kernel-file run's -n, the default */
+        s = o->spec ? o->spec->name : s ? s : CLI_DEFAULT_KERNEL;
     return s ? fnv(h ^ 1, s, strlen(s)) : h;
 }
 

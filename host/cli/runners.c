@@ -38,7 +38,7 @@ ocr_status cli_make_request(const cli_options *o, ocr_build_request *rq) {
         rq->kernel_file = o->kernel_file;
         if (cli_check_kernel_file(o->kernel_file) != OCR_OK) return OCR_RUNTIME;
     } else {
-        const ocr_kernel_spec *s = ocr_kernel_find(o->kernel);
+        const ocr_kernel_spec *s = o->spec;
         if (!s) {
             fprintf(stderr,
                     "oclReduction: unknown kernel '%s' (see --list-kernels)\n"
