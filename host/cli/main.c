@@ -1,17 +1,12 @@
 #define _POSIX_C_SOURCE 200809L
 /* main.c - oclReduction: a thin command-line shell over the ocr library. */
 #include "modes.h"
+#include "report.h"
 
 #include <errno.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void list_kernels(void) {
-    const ocr_kernel_spec *s;
-    for (size_t i = 0; (s = ocr_kernel_at(i)) != NULL; ++i)
-        printf("%-27s %-35s %s\n", s->name, s->file, s->summary);
-}
 
 /* Parse, answer the questions that run nothing, then the row of the mode
  * table the options choose runs (its refusals were the parser's). */
@@ -34,7 +29,7 @@ static ocr_status run_main(int argc, char **argv) {
         return OCR_OK;
     }
     if (o.list_kernels) {
-        list_kernels();
+        cli_report_kernels();
         return OCR_OK;
     }
     if (o.run_timeout && (st = cli_watchdog_start(o.run_timeout)) != OCR_OK) return st;

@@ -14,6 +14,7 @@
  * every rank exits with the worst status.
  */
 #include "modes.h"
+#include "report.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -22,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MSG_LEN = 4096, NAME_LEN = 128 };
+enum { MSG_LEN = 4096 };
 
 /* Under a launcher every rank parses the same arguments and would print the
  * same usage error: only rank 0 says it. MPI has not started yet, so the rank
@@ -108,16 +109,6 @@ static void capture_stop(err_capture *c, char *buf, size_t len) {
     buf[n] = '\0';
 }
 
-/* What one rank tells rank 0 (MPI_Gather as bytes: one build, one host type). */
-typedef struct {
-    int status, passed;
-    uint64_t offset, count, depth, elems_read;
-    uint64_t kernels_ns, gpu_ns, resident_ns, h2d_ns; /* medians of its runs */
-    ocr_value expected;
-    double tolerance;
-    char host[NAME_LEN], device[NAME_LEN];
-} rank_info;
-
 /* The runs' barrier: every rank starts run r together; rank 0 notes when. */
 typedef struct {
     unsigned calls;
@@ -170,7 +161,7 @@ typedef struct {
 } share;
 
 static ocr_status setup(const cli_options *o, int rank, int size, int lrank, ocr_build_request *rq,
-                        share *s, rank_info *info) {
+                        share *s, cli_rank_info *info) {
     ocr_device_choice choice;
     char tuning[1200];
     uint64_t base = o->size / (uint64_t)size, extra = o->size % (uint64_t)size;
@@ -224,20 +215,9 @@ static void report_failure(int rank, int size, int mine, const char *msg) {
     free(msgs);
 }
 
-static double ms(uint64_t ns) {
-    return (double)ns / 1e6;
-}
-static double gbs(uint64_t bytes, uint64_t ns) {
-    return ns ? (double)bytes / (double)ns : 0.0;
-}
-
 /* Medians and minima over runs 1..reps of the ranks' slowest part. */
-typedef struct {
-    uint64_t kernels, resident, total, wall;
-} agg_times;
-
 static void aggregate(const uint64_t *runs, int size, unsigned reps, const uint64_t *release,
-                      uint64_t reduce_ns, agg_times *med, agg_times *mn) {
+                      uint64_t reduce_ns, cli_mpi_times *med, cli_mpi_times *mn) {
     uint64_t *v = malloc(reps * sizeof *v);
     if (!v) return;
     for (int f = 0; f < 4; ++f) {
@@ -264,120 +244,11 @@ static void aggregate(const uint64_t *runs, int size, unsigned reps, const uint6
     free(v);
 }
 
-typedef struct {
-    ocr_value result, expected;
-    double tolerance;
-    int exact, any_order, whole, passed, hosts;
-    uint64_t reduce_ns, elems_read;
-    agg_times med, min;
-} global_view;
-
-static void text(const cli_options *o, const char *kernel, int size, const rank_info *ri,
-                 const global_view *g) {
-    size_t es = ocr_type_size(o->type);
-    char got[64], want[64];
-    printf("MPI: '%s' over %d rank%s on %d host%s: %llu elements (%s %s, seed %llu, %s data)\n",
-           kernel, size, size == 1 ? "" : "s", g->hosts, g->hosts == 1 ? "" : "s",
-           (unsigned long long)o->size, ocr_type_name(o->type), ocr_op_name(o->op),
-           (unsigned long long)o->seed, ocr_data_kind_name(o->data));
-    printf("%4s %-16s %-30s %12s %12s %12s %12s %9s  %s\n", "rank", "host", "device", "offset",
-           "elements", "T kernels", "T total", "GB/s", "check");
-    for (int r = 0; r < size; ++r) {
-        const rank_info *x = &ri[r];
-        printf("%4d %-16.16s %-30.30s %12llu %12llu", r, x->host,
-               x->count ? x->device : "(no share)", (unsigned long long)x->offset,
-               (unsigned long long)x->count);
-        if (x->count)
-            printf(" %9.4f ms %9.4f ms %9.3f  %s\n", ms(x->kernels_ns), ms(x->gpu_ns),
-                   gbs(x->elems_read * es, x->kernels_ns), x->passed ? "PASSED" : "FAILED");
-        else
-            printf("  (fewer elements than ranks: adds the identity)\n");
-    }
-    printf("Result: %s (reference %s %s", ocr_value_str(o->type, g->result, got, sizeof got),
-           ocr_value_str(o->type, g->expected, want, sizeof want),
-           g->whole ? "of the whole input on rank 0" : "from the ranks' references combined");
-    if (g->exact)
-        printf(", exact%s",
-               g->any_order ? "" : " in every order of contiguous or strided ranges (N > 2^23)");
-    else
-        printf(", error %.3g ulps, bound %.3g ulps = %.3g",
-               ocr_error_ulps(o->type, g->expected, g->result),
-               ocr_ulps_of(o->type, g->expected, g->tolerance), g->tolerance);
-    printf(")\nChecked: each rank's share against its own reference in all %u runs; the "
-           "MPI_Reduce result against the reference\n\n%s\n\n",
-           o->repeats + 1, g->passed ? "Test PASSED!" : "Test FAILED!");
-    printf("Aggregate (median of %u runs; every run starts on all ranks together after an "
-           "MPI_Barrier, the slowest rank sets its time):\n",
-           o->repeats);
-    printf("T kernels: %.5g ms (min %.5g); bandwidth read %.3f GB/s (every rank's bytes / the "
-           "slowest rank's T kernels)\n",
-           ms(g->med.kernels), ms(g->min.kernels), gbs(g->elems_read * es, g->med.kernels));
-    printf("T gpu: %.5g ms (kernels + read-back + CPU finish + MPI_Reduce, input already on the "
-           "devices; min %.5g)\n",
-           ms(g->med.resident), ms(g->min.resident));
-    printf("T total: %.5g ms end to end from host memory (H2D + kernels + D2H + CPU + "
-           "MPI_Reduce; min %.5g): %.3f GB/s of input\n",
-           ms(g->med.total), ms(g->min.total), gbs(o->size * es, g->med.total));
-    printf("T MPI_Reduce: %.6f ms (one value per rank to rank 0, after a barrier)\n",
-           ms(g->reduce_ns));
-    printf("T wall: %.5g ms (rank 0's clock from one run's barrier to the next: the slowest "
-           "rank's run and the barrier; min %.5g)\n",
-           ms(g->med.wall), ms(g->min.wall));
-}
-
-static void json_str(const char *s) {
-    ocr_report_quoted(stdout, OCR_FORMAT_JSON, s);
-}
-
-static void json(const cli_options *o, const char *kernel, int size, const rank_info *ri,
-                 const global_view *g) {
-    size_t es = ocr_type_size(o->type);
-    char v[64];
-    printf("{\"mpi\": true, \"kernel\": ");
-    json_str(kernel);
-    printf(", \"type\": \"%s\", \"op\": \"%s\", \"n\": %llu, \"seed\": %llu, \"data\": \"%s\", "
-           "\"ranks\": %d, \"hosts\": %d, \"result\": ",
-           ocr_type_name(o->type), ocr_op_name(o->op), (unsigned long long)o->size,
-           (unsigned long long)o->seed, ocr_data_kind_name(o->data), size, g->hosts);
-    json_str(ocr_value_str(o->type, g->result, v, sizeof v));
-    printf(", \"expected\": ");
-    json_str(ocr_value_str(o->type, g->expected, v, sizeof v));
-    printf(", \"reference\": \"%s\", \"exact\": %s, \"passed\": %s, \"repetitions\": %u",
-           g->whole ? "whole input" : "ranks combined", g->exact ? "true" : "false",
-           g->passed ? "true" : "false", o->repeats);
-    printf(", \"bandwidth_gbs\": %.3f, \"bandwidth_e2e_gbs\": %.3f",
-           gbs(g->elems_read * es, g->med.kernels), gbs(o->size * es, g->med.total));
-    for (int k = 0; k < 2; ++k) {
-        const agg_times *a = k ? &g->min : &g->med;
-        printf(", \"%s\": {\"t_kernels_ms\": %.6f, \"t_gpu_tutorial_ms\": %.6f, \"t_gpu_ms\": "
-               "%.6f, \"wall_ms\": %.6f, \"reduce_ms\": %.6f}",
-               k ? "min" : "median", ms(a->kernels), ms(a->resident), ms(a->total), ms(a->wall),
-               ms(g->reduce_ns));
-    }
-    printf(", \"per_rank\": [");
-    for (int r = 0; r < size; ++r) {
-        const rank_info *x = &ri[r];
-        printf("%s\n{\"rank\": %d, \"host\": ", r ? "," : "", r);
-        json_str(x->host);
-        printf(", \"device\": ");
-        if (x->count)
-            json_str(x->device);
-        else
-            printf("null");
-        printf(", \"offset\": %llu, \"elements\": %llu, \"t_kernels_ms\": %.6f, \"t_gpu_ms\": "
-               "%.6f, \"t_gpu_tutorial_ms\": %.6f, \"h2d_ms\": %.6f, \"bandwidth_gbs\": %.3f, "
-               "\"passed\": %s}",
-               (unsigned long long)x->offset, (unsigned long long)x->count, ms(x->kernels_ns),
-               ms(x->gpu_ns), ms(x->resident_ns), ms(x->h2d_ns),
-               gbs(x->elems_read * es, x->kernels_ns), x->passed ? "true" : "false");
-    }
-    printf("]}\n");
-}
-
 /* Rank 0: the reference of the whole input (filled here when it fits in
  * 1 GiB, or when a rank's check has a tolerance), else the ranks' exact
  * references combined as the kernels would. */
-static void global_reference(const cli_options *o, int size, const rank_info *ri, global_view *g) {
+static void global_reference(const cli_options *o, int size, const cli_rank_info *ri,
+                             cli_mpi_view *g) {
     size_t es = ocr_type_size(o->type);
     uint64_t depth = 0;
     int tolerant = 0;
@@ -409,7 +280,7 @@ static void global_reference(const cli_options *o, int size, const rank_info *ri
  * device, and the number of hosts. */
 typedef struct {
     int rank, size, lrank, hosts;
-    char host[NAME_LEN];
+    char host[CLI_MPI_NAME_LEN];
 } world;
 
 static int world_start(int *argc, char ***argv, world *w) {
@@ -433,7 +304,7 @@ static int world_start(int *argc, char ***argv, world *w) {
  * stderr captured into msg; *mine is this rank's status, the result the
  * ranks' agreed one. */
 static ocr_status setup_and_run(const cli_options *o, const world *w, ocr_build_request *rq,
-                                share *s, rank_info *info, barrier_sync *bs, ocr_status *mine,
+                                share *s, cli_rank_info *info, barrier_sync *bs, ocr_status *mine,
                                 char *msg, size_t len) {
     err_capture cap;
     capture_start(&cap);
@@ -459,7 +330,7 @@ static ocr_status setup_and_run(const cli_options *o, const world *w, ocr_build_
 
 /* What this rank tells rank 0: info, and its runs' kernels, resident and
  * total times (3 x (reps + 1) values, malloc'd; NULL if out of memory). */
-static uint64_t *rank_runs(const share *s, unsigned reps, ocr_status st, rank_info *info) {
+static uint64_t *rank_runs(const share *s, unsigned reps, ocr_status st, cli_rank_info *info) {
     uint64_t *mine = calloc(3 * ((size_t)reps + 1), sizeof *mine);
     info->status = (int)st;
     info->passed = !s->count || (s->ran && s->res.passed);
@@ -480,11 +351,11 @@ static uint64_t *rank_runs(const share *s, unsigned reps, ocr_status st, rank_in
 /* Rank 0 gathers every rank's info and runs, checks the global value and
  * prints the report; every rank returns the verdict. */
 static ocr_status gather_and_report(const cli_options *o, const world *w, const char *kernel,
-                                    const rank_info *info, const uint64_t *mine, global_view *g,
-                                    const uint64_t *release_ns) {
+                                    const cli_rank_info *info, const uint64_t *mine,
+                                    cli_mpi_view *g, const uint64_t *release_ns) {
     unsigned reps = o->repeats;
     int n = 3 * ((int)reps + 1), verdict = 0;
-    rank_info *ri = w->rank == 0 ? calloc((size_t)w->size, sizeof *ri) : NULL;
+    cli_rank_info *ri = w->rank == 0 ? calloc((size_t)w->size, sizeof *ri) : NULL;
     uint64_t *runs = w->rank == 0 ? calloc((size_t)w->size * (size_t)n, sizeof *runs) : NULL;
     int ok = mine && (w->rank != 0 || (ri && runs)), all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -505,10 +376,7 @@ static ocr_status gather_and_report(const cli_options *o, const world *w, const 
             if (!ri[r].passed) g->passed = 0;
         }
         aggregate(runs, w->size, reps, release_ns, g->reduce_ns, &g->med, &g->min);
-        if (o->format == OCR_FORMAT_JSON)
-            json(o, kernel, w->size, ri, g);
-        else
-            text(o, kernel, w->size, ri, g);
+        cli_report_mpi(o, kernel, w->size, ri, g);
         verdict = g->passed ? OCR_OK : OCR_WRONG;
     }
     MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -528,7 +396,7 @@ ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv) {
         MPI_Finalize();
         return OCR_USAGE;
     }
-    rank_info info;
+    cli_rank_info info;
     memset(&info, 0, sizeof info);
     snprintf(info.host, sizeof info.host, "%s", w.host);
     share s;
@@ -546,7 +414,7 @@ ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv) {
 
     /* Combine: one value per rank (the identity where there is no share). */
     ocr_value part = s.ran ? s.res.result : ocr_identity(o->type, o->op);
-    global_view g;
+    cli_mpi_view g;
     memset(&g, 0, sizeof g);
     g.hosts = w.hosts;
     MPI_Barrier(MPI_COMM_WORLD);

@@ -4,6 +4,7 @@
  * the tuner (--tune). Each opens what it needs, runs and prints its report. */
 #include "grade.h"
 #include "modes.h"
+#include "report.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -11,13 +12,6 @@
 #include <string.h>
 
 #define MAX_DEVICES 32
-
-/* One row of the --device all comparison table. */
-typedef struct {
-    char device[256];
-    ocr_status st;
-    double t_gpu, t_kernels, gbs, speedup;
-} summary;
 
 /* The build request the options describe; OCR_USAGE for an unknown kernel,
  * OCR_RUNTIME for a --kernel-file that cannot be opened. */
@@ -87,7 +81,7 @@ static ocr_report_info report_info(const cli_options *o, const ocr_build_request
 /* --stream, or -n 7 beyond one buffer (host/lib/run/ocr_stream.c): the input
  * made chunk by chunk, never whole in host memory. */
 static ocr_status run_stream(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
-                             summary *sum) {
+                             cli_device_row *sum) {
     ocr_stream_options so = {o->chunk,      o->seed,   o->data,          o->kernel_dir,
                              o->local_size, o->groups, o->build_options, !o->stream};
     ocr_stream_result r;
@@ -110,7 +104,7 @@ static int streams_by_size(const cli_options *o, const ocr_build_request *rq,
 }
 
 static ocr_status stream_by_size(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
-                                 summary *sum) {
+                                 cli_device_row *sum) {
     const char *c = cli_mode_forbidden(cli_mode_find("--stream"), o);
     if (c) {
         fprintf(stderr,
@@ -150,11 +144,8 @@ static ocr_status explain(const cli_options *o, const ocr_build_request *rq, ocr
                           const ocr_kernel *k, uint64_t m) {
     ocr_plan plan;
     ocr_status st = ocr_plan_make(ocr_kernel_geometry(k), o->size, m, &plan);
-    if (st != OCR_OK) return st;
-    printf("Kernel %s (%s) on %s\nBuild options: %s\n", rq->spec.name, ocr_kernel_path(k),
-           ocr_device_get_info(dev)->name, ocr_kernel_options(k));
-    ocr_plan_print(stdout, &plan, ocr_type_size(o->type));
-    return OCR_OK;
+    if (st == OCR_OK) cli_report_explain(rq->spec.name, dev, k, &plan, ocr_type_size(o->type));
+    return st;
 }
 
 /* --peak: the copy rate of the device, and the run's bandwidth against it. */
@@ -165,17 +156,14 @@ static ocr_status peak(const cli_options *o, ocr_device *dev, const ocr_result *
     const ocr_device_info *in = ocr_device_get_info(dev);
     if (bytes > in->max_alloc) bytes = in->max_alloc;
     ocr_status st = ocr_copy_rate(dev, o->kernel_dir, bytes, o->repeats, &copy);
-    if (copy > 0 && res->median.kernels_ns) {
-        double gbs = (double)(res->plan.elems_read * es) / (double)res->median.kernels_ns;
-        printf("Copy rate: %.3f GB/s (cl/copy.cl over %llu bytes, read + write, median of %u)\n"
-               "Bandwidth read: %.1f%% of the copy rate\n",
-               copy, (unsigned long long)(o->size * es), o->repeats, 100 * gbs / copy);
-    }
+    if (copy > 0 && res->median.kernels_ns)
+        cli_report_peak(copy, (double)(res->plan.elems_read * es) / (double)res->median.kernels_ns,
+                        o->size * es, o->repeats);
     return st;
 }
 
 /* The -d all table's row of a run. */
-static void summarize(const ocr_result *res, size_t es, summary *sum) {
+static void summarize(const ocr_result *res, size_t es, cli_device_row *sum) {
     sum->t_gpu = (double)res->median.gpu_ns / 1e6;
     sum->t_kernels = (double)res->median.kernels_ns / 1e6;
     sum->gbs = res->median.kernels_ns
@@ -188,7 +176,7 @@ static void summarize(const ocr_result *res, size_t es, summary *sum) {
  * shared by every device) and prints the report. */
 static ocr_status run_and_report(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
                                  ocr_kernel *k, uint64_t m, void **data, int csv_header,
-                                 const char *tuning, summary *sum) {
+                                 const char *tuning, cli_device_row *sum) {
     ocr_result res;
     ocr_run_options ro = {o->repeats, m,    o->host_mem,     o->cpu, o->data,
                           NULL,       NULL, OCR_SECOND_AUTO, o->seed};
@@ -216,11 +204,11 @@ static ocr_status run_and_report(const cli_options *o, const ocr_build_request *
 /* Opens one device, builds, then explains or runs and reports. */
 static ocr_status run_on(const cli_options *o, const ocr_build_request *rq,
                          const ocr_device_choice *choice, void **data, int csv_header,
-                         summary *sum) {
+                         cli_device_row *sum) {
     ocr_device *dev = NULL;
     ocr_kernel *k = NULL;
     char tuning[1200] = "";
-    *sum = (summary){"(not opened)", OCR_OK, 0, 0, 0, 0};
+    *sum = (cli_device_row){.device = "(not opened)", .st = OCR_OK};
     ocr_status st = ocr_device_open(choice, &dev);
     if (st != OCR_OK) goto done;
     snprintf(sum->device, sizeof sum->device, "%s", ocr_device_get_info(dev)->name);
@@ -241,36 +229,13 @@ done:
     return st;
 }
 
-/* -d all, text: the comparison table after the reports. */
-static void comparison(const cli_options *o, const ocr_build_request *rq,
-                       const ocr_device_choice *choices, const summary *sums, int n) {
-    static const char *const outcome[] = {"PASSED", "FAILED", "usage error", "error"};
-    printf("\nComparison (%s, %llu elements):\n%-4s %-40s %12s %12s %10s %9s  %s\n", rq->spec.name,
-           (unsigned long long)o->size, "p.d", "device", "t gpu", "t kernel", "GB/s", "speedup",
-           "result");
-    for (int i = 0; i < n; ++i)
-        printf("%d.%-2d %-40.40s %9.4f ms %9.4f ms %10.3f %9.3f  %s\n", choices[i].platform,
-               choices[i].device, sums[i].device, sums[i].t_gpu, sums[i].t_kernels, sums[i].gbs,
-               sums[i].speedup, outcome[cli_exit_code(sums[i].st)]);
-}
-
-/* -d all, json: the array's element for a device that did not report. */
-static void json_failed(const ocr_device_choice *c, const summary *sum, ocr_status s) {
-    static const char *const outcome[] = {"passed", "failed", "usage error", "error"};
-    printf("{\"platform_index\": %d, \"device_index\": %d, \"device\": \"%s\", "
-           "\"status\": \"%s\"}\n",
-           c->platform, c->device,
-           strcmp(sum->device, "(not opened)") ? "(see stderr)" : "(not opened)",
-           outcome[cli_exit_code(s)]);
-}
-
 /* --device all: the same run on every device (of platform -p, if given), then
  * one table (text), one JSON array with an element per device, or one CSV
  * header and a row per device that ran. The exit status is the worst of them
  * (3 over 1 over 0). */
 static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
     ocr_device_choice choices[MAX_DEVICES];
-    summary sums[MAX_DEVICES];
+    cli_device_row sums[MAX_DEVICES];
     void *data = NULL;
     int n = 0;
     ocr_status st = ocr_device_select(&o->device, 0, choices, MAX_DEVICES, &n);
@@ -287,13 +252,14 @@ static ocr_status run_all(const cli_options *o, const ocr_build_request *rq) {
         if (json && i > 0) fputs(",\n", stdout);
         fflush(stdout); /* the device's own messages go to stderr in order */
         ocr_status s = run_on(o, rq, &choices[i], &data, 0, &sums[i]);
-        if (json && s != OCR_OK && s != OCR_WRONG) json_failed(&choices[i], &sums[i], s);
+        if (json && s != OCR_OK && s != OCR_WRONG) cli_report_device_failed(&choices[i], &sums[i]);
         if (cli_exit_code(s) > cli_exit_code(st)) st = s;
         if (o->format == OCR_FORMAT_TEXT && i + 1 < n) printf("\n");
     }
     free(data);
     if (json) fputs("]\n", stdout);
-    if (o->format == OCR_FORMAT_TEXT && !o->explain) comparison(o, rq, choices, sums, n);
+    if (o->format == OCR_FORMAT_TEXT && !o->explain)
+        cli_report_comparison(rq->spec.name, o->size, choices, sums, n);
     return st;
 }
 
@@ -348,21 +314,13 @@ static ocr_status tune(const cli_options *o) {
     char path[1024];
     ocr_status st = ocr_device_open(&o->device, &dev);
     if (st != OCR_OK) return st;
-    const ocr_device_info *in = ocr_device_get_info(dev);
     double t0 = (double)ocr_now_ns() / 1e9;
     st = ocr_tune_run(dev, o->type, o->size, o->tune_budget, o->kernel_dir, &best,
                       isatty(2) ? ocr_tune_progress_print : NULL, stderr);
     if (st == OCR_OK) st = ocr_tune_store(dev, o->type, o->kernel_dir, &best);
     if (st == OCR_OK) {
         ocr_tune_cache_path(path, sizeof path);
-        printf("Tuned reduce7 for %s (driver %s), %s, %llu elements:\n"
-               "  work-group size %zu, %zu groups, unroll %u, %s access: %.4f ms\n"
-               "  (%u of %u configurations timed in %.0f s; budget %u s)\n"
-               "Stored in %s; runs of reduce7 on this device now use it.\n",
-               in->name, in->driver, ocr_type_name(o->type), (unsigned long long)o->size,
-               best.local_size, best.groups, best.unroll, best.access == 2 ? "blocked" : "strided",
-               best.kernel_ms, best.tried, best.total, (double)ocr_now_ns() / 1e9 - t0,
-               o->tune_budget, path);
+        cli_report_tuned(o, dev, &best, (double)ocr_now_ns() / 1e9 - t0, path);
     }
     ocr_device_close(dev);
     return st;
@@ -373,7 +331,7 @@ static ocr_status tune(const cli_options *o) {
 /* The single run, on the device the options choose. */
 static ocr_status run_single(const cli_options *o, const ocr_build_request *rq) {
     void *data = NULL;
-    summary sum;
+    cli_device_row sum;
     ocr_status st = run_on(o, rq, &o->device, &data, 1, &sum);
     free(data);
     return st;
@@ -382,7 +340,7 @@ static ocr_status run_single(const cli_options *o, const ocr_build_request *rq) 
 /* --stream, on the device the options choose. */
 static ocr_status run_streamed(const cli_options *o, const ocr_build_request *rq) {
     ocr_device *dev = NULL;
-    summary sum;
+    cli_device_row sum;
     ocr_status st = ocr_device_open(&o->device, &dev);
     if (st == OCR_OK) st = run_stream(o, rq, dev, &sum);
     ocr_device_close(dev);

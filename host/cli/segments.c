@@ -3,6 +3,7 @@
  * segments of seeded random lengths, timed and checked segment by segment
  * against the CPU reference of each (bit for bit on the default exact data). */
 #include "modes.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -175,54 +176,11 @@ static void seg_release(seg_run *s) {
     free(s->data), free(s->off), free(s->got), free(s->ref);
 }
 
-typedef struct {
-    uint64_t median, min, wrong, first, runs, min_len, max_len;
-    double gbps;
-} seg_result;
-
-static void report(const cli_options *o, uint64_t k, const seg_run *s, const seg_result *r) {
-    const ocr_device_info *in = ocr_device_get_info(s->dev);
-    const char *verdict = r->wrong ? "FAILED" : "PASSED";
-    if (o->format == OCR_FORMAT_JSON) {
-        printf("{\"segments\": true, \"k\": %llu, \"n\": %llu, \"type\": \"%s\", \"op\": \"%s\", "
-               "\"seed\": %llu, \"data\": \"%s\", \"device\": ",
-               (unsigned long long)k, (unsigned long long)o->size, ocr_type_name(o->type),
-               ocr_op_name(o->op), (unsigned long long)o->seed, ocr_data_kind_name(o->data));
-        ocr_report_quoted(stdout, OCR_FORMAT_JSON, in->name);
-        printf(", \"offsets\": \"%s\", \"min_length\": %llu, \"max_length\": %llu, "
-               "\"runs\": %llu, \"kernel_ms\": %.6g, \"kernel_ms_min\": %.6g, \"gbps\": %.6g, "
-               "\"wrong_values\": %llu, \"verdict\": \"%s\"}\n",
-               ocr_type_name(s->off_type), (unsigned long long)r->min_len,
-               (unsigned long long)r->max_len, (unsigned long long)r->runs, r->median / 1e6,
-               r->min / 1e6, r->gbps, (unsigned long long)r->wrong, verdict);
-        return;
-    }
-    printf("Segmented reduction: %llu segments, %llu elements (%s %s, seed %llu, %s data)\n",
-           (unsigned long long)k, (unsigned long long)o->size, ocr_type_name(o->type),
-           ocr_op_name(o->op), (unsigned long long)o->seed, ocr_data_kind_name(o->data));
-    printf("Device: %s\n", in->name);
-    printf("Segment lengths: %llu to %llu (seeded random cuts), %s offsets, one library call\n",
-           (unsigned long long)r->min_len, (unsigned long long)r->max_len,
-           ocr_type_name(s->off_type));
-    printf("Checked: all %llu runs (1 warm-up + %u timed%s), every segment against its "
-           "reference\n",
-           (unsigned long long)r->runs, o->repeats,
-           o->data == OCR_DATA_ONE_SIDED ? "" : " + 1 on one-sided data per segment");
-    if (r->wrong)
-        printf("Wrong: %llu value%s over all runs (the first: segment %llu)\n",
-               (unsigned long long)r->wrong, r->wrong == 1 ? "" : "s",
-               (unsigned long long)r->first);
-    printf("\nTest %s!\n\n", verdict);
-    printf("T kernel: %.5g ms (median of %u; min %.5g)\n", r->median / 1e6, o->repeats,
-           r->min / 1e6);
-    printf("Bandwidth: %.4g GB/s (input, offsets and results / T kernel)\n", r->gbps);
-}
-
 ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv) {
     (void)argc, (void)argv;
     uint64_t k = o->segments;
     seg_run s = {0};
-    seg_result r = {0};
+    cli_segments_result r = {.k = k};
     uint64_t *ns = malloc(((size_t)o->repeats + 1) * sizeof *ns);
     ocr_status st = ns ? setup(o, k, &s) : OCR_NO_MEMORY;
     if (st == OCR_OK) references(o, k, &s, o->data);
@@ -245,7 +203,8 @@ ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv) {
                        (double)(k + 1) * ocr_type_size(s.off_type) +
                        (double)k * ocr_type_size(o->type);
         r.gbps = r.median ? bytes / (double)r.median : 0;
-        report(o, k, &s, &r);
+        r.off_type = s.off_type;
+        cli_report_segments(o, ocr_device_get_info(s.dev)->name, &r);
         if (r.wrong) st = OCR_WRONG;
     }
     seg_release(&s);
