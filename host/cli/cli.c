@@ -182,16 +182,18 @@ _Static_assert(sizeof(ocr_format) == sizeof(int) && sizeof(ocr_cpu_baseline) == 
                "enums filled by T_CHOICE rows must be int-sized");
 
 #define F(field) offsetof(cli_options, field)
-#define FLAG(s, l, field, help)                                                                    \
-    { s, l, NULL, help, T_FLAG, F(field), 0, 0, NULL, NULL }
-#define STR(s, l, a, field, help)                                                                  \
-    { s, l, a, help, T_STR, F(field), 0, 0, NULL, NULL }
-#define NUM(s, l, a, ty, field, lo, hi, help)                                                      \
-    { s, l, a, help, ty, F(field), lo, hi, NULL, NULL }
-#define CHOICE(s, l, a, field, names, help)                                                        \
-    { s, l, a, help, T_CHOICE, F(field), 0, 0, names, NULL }
-#define CUSTOM(s, l, a, fn, help)                                                                  \
-    { s, l, a, help, T_CUSTOM, 0, 0, 0, NULL, fn }
+/* The row forms, each (short name, long name, [argument,] ..., help). */
+#define ROW(sh, ln, ar, hp) .short_name = sh, .long_name = ln, .arg = ar, .help = hp
+#define FLAG(sh, ln, fld, hp)                                                                      \
+    { ROW(sh, ln, NULL, hp), .type = T_FLAG, .off = F(fld) }
+#define STR(sh, ln, ar, fld, hp)                                                                   \
+    { ROW(sh, ln, ar, hp), .type = T_STR, .off = F(fld) }
+#define NUM(sh, ln, ar, ty, fld, lo, hi, hp)                                                       \
+    { ROW(sh, ln, ar, hp), .type = ty, .off = F(fld), .min = lo, .max = hi }
+#define CHOICE(sh, ln, ar, fld, names, hp)                                                         \
+    { ROW(sh, ln, ar, hp), .type = T_CHOICE, .off = F(fld), .choices = names }
+#define CUSTOM(sh, ln, ar, fn, hp)                                                                 \
+    { ROW(sh, ln, ar, hp), .type = T_CUSTOM, .parse = fn }
 
 static const option_def options[] = {
     STR('n', "kernel", "K", kernel, "kernel: 0..7 or a name (reduce6, race_tail); default 6"),
@@ -212,8 +214,8 @@ static const option_def options[] = {
     NUM('g', "groups", "G", T_SIZE, groups, 1, OCR_MAX_GROUPS,
         "work-groups per launch (reduce7); default from the device"),
     NUM('p', "platform", "P", T_INT, device.platform, 0, 1000, "platform index (see --list)"),
-    {'d', "device", "D", "device index (within -p, else among all devices), or all", T_INT,
-     F(device.device), 0, 1000, NULL, parse_device},
+    {ROW('d', "device", "D", "device index (within -p, else among all devices), or all"),
+     .type = T_INT, .off = F(device.device), .min = 0, .max = 1000, .parse = parse_device},
     CUSTOM('t', "device-type", "T", parse_device_type,
            "gpu, cpu, accelerator or all; default: a GPU if any"),
     CHOICE(0, "access", "A", access, access_names,
@@ -311,7 +313,8 @@ void cli_help(FILE *f) {
 static const struct {
     ocr_status st;
     int code;
-} exit_codes[] = {{OCR_OK, 0}, {OCR_WRONG, 1}, {OCR_USAGE, 2}};
+} exit_codes[] = {
+    {.st = OCR_OK, .code = 0}, {.st = OCR_WRONG, .code = 1}, {.st = OCR_USAGE, .code = 2}};
 
 int cli_exit_code(ocr_status st) {
     for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; ++i)

@@ -62,7 +62,7 @@ unsigned grade_not_graded(const grader *g, type_op *to, const char **why) {
                 if (g->groups[gi].type == ty && g->groups[gi].op == op &&
                     g->cases[g->groups[gi].first].verdict == V_SKIPPED)
                     w = "the device has no double precision (cl_khr_fp64)";
-            if (w) to[k] = (type_op){ty, op}, why[k++] = w;
+            if (w) to[k] = (type_op){.type = ty, .op = op}, why[k++] = w;
         }
     return k;
 }
@@ -73,7 +73,7 @@ static unsigned first_pairs(const cli_options *o, type_op *to) {
     for (unsigned t = 0; t < COUNT(contract_types); ++t)
         for (unsigned p = 0; p < COUNT(contract_ops); ++p)
             if (grade_graded(o, contract_types[t], contract_ops[p]))
-                to[k++] = (type_op){contract_types[t], contract_ops[p]};
+                to[k++] = (type_op){.type = contract_types[t], .op = contract_ops[p]};
     return k;
 }
 
@@ -84,10 +84,10 @@ static unsigned second_pairs(const cli_options *o, type_op *to) {
     for (unsigned t = 0; t < COUNT(contract_types); ++t) {
         ocr_type ty = contract_types[t];
         int found = grade_graded(o, ty, second_op[ty]);
-        if (found) to[k++] = (type_op){ty, second_op[ty]};
+        if (found) to[k++] = (type_op){.type = ty, .op = second_op[ty]};
         for (unsigned p = 0; p < COUNT(contract_ops) && !found; ++p)
             if ((found = grade_graded(o, ty, contract_ops[p])))
-                to[k++] = (type_op){ty, contract_ops[p]};
+                to[k++] = (type_op){.type = ty, .op = contract_ops[p]};
     }
     return k;
 }
@@ -182,7 +182,11 @@ static void add_groups(grader *g, unsigned geo, const type_op *to, unsigned coun
     g->nsizes[geo] = make_sizes(g, geo, g->sizes[geo]);
     for (unsigned i = 0; i < count; ++i) {
         grade_group *gr = &g->groups[g->ngroups++];
-        *gr = (grade_group){to[i].type, to[i].op, geo, g->ncases, g->nsizes[geo]};
+        *gr = (grade_group){.type = to[i].type,
+                            .op = to[i].op,
+                            .geo = geo,
+                            .first = g->ncases,
+                            .count = g->nsizes[geo]};
         for (unsigned s = 0; s < g->nsizes[geo]; ++s)
             add_case(g, 0, geo, to[i].type, to[i].op, g->sizes[geo][s]);
     }
@@ -196,9 +200,9 @@ static void add_groups(grader *g, unsigned geo, const type_op *to, unsigned coun
 static void choose_second(grader *g, size_t device_limit) {
     grade_geometry a = g->geo[0];
     if (device_limit >= 2 * a.local && 2 * a.elems <= ((uint64_t)1 << 30))
-        g->geo[1] = (grade_geometry){2 * a.local, 2 * a.elems};
+        g->geo[1] = (grade_geometry){.local = 2 * a.local, .elems = 2 * a.elems};
     else if (a.local >= 2 && a.elems >= 8 && a.elems % 2 == 0)
-        g->geo[1] = (grade_geometry){a.local / 2, a.elems / 2};
+        g->geo[1] = (grade_geometry){.local = a.local / 2, .elems = a.elems / 2};
     else
         return; /* one work-item and tiny groups: nothing else to try */
     g->ngeo = 2;
@@ -374,7 +378,8 @@ static ocr_status setup(grader *g, const cli_options *o) {
     memset(g, 0, sizeof *g);
     g->o = o;
     g->grade_seed = grade_seed(o);
-    g->geo[0] = (grade_geometry){o->local_size ? o->local_size : 64, o->elems_per_group};
+    g->geo[0] =
+        (grade_geometry){.local = o->local_size ? o->local_size : 64, .elems = o->elems_per_group};
     g->ngeo = 1;
     type_op to[COUNT(contract_types) * COUNT(contract_ops)];
     add_groups(g, 0, to, first_pairs(o, to));

@@ -16,6 +16,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
+#include "modes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,10 +100,8 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
         rq.kernel_dir = g->o->kernel_dir;
         rq.type = OCR_INT, rq.op = OCR_SUM;
     } else {
-        ocr_kernel_spec s = {
-            g->o->kernel_name, g->o->kernel_file, OCR_PER_GROUP, geo->local, (size_t)geo->elems, 1,
-            geo->elems,        "graded kernel",   {0},           0};
-        rq.spec = s;
+        rq.spec = cli_file_kernel(g->o->kernel_name, g->o->kernel_file, geo->local, geo->elems,
+                                  "graded kernel");
         rq.spec.caps |= OCR_KERNEL_CONFINED; /* its includes stay in its folder */
         rq.kernel_file = g->o->kernel_file;
         rq.type = gr->type, rq.op = gr->op;
@@ -338,8 +337,9 @@ static void wait_any(grader *g, job *jobs, unsigned n) {
         struct pollfd pf[8];
         double now = now_s(), next = now + 3600;
         for (unsigned k = 0; k < n; ++k) {
-            pf[2 * k] = (struct pollfd){jobs[k].active ? jobs[k].msg : -1, POLLIN, 0};
-            pf[2 * k + 1] = (struct pollfd){jobs[k].active ? jobs[k].out : -1, POLLIN, 0};
+            pf[2 * k] = (struct pollfd){.fd = jobs[k].active ? jobs[k].msg : -1, .events = POLLIN};
+            pf[2 * k + 1] =
+                (struct pollfd){.fd = jobs[k].active ? jobs[k].out : -1, .events = POLLIN};
             if (jobs[k].active && jobs[k].deadline < next) next = jobs[k].deadline;
         }
         int pr = poll(pf, 2 * n, next > now ? (int)((next - now) * 1000) + 1 : 0);

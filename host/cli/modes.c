@@ -237,9 +237,9 @@ static ocr_status refuse_row(const cli_mode *m, const cli_options *o) {
 static const struct {
     const char *option;
     unsigned needs;
-} option_needs[] = {{"groups", OCR_KERNEL_FREE_GEOMETRY},
-                    {"access", OCR_KERNEL_FREE_GEOMETRY},
-                    {"accurate", OCR_KERNEL_ACCURATE}};
+} option_needs[] = {{.option = "groups", .needs = OCR_KERNEL_FREE_GEOMETRY},
+                    {.option = "access", .needs = OCR_KERNEL_FREE_GEOMETRY},
+                    {.option = "accurate", .needs = OCR_KERNEL_ACCURATE}};
 
 static ocr_status refuse_without_ability(const cli_options *o) {
     char msg[160];

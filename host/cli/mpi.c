@@ -176,8 +176,7 @@ static ocr_status setup(const cli_options *o, int rank, int size, int lrank, ocr
     ocr_build_request brq = *rq; /* reduce7: this device's tuned geometry, as a single run's */
     ocr_tune_apply(s->dev, &brq, tuning, sizeof tuning);
     if ((st = ocr_kernel_build(s->dev, &brq, &s->kernel)) != OCR_OK) return st;
-    ocr_run_options ro = {o->repeats, o->m, o->host_mem,     OCR_CPU_NONE, o->data,
-                          NULL,       NULL, OCR_SECOND_AUTO, o->seed};
+    ocr_run_options ro = cli_run_options(o, o->m, OCR_CPU_NONE);
     if ((st = ocr_check_size(s->dev, s->kernel, s->count, &ro)) != OCR_OK) return st;
     if (!(s->data = cli_make_input(o, s->offset, s->count, "the share"))) return OCR_RUNTIME;
     return OCR_OK;
@@ -272,7 +271,8 @@ static void global_reference(const cli_options *o, int size, const cli_rank_info
             if (ri[r].count) g->expected = ocr_combine(o->type, o->op, g->expected, ri[r].expected);
         g->exact = 1, g->any_order = 1;
     }
-    ocr_reference chk = {g->expected, g->tolerance, 0, g->any_order};
+    ocr_reference chk = {
+        .expected = g->expected, .tolerance = g->tolerance, .any_order = g->any_order};
     g->passed = ocr_check(o->type, &chk, g->result);
 }
 
@@ -314,8 +314,8 @@ static ocr_status setup_and_run(const cli_options *o, const world *w, ocr_build_
     ocr_status all = agree(st);
     if (all == OCR_OK) { /* every rank is ready: the runs, in step */
         if (s->count) {
-            ocr_run_options ro = {o->repeats, o->m, o->host_mem,     OCR_CPU_NONE, o->data,
-                                  sync_ranks, bs,   OCR_SECOND_AUTO, o->seed};
+            ocr_run_options ro = cli_run_options(o, o->m, OCR_CPU_NONE);
+            ro.sync = sync_ranks, ro.sync_ctx = bs;
             st = ocr_run(s->dev, s->kernel, s->data, s->count, o->type, o->op, &ro, &s->res);
             s->ran = st == OCR_OK || st == OCR_WRONG;
         }
@@ -387,7 +387,7 @@ static ocr_status gather_and_report(const cli_options *o, const world *w, const 
 
 /* Every message after MPI starts goes through rank 0. */
 ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv) {
-    world w = {0, 1, 0, 1, ""};
+    world w = {.size = 1, .hosts = 1};
     if (world_start(argc, argv, &w) != 0) {
         fprintf(stderr, "oclReduction: --mpi: MPI_Init failed\n");
         return OCR_RUNTIME;
@@ -403,7 +403,7 @@ ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv) {
     memset(&s, 0, sizeof s);
     ocr_build_request rq;
     memset(&rq, 0, sizeof rq);
-    barrier_sync bs = {0, w.rank == 0 ? calloc(o->repeats + 2, sizeof(uint64_t)) : NULL};
+    barrier_sync bs = {.release_ns = w.rank == 0 ? calloc(o->repeats + 2, sizeof(uint64_t)) : NULL};
     static char msg[MSG_LEN];
     ocr_status st, all = setup_and_run(o, &w, &rq, &s, &info, &bs, &st, msg, sizeof msg);
     if (all >= OCR_USAGE) {

@@ -22,10 +22,13 @@ static const struct {
     field_kind kind;
 } shaped[] = {
 #define NUM(n, f)                                                                                  \
-    { n, offsetof(cli_options, f), sizeof(((cli_options *)0)->f), F_NUM }
+    {                                                                                              \
+        .name = n, .off = offsetof(cli_options, f), .size = sizeof(((cli_options *)0)->f),         \
+        .kind = F_NUM                                                                              \
+    }
 #define STR(n, f)                                                                                  \
-    { n, offsetof(cli_options, f), 0, F_STR }
-    {"-n (--kernel)", offsetof(cli_options, kernel), 0, F_KERNEL},
+    { .name = n, .off = offsetof(cli_options, f), .kind = F_STR }
+    {.name = "-n (--kernel)", .off = offsetof(cli_options, kernel), .kind = F_KERNEL},
     NUM("-s (--size)", size),
     NUM("-M (--threshold)", m),
     NUM("-r (--repeat)", repeats),

@@ -13,22 +13,36 @@
 
 #define MAX_DEVICES 32
 
+ocr_kernel_spec cli_file_kernel(const char *name, const char *file, size_t local, uint64_t elems,
+                                const char *summary) {
+    return (ocr_kernel_spec){.name = name,
+                             .file = file,
+                             .kind = OCR_PER_GROUP,
+                             .local_size = local,
+                             .block = (size_t)elems,
+                             .loads_per_slot = 1,
+                             .default_m = (size_t)elems,
+                             .summary = summary};
+}
+
+ocr_run_options cli_run_options(const cli_options *o, uint64_t m, ocr_cpu_baseline cpu) {
+    return (ocr_run_options){.repeats = o->repeats,
+                             .m = m,
+                             .host_mem = o->host_mem,
+                             .cpu = cpu,
+                             .data = o->data,
+                             .second = OCR_SECOND_AUTO,
+                             .seed = o->seed};
+}
+
 /* The build request the options describe; OCR_USAGE for an unknown kernel,
  * OCR_RUNTIME for a --kernel-file that cannot be opened. */
 ocr_status cli_make_request(const cli_options *o, ocr_build_request *rq) {
     *rq = (ocr_build_request){0};
-    if (o->kernel_file) { /* a student kernel: one output per group of E elements */
-        ocr_kernel_spec s = {o->kernel_name,
-                             o->kernel_file,
-                             OCR_PER_GROUP,
-                             o->local_size ? o->local_size : 64,
-                             (size_t)o->elems_per_group,
-                             1,
-                             o->elems_per_group,
-                             "user kernel",
-                             {0},
-                             0};
-        rq->spec = s;
+    if (o->kernel_file) {
+        rq->spec =
+            cli_file_kernel(o->kernel_name, o->kernel_file, o->local_size ? o->local_size : 64,
+                            o->elems_per_group, "user kernel");
         rq->kernel_file = o->kernel_file;
         if (cli_check_kernel_file(o->kernel_file) != OCR_OK) return OCR_RUNTIME;
     } else {
@@ -82,8 +96,14 @@ static ocr_report_info report_info(const cli_options *o, const ocr_build_request
  * made chunk by chunk, never whole in host memory. */
 static ocr_status run_stream(const cli_options *o, const ocr_build_request *rq, ocr_device *dev,
                              cli_device_row *sum) {
-    ocr_stream_options so = {o->chunk,      o->seed,   o->data,          o->kernel_dir,
-                             o->local_size, o->groups, o->build_options, !o->stream};
+    ocr_stream_options so = {.chunk = o->chunk,
+                             .seed = o->seed,
+                             .data = o->data,
+                             .kernel_dir = o->kernel_dir,
+                             .local_size = o->local_size,
+                             .groups = o->groups,
+                             .build_options = o->build_options,
+                             .automatic = !o->stream};
     ocr_stream_result r;
     ocr_status st = ocr_stream_run(dev, o->type, o->op, o->size, &so, &r);
     if (st == OCR_OK || st == OCR_WRONG) {
@@ -178,8 +198,7 @@ static ocr_status run_and_report(const cli_options *o, const ocr_build_request *
                                  ocr_kernel *k, uint64_t m, void **data, int csv_header,
                                  const char *tuning, cli_device_row *sum) {
     ocr_result res;
-    ocr_run_options ro = {o->repeats, m,    o->host_mem,     o->cpu, o->data,
-                          NULL,       NULL, OCR_SECOND_AUTO, o->seed};
+    ocr_run_options ro = cli_run_options(o, m, o->cpu);
     /* Refuse sizes the host or the device cannot hold before touching memory. */
     ocr_status st = ocr_check_size(dev, k, o->size, &ro);
     if (st != OCR_OK) return st;
@@ -276,7 +295,8 @@ static ocr_status split_choices(const cli_options *o, ocr_device_choice *out, in
         int a, b;
         for (const char *p = o->split; p && *p && *count < max;)
             if ((p = cli_split_pair(p, &a, &b)))
-                out[(*count)++] = (ocr_device_choice){a, b, CL_DEVICE_TYPE_ALL, 1};
+                out[(*count)++] = (ocr_device_choice){
+                    .platform = a, .device = b, .type = CL_DEVICE_TYPE_ALL, .type_given = 1};
     }
     if (*count == 0) {
         fprintf(stderr, "oclReduction: --split %s: no OpenCL device found (see --list)\n",
@@ -294,8 +314,7 @@ static ocr_status run_split(const cli_options *o, const ocr_build_request *rq) {
     if (st != OCR_OK) return st;
     void *data = cli_make_input(o, 0, o->size, "the input");
     if (!data) return OCR_RUNTIME;
-    ocr_run_options ro = {o->repeats, o->m, o->host_mem,     OCR_CPU_NONE, o->data,
-                          NULL,       NULL, OCR_SECOND_AUTO, o->seed};
+    ocr_run_options ro = cli_run_options(o, o->m, OCR_CPU_NONE);
     ocr_split_result res;
     st = ocr_split_run(choices, (unsigned)n, rq, data, o->size, &ro, o->shares, &res);
     if (st == OCR_OK || st == OCR_WRONG) {
