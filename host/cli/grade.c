@@ -44,7 +44,9 @@ static const ocr_op second_op[] = {
 static const ocr_type race_types[] = {OCR_INT, OCR_LONG, OCR_FLOAT};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-int grade_graded(const cli_options *o, ocr_type t, ocr_op op) {
+/* Whether the matrix grades (t, op) under o's --grade-types / --grade-ops
+ * (and the kernel contract: bitwise operators on integers). */
+static int graded(const cli_options *o, ocr_type t, ocr_op op) {
     return (!o->grade_types || (o->grade_types >> t & 1)) &&
            (!o->grade_ops || (o->grade_ops >> op & 1)) && ocr_op_valid_for(op, t);
 }
@@ -57,7 +59,7 @@ unsigned grade_not_graded(const grader *g, type_op *to, const char **why) {
             ocr_op op = contract_ops[p];
             if (!ocr_op_valid_for(op, ty)) continue;
             const char *w = NULL;
-            if (!grade_graded(g->o, ty, op)) w = "left out by --grade-types / --grade-ops";
+            if (!graded(g->o, ty, op)) w = "left out by --grade-types / --grade-ops";
             for (unsigned gi = 0; gi < g->ngroups && !w; ++gi)
                 if (g->groups[gi].type == ty && g->groups[gi].op == op &&
                     g->cases[g->groups[gi].first].verdict == V_SKIPPED)
@@ -72,7 +74,7 @@ static unsigned first_pairs(const cli_options *o, type_op *to) {
     unsigned k = 0;
     for (unsigned t = 0; t < COUNT(contract_types); ++t)
         for (unsigned p = 0; p < COUNT(contract_ops); ++p)
-            if (grade_graded(o, contract_types[t], contract_ops[p]))
+            if (graded(o, contract_types[t], contract_ops[p]))
                 to[k++] = (type_op){.type = contract_types[t], .op = contract_ops[p]};
     return k;
 }
@@ -83,10 +85,10 @@ static unsigned second_pairs(const cli_options *o, type_op *to) {
     unsigned k = 0;
     for (unsigned t = 0; t < COUNT(contract_types); ++t) {
         ocr_type ty = contract_types[t];
-        int found = grade_graded(o, ty, second_op[ty]);
+        int found = graded(o, ty, second_op[ty]);
         if (found) to[k++] = (type_op){.type = ty, .op = second_op[ty]};
         for (unsigned p = 0; p < COUNT(contract_ops) && !found; ++p)
-            if ((found = grade_graded(o, ty, contract_ops[p])))
+            if ((found = graded(o, ty, contract_ops[p])))
                 to[k++] = (type_op){.type = ty, .op = contract_ops[p]};
     }
     return k;
@@ -255,7 +257,7 @@ static int build_failed(const grader *g, unsigned geo, ocr_type t) {
 /* Whether type t is among the graded ones (any operator). */
 static int type_graded(const cli_options *o, ocr_type t) {
     for (unsigned p = 0; p < COUNT(contract_ops); ++p)
-        if (grade_graded(o, t, contract_ops[p])) return 1;
+        if (graded(o, t, contract_ops[p])) return 1;
     return 0;
 }
 

@@ -48,7 +48,6 @@ typedef struct {
     grade_verdict verdict;
     int data; /* the data set that failed (an ocr_data_kind), or -1 */
     char got[64], want[64];
-    uint64_t kernel_ns;
     /* Race checks: the checker (oclgrind) failed on its own: first with
      * --uninitialized, then (no_uninit) without; checker_failed when it failed
      * both ways and the case is not checked; tool says how ("signal 11"). */
@@ -69,10 +68,6 @@ typedef struct {
     ocr_type type;
     ocr_op op;
 } type_op;
-
-/* Whether the matrix grades (t, op) under o's --grade-types / --grade-ops
- * (and the kernel contract: bitwise operators on integers). */
-int grade_graded(const cli_options *o, ocr_type t, ocr_op op);
 
 /* The cases one child runs: one build of one (type, operator, geometry). */
 typedef struct {

@@ -411,7 +411,7 @@ static void on_worker_line(grader *g, job *j, char *line) {
         } else if (j->kind == JOB_SPEED) {
             g->speed_ns = v == V_PASS ? ns : 0;
         } else {
-            k->verdict = (grade_verdict)v, k->data = set, k->kernel_ns = ns;
+            k->verdict = (grade_verdict)v, k->data = set;
             snprintf(k->got, sizeof k->got, "%s", got);
             snprintf(k->want, sizeof k->want, "%s", want);
             if (v == V_CRASH) file_part(j->errlog, k->detail, sizeof k->detail, 0);

@@ -4,8 +4,6 @@
 #include "report.h"
 
 #include <errno.h>
-#include <unistd.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Parse, answer the questions that run nothing, then the row of the mode

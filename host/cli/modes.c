@@ -162,17 +162,14 @@ static const cli_mode modes[] = {
 };
 #define NMODES (sizeof modes / sizeof modes[0])
 
-const cli_mode *cli_mode_at(size_t i) {
-    return i < NMODES ? &modes[i] : NULL;
-}
-
 const cli_mode *cli_mode_find(const char *name) {
     for (size_t i = 0; i < NMODES; ++i)
         if (!strcmp(modes[i].name, name)) return &modes[i];
     return NULL;
 }
 
-int cli_mode_chosen(const cli_mode *m, const cli_options *o) {
+/* Whether the options choose row m. */
+static int chosen(const cli_mode *m, const cli_options *o) {
     if (m->flag == CLI_ALWAYS) return 1;
     const char *field = (const char *)o + m->flag;
     return m->flag_is_text ? *(const char *const *)field != NULL : *(const int *)field != 0;
@@ -180,7 +177,7 @@ int cli_mode_chosen(const cli_mode *m, const cli_options *o) {
 
 const cli_mode *cli_mode_of(const cli_options *o) {
     for (size_t i = 0; i < NMODES; ++i)
-        if (modes[i].run && cli_mode_chosen(&modes[i], o)) return &modes[i];
+        if (modes[i].run && chosen(&modes[i], o)) return &modes[i];
     return &modes[NMODES - 1];
 }
 
@@ -200,18 +197,17 @@ static ocr_status refuse(const char *fmt, const char *a, const char *b) {
 /* A kernel lacks the needed ability when it is a --kernel-file, or when -n
  * names one without it (no -n: the mode picks its own kernel). */
 static int lacks(const cli_options *o, unsigned needs) {
-    if (needs & CLI_NEEDS_KERNEL_FILE) return !o->kernel_file;
     if (!needs) return 0;
-    const ocr_kernel_spec *k = o->spec;
-    return o->kernel_file || (cli_given(o, "kernel") && (!k || (k->caps & needs) != needs));
+    return o->kernel_file ||
+           (cli_given(o, "kernel") && (!o->spec || (o->spec->caps & needs) != needs));
 }
 
 static ocr_status refuse_row(const cli_mode *m, const cli_options *o) {
     for (size_t i = 0; m->only_with && m->only_with[i]; ++i)
-        if (cli_given(o, m->only_with[i]) && !cli_mode_chosen(m, o))
+        if (cli_given(o, m->only_with[i]) && !chosen(m, o))
             return refuse("--%s applies only with %s", m->only_with[i], m->name);
-    if (!cli_mode_chosen(m, o)) return OCR_OK;
-    if (m->excludes && cli_mode_chosen(cli_mode_find(m->excludes), o))
+    if (!chosen(m, o)) return OCR_OK;
+    if (m->excludes && chosen(cli_mode_find(m->excludes), o))
         return refuse("choose one of %s and %s", m->name, m->excludes);
     if (lacks(o, m->needs)) return cli_usage_error(m->needs_msg);
     if (m->no_arg && ocr_op_is_arg(o->op)) return refuse(m->no_arg, m->name, NULL);
@@ -280,7 +276,9 @@ static ocr_status refuse_without_ability(const cli_options *o) {
     return OCR_OK;
 }
 
-ocr_status cli_modes_refuse(const cli_options *o) {
+/* Every row's refusals, in table order: OCR_OK, or OCR_USAGE after printing
+ * the first one. */
+static ocr_status refuse_rows(const cli_options *o) {
     for (size_t i = 0; i < NMODES; ++i) {
         ocr_status st = refuse_row(&modes[i], o);
         if (st != OCR_OK) return st;
@@ -294,7 +292,7 @@ ocr_status cli_modes_refuse(const cli_options *o) {
  * options that need an ability of the kernel. */
 ocr_status cli_parse(int argc, char **argv, cli_options *o) {
     ocr_status st = cli_read_options(argc, argv, o);
-    if (st == OCR_OK) st = cli_modes_refuse(o);
+    if (st == OCR_OK) st = refuse_rows(o);
     if (st == OCR_OK) st = refuse_without_ability(o);
     return st;
 }

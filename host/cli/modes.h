@@ -12,10 +12,6 @@
  * runner that starts a launcher's runtime (--mpi). */
 typedef ocr_status (*cli_runner)(const cli_options *o, int *argc, char ***argv);
 
-/* What a mode needs of the kernel (cli_mode.needs): OCR_KERNEL_* abilities of
- * a built-in kernel (ocr.h), or a --kernel-file. */
-enum { CLI_NEEDS_KERNEL_FILE = 1u << 16 };
-
 /* Which device choices a mode refuses (cli_mode.devices). */
 enum { CLI_REFUSES_ALL = 1, CLI_REFUSES_INDEX = 2 };
 
@@ -25,7 +21,7 @@ typedef struct cli_mode {
     int flag_is_text; /* the field is a string (chosen when not NULL), else an int */
     const char *const *only_with; /* options that apply only with this mode */
     const char *excludes;         /* another row's name: "choose one of" them */
-    unsigned needs;               /* CLI_NEEDS_KERNEL_FILE or OCR_KERNEL_* abilities */
+    unsigned needs;               /* OCR_KERNEL_* abilities of the built-in kernel */
     const char *needs_msg;
     const char *no_arg;         /* printf format (NAME): it finds no argmin/argmax; NULL: it does */
     int no_small;               /* 1: it reads no small types (char .. half): refused */
@@ -41,17 +37,11 @@ typedef struct cli_mode {
 
 #define CLI_ALWAYS ((size_t)-1)
 
-/* The table, in the order its refusals are checked; the last row is the
- * single run, chosen when no other runner is. */
-const cli_mode *cli_mode_at(size_t i); /* NULL past the end */
+/* The row named `name` ("--stream"), or NULL. */
 const cli_mode *cli_mode_find(const char *name);
-int cli_mode_chosen(const cli_mode *m, const cli_options *o);
-/* The row whose runner runs these options. */
+/* The row whose runner runs these options: the first chosen row with a
+ * runner, in table order; the last row (the single run) when none is. */
 const cli_mode *cli_mode_of(const cli_options *o);
-
-/* Every row's refusals, in table order: OCR_OK, or OCR_USAGE after printing
- * the first one. */
-ocr_status cli_modes_refuse(const cli_options *o);
 
 /* The first option given that row m forbids, or NULL. */
 const char *cli_mode_forbidden(const cli_mode *m, const cli_options *o);

@@ -17,7 +17,6 @@
 #include "report.h"
 
 #include <fcntl.h>
-#include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>

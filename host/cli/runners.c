@@ -6,7 +6,6 @@
 #include "modes.h"
 #include "report.h"
 
-#include <errno.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
