@@ -244,7 +244,8 @@ static const option_def options[] = {
            "with --accurate, the float type's largest in signs + + - -: partial sums overflow, "
            "the sum is 0, the largest or inf by n mod 4)"),
     FLAG('l', "list", list, "list platforms and devices, then exit"),
-    FLAG(0, "list-kernels", list_kernels, "list the built-in kernels, then exit"),
+    FLAG(0, "list-kernels", list_kernels,
+         "list the built-in kernels, one a line: name, file, summary; then exit"),
     FLAG(0, "explain", explain, "print the pass plan and exit without running"),
     FLAG(0, "passes", passes, "after the report, each launch's size, time, GB/s and gap"),
     FLAG(0, "resources", resources,

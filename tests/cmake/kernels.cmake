@@ -1,8 +1,9 @@
-# The kernels: every kernel of the ladder (LADDER, read from the registry by
-# the index) at the edge sizes, every type and operator, once at the default
-# size; under oclgrind; drawn at random; reduce7 at tiny geometries and with
-# its one-launch finish; 64-bit indexing.
-set(EDGE_SIZES 1,2,3,63,64,65,1023,1024,1025,4103,1048576,1048589)
+# The kernels: reduce7's two access patterns at the edge sizes (EDGE_SIZES, the
+# index's) and every type and operator, under oclgrind, drawn at random, at
+# tiny geometries and with its one-launch finish; 64-bit indexing. Every
+# kernel of the ladder at the edge sizes, every type and operator, once at the
+# default size and under oclgrind: ladder.cmake.
+
 # reduce7 has two access patterns (strided for GPUs, blocked for CPUs): both run
 # here whatever the device, so POCL checks the GPU path too.
 foreach(a strided blocked)
@@ -11,41 +12,8 @@ foreach(a strided blocked)
   ocr_test(kernel.reduce7.${a}.types LABELS types kernel
            COMMAND test_kernels matrix reduce7:${a} all all 3,4103,65536)
 endforeach()
-foreach(k IN LISTS LADDER)
-  ocr_test(kernel.${k}.int_sum LABELS quick kernel COMMAND test_kernels matrix ${k} int sum ${EDGE_SIZES})
-  ocr_test(kernel.${k}.types LABELS types kernel COMMAND test_kernels matrix ${k} all all 3,4103,65536)
-  ocr_test(kernel.${k}.default_size LABELS full kernel
-           COMMAND ${EXPECT} --rc 0 --out "^Number of elements: 33554432 " --out "^Test PASSED!$"
-           -- ${OCR} -n ${k} -r 1)
-endforeach()
-# The tests' ladder is the registry: LADDER must equal what --list-kernels
-# reports, so every per-kernel loop covers every registry kernel.
-ocr_test(registry.ladder_is_list_kernels LABELS quick
-         COMMAND ${SCRIPTS}/registry_test.sh ${OCR} ${LADDER})
-
-# --- oclgrind: every kernel race-free, in bounds, no uninitialized reads ------
-# Three sizes (below one work-group, a power of two, not one), all passes on
-# the device (-M 1), int sum plus one other type per kernel.
+# --- oclgrind: reduce7's blocked loads (every kernel of the ladder: ladder.cmake).
 if(OCLGRIND)
-  # Besides int sum, one other type and operator per kernel (float sum for any
-  # kernel not named here).
-  set(OTHER_TYPE_reduce1 "--type;long")
-  set(OTHER_TYPE_reduce2 "--type;double")
-  set(OTHER_TYPE_reduce3 "--type;uint;--op;xor")
-  set(OTHER_TYPE_reduce4 "--type;ulong;--op;min")
-  set(OTHER_TYPE_reduce5 "--type;float;--op;prod")
-  set(OTHER_TYPE_reduce6 "--type;int;--op;max")
-  set(OTHER_TYPE_reduce7 "--type;double;--op;max")
-  foreach(k IN LISTS LADDER)
-    if(NOT DEFINED OTHER_TYPE_${k})
-      set(OTHER_TYPE_${k} "--type;float")
-    endif()
-    foreach(n 37 4096 4103)
-      ocr_test(oclgrind.${k}.int.${n} LABELS oclgrind COMMAND ${OG} 0 ${OCR} -n ${k} -s ${n} -M 1 -r 1)
-      ocr_test(oclgrind.${k}.other.${n} LABELS oclgrind
-               COMMAND ${OG} 0 ${OCR} -n ${k} -s ${n} -M 1 -r 1 ${OTHER_TYPE_${k}})
-    endforeach()
-  endforeach()
   foreach(n 37 4103)
     ocr_test(oclgrind.reduce7.blocked.${n} LABELS oclgrind
              COMMAND ${OG} 0 ${OCR} -n 7 -s ${n} -M 1 -r 1 --access blocked)

@@ -16,10 +16,7 @@ multi_test(split.int split ${OCR} int "sum prod min xor" ${MULTI_SIZES})
 multi_test(split.float split ${OCR} float "sum max" ${MULTI_SIZES})
 multi_test(split.double split ${OCR} double "sum prod" ${MULTI_SIZES})
 multi_test(split.uniform split ${OCR} float sum 4103,1000003 2 -- --data uniform -n 7)
-# Every kernel of the ladder (and reduce7's two access patterns), one size.
-foreach(k IN LISTS LADDER)
-  multi_test(split.${k} split ${OCR} int sum 100003 2 -- -n ${k})
-endforeach()
+# Every kernel of the ladder, one size: ladder.cmake; reduce7's blocked loads here.
 multi_test(split.reduce7_blocked split ${OCR} long max 100003 2 -- -n 7 --access blocked)
 multi_test(split.kernel_file split ${OCR} int sum 4103 2 -- --kernel-file ${PROJECT_SOURCE_DIR}/docs/labs/starter.cl
            --kernel-name my_reduce --elems-per-group 1024)
