@@ -1,4 +1,4 @@
-# The installed library's ABI (issue 22): exports are exactly the installed
+# The installed library's ABI: exports are exactly the installed
 # headers' functions; an OpenCL 3.0 application and shared libraries (a
 # plugin linking the default target, one linking the archive) build against
 # the installed package and work.

@@ -1,4 +1,4 @@
-# issue 27, accurate float sums: reduce7 --accurate (OCR_ACCURATE), within one
+# Accurate float sums: reduce7 --accurate (OCR_ACCURATE), within one
 # ulp of the exact sum and checked to one ulp; the refusals; a kernel that
 # drops the compensation FAILS; the same under oclgrind; the Python package's
 # cases are in python/tests/test_accurate.py (python.pytest).

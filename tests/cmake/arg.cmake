@@ -1,6 +1,6 @@
-# issue 27: argmin and argmax (--op argmin|argmax): refused where they cannot
+# argmin and argmax (--op argmin|argmax): refused where they cannot
 # run, wrong kernels FAIL, and oclgrind on the keys' kernels. The kernel matrix
-# (kernels.cmake, "all all") runs them on every ladder kernel and type; the
+# (ladder.cmake, "all all") runs them on every ladder kernel and type; the
 # Python tests (python.cmake) compare the program and the package with NumPy.
 cli_test(arg_split --rc 2 --err "--split finds no argmin or argmax" --no-out .
          -- ${OCR} --op argmax --split all -s 1000)

@@ -1,4 +1,4 @@
-# The per-user caches' files (issue 37): the program cache's entries and the
+# The per-user caches' files: the program cache's entries and the
 # tuning cache are only read when they are this user's own regular files in
 # directories no one else can write, no link is followed, a FIFO does not
 # hang, no HOME means no cache (never the current directory), and the program

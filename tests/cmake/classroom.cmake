@@ -1,11 +1,11 @@
-# A class in one command (issue 25): classroom/grade_class.sh over an LMS export,
+# A class in one command: classroom/grade_class.sh over an LMS export,
 # its gradebook, feedback, run record, similarity list and report page.
 if(Python3_FOUND)
   ocr_test(grade.class_lms LABELS grade class PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77
            COMMAND ${SCRIPTS}/grade_class_lms_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_settings LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_settings_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
-  # Issue 36: the class tool's own handling, with a stand-in for the grader
+  # The class tool's own handling, with a stand-in for the grader
   # (seconds each): hostile names, links, FIFOs and folders; the rubric
   # against the matrix; submission times; similarity.
   ocr_test(grade.class_hostile LABELS grade quick PROPERTIES TIMEOUT 300
@@ -21,7 +21,7 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_seed_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   # Seven kernels graded idle and under load (2 busy processes per core):
   # the same gradebook, every verdict right. Needs the grader's drawn sizes,
-  # every type and load-independent limits (issue 36); skipped (77) without.
+  # every type and load-independent limits; skipped (77) without.
   ocr_test(grade.class_load LABELS grade class PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
            COMMAND ${SCRIPTS}/grade_class_load_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   # SIGTERM while the real grader runs a hanging kernel: everything stops.

@@ -25,7 +25,7 @@ if(OCLGRIND)
            -- ${OCLGRIND} --data-races ${OCR} -n race_tail -s 4103 -r 1)
 endif()
 
-# --- labs (issue 13): the lab fixtures, the variants lab and the sweep over a
+# --- labs: the lab fixtures, the variants lab and the sweep over a
 # --kernel-file (bench.cmake, bench.sweep_kernel_file).
 # reduce3 without its prefetch barrier: right at -w 64 and 128 (every work-item
 # reads only its own slots until the tail), a race at -w 1024 (no busy level,

@@ -1,4 +1,4 @@
-# Several devices and MPI ranks (issue 16; docs/scale.md).
+# Several devices (--split) and MPI ranks (--mpi); docs/scale.md.
 # --split runs on two POCL devices: POCL_DEVICES="pthread pthread" makes POCL 3.1
 # show two pthread CPU devices in its platform ("cpu cpu" shows none), each
 # with its own context, queue and host thread; scripts/multi_test.sh says more.
@@ -107,6 +107,30 @@ if(OCR_MPI)
              sh -c "timeout 120 \"$1\" --oversubscribe -np 3 \"$2\" --mpi -s 100003 -r 2 --type double --format json | \"$3\" -c 'import json,sys; d=json.load(sys.stdin); assert d[\"mpi\"] and d[\"passed\"] and d[\"ranks\"] == 3, d; r=d[\"per_rank\"]; assert [x[\"rank\"] for x in r] == [0, 1, 2] and sum(x[\"elements\"] for x in r) == 100003 and all(x[\"passed\"] for x in r); assert d[\"median\"][\"t_gpu_ms\"] > 0; print(\"ok\")'"
                      sh ${MPIRUN} ${OCR} ${Python3_EXECUTABLE})
   endif()
+  # Ranks given different options that shape the data or the run stop at
+  # once with exit 2, rank 0 naming the option (different -r used to hang;
+  # different -s, --type, --seed, --op printed FAILED with garbage).
+  set(MA ${SCRIPTS}/mpi_agree_test.sh)
+  foreach(spec "repeat|-r (--repeat)|-r 2|-r 3" "size|-s (--size)|-s 4103|-s 4104"
+               "type|--type|--type int|--type float" "seed|--seed|--seed 1|--seed 2"
+               "op|--op|--op sum|--op max" "kernel|-n (--kernel)|-n 6|-n 7"
+               "threshold|-M (--threshold)|-M 1|-M 2" "data|--data|--type float|--type float --data uniform"
+               "build_options|--build-options|-n 6|-n 6 --build-options -DX"
+               "same|-|-n reduce7 -r 2 -d 0|-n 7 --repeat 2 --format json")
+    string(REPLACE "|" ";" f "${spec}")
+    list(GET f 0 n)
+    list(GET f 1 what)
+    list(GET f 2 a)
+    list(GET f 3 b)
+    ocr_test(mpi.agree_${n} LABELS mpi multi
+             PROPERTIES TIMEOUT 180 PROCESSORS 2 ENVIRONMENT "${MPI_ENV}"
+             COMMAND ${MA} ${MPIRUN} ${OCR} "${what}" "${a}" "${b}")
+  endforeach()
+  # A bad build option under --mpi: exit 2, said once (by rank 0).
+  ocr_test(mpi.build_options_bare_D LABELS mpi multi
+           PROPERTIES TIMEOUT 180 PROCESSORS 2 ENVIRONMENT "${MPI_ENV}"
+           COMMAND sh -c "timeout 120 \"$1\" --oversubscribe -np 2 \"$2\" --mpi -s 4103 --build-options -D > mpi_bare_d.txt 2>&1; rc=$?; cat mpi_bare_d.txt; test $rc = 2 && test $(grep -c -- '-D needs a macro name' mpi_bare_d.txt) = 1"
+                   sh ${MPIRUN} ${OCR})
 else()
   ocr_test(mpi.skipped LABELS mpi multi PROPERTIES SKIP_RETURN_CODE 77
            COMMAND sh -c "echo 'SKIPPED: the MPI tests need a build with -DOCR_MPI=ON (and libopenmpi-dev openmpi-bin)'; exit 77")

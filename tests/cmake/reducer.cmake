@@ -1,4 +1,4 @@
-# The reducer: a caller's context, queue and buffer (issue 14).
+# The reducer: a caller's context, queue and buffer.
 # examples/reduce_my_buffer: every type and operator, whole buffer, an aligned
 # offset and the non-blocking call, against the CPU loop, bit for bit.
 ocr_test(reducer.example LABELS quick reducer PROPERTIES FAIL_REGULAR_EXPRESSION "FAIL"
@@ -6,7 +6,7 @@ ocr_test(reducer.example LABELS quick reducer PROPERTIES FAIL_REGULAR_EXPRESSION
 # Errors reported through the status and the message, nothing printed; many
 # passes, scratch reuse, the wait list, the kernel_dir override.
 ocr_test(reducer.errors LABELS quick reducer COMMAND test_reducer ${PROJECT_SOURCE_DIR}/cl)
-# Misuse refused, never a crash or a wrong value (issue 37): threads calling
+# Misuse refused, never a crash or a wrong value: threads calling
 # one reducer at once (each call right or OCR_USAGE), calls and a release while
 # another thread's call is held inside, a second release and calls after
 # release (under ASan: no freed memory read). Before the guard these aborted

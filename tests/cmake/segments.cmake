@@ -1,4 +1,4 @@
-# Issue 27, segmented reductions: one call reduces many segments (offsets),
+# Segmented reductions: one call reduces many segments (offsets),
 # the rows or the columns of a matrix (cl/segreduce.cl, host/lib/run/ocr_segments.c).
 add_executable(test_segments ${UNIT}/test_segments.c)
 target_link_libraries(test_segments PRIVATE oclreduction)

@@ -1,6 +1,6 @@
-# issue 27: small types (char uchar short ushort half), read as such and
+# Small types (char uchar short ushort half), read as such and
 # combined in the table's accumulator (long, ulong, float). The kernel matrix
-# (kernels.cmake, "all all") runs every ladder kernel on them, also on data
+# (ladder.cmake, "all all") runs every ladder kernel on them, also on data
 # where every element is the type's largest; here: the library's reducer
 # (2^24 chars of 127 sum to 2130706432), the program's exact verdicts, the
 # refusals, and oclgrind.
@@ -8,7 +8,7 @@ add_executable(test_small ${UNIT}/test_small.c)
 target_link_libraries(test_small PRIVATE oclreduction)
 ocr_test(small.library LABELS quick small COMMAND test_small)
 
-# The issue's literal case through the program: every element 127 (--data max).
+# The motivating case through the program: every element 127 (--data max).
 foreach(k 0 3 6 7)
   cli_test(small_char_127_reduce${k} --rc 0
            --out "^Number of elements: 16777216 \\(char sum in long, seed 1, max data\\)$"

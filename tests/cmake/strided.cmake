@@ -1,4 +1,4 @@
-# Issue 38: strided and reversed views reduced in place, a stride argument in
+# Strided and reversed views reduced in place, a stride argument in
 # the kernel (cl/strided.cl, host/lib/run/ocr_strided.c), not a copy.
 add_executable(test_strided ${UNIT}/test_strided.c)
 target_link_libraries(test_strided PRIVATE oclreduction m)

@@ -30,7 +30,7 @@ add_library(fault_shim MODULE ${UNIT}/fault_shim.c)
 target_link_libraries(fault_shim PRIVATE OpenCL::OpenCL ${CMAKE_DL_LIBS})
 target_compile_options(fault_shim PRIVATE -Wno-pedantic) # dlsym's object-to-function cast
 
-# --- the library's error channel (issue 14) -----------------------------------
+# --- the library's error channel ---------------------------------------------
 # Without a message callback failing calls print nothing (stdout and stderr
 # checked empty) and report through the status, ocr_last_error() and
 # ocr_status_name(); with one, it receives the messages; the last error is per
@@ -38,3 +38,10 @@ target_compile_options(fault_shim PRIVATE -Wno-pedantic) # dlsym's object-to-fun
 add_executable(test_errors ${UNIT}/test_errors.c)
 target_link_libraries(test_errors PRIVATE ocr_cli)
 ocr_test(unit.test_errors LABELS quick unit COMMAND test_errors ${FIXTURES}/kernels_broken)
+
+# The library's edges in C: build options, an overlapping result buffer,
+# ocr_reducer_geometry(NULL), ocr_split_shares' weights.
+add_executable(test_edges ${UNIT}/test_edges.c)
+target_link_libraries(test_edges PRIVATE oclreduction)
+ocr_test(unit.test_edges LABELS quick unit reducer PROPERTIES TIMEOUT 120
+         COMMAND test_edges ${PROJECT_SOURCE_DIR}/cl)

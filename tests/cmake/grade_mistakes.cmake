@@ -1,12 +1,7 @@
-# Issue 21: no wrong kernel passes by luck of the data, of the geometry the
-# student chose, or of the grader's own bugs. The second data set's rules on
-# the host (unit/test_data_sets.c); the verdict on the drop-one and identity
-# kernels is verdict.wrong_kernels_fail (verdict.cmake). The grader on its
-# fixtures (fixtures/kernels_grade/): two of each class, written apart.
-add_executable(test_data_sets ${UNIT}/test_data_sets.c)
-target_link_libraries(test_data_sets PRIVATE oclreduction m)
-ocr_test(unit.test_data_sets LABELS unit verdict PROPERTIES TIMEOUT 300 COMMAND test_data_sets)
-
+# The grader against each class of mistake, two kernels of each written apart
+# (fixtures/kernels_grade/): no wrong kernel passes by luck of the data, of the
+# geometry the student chose, or of the grader's own bugs. (The verdict itself
+# on such kernels: verdict.cmake.)
 if(Python3_FOUND)
   # grade_check(<name> <check>[,<check>...] <grade_test arguments>): grade_test
   # plus the named checks of scripts/grade_test.sh on the JSON report.
@@ -69,7 +64,3 @@ set_tests_properties(cli.grade_harness_too_large PROPERTIES LABELS grade)
 # --data stays the grader's (both data sets, always).
 cli_test(grade_refuses_data --rc 2 --err "--data cannot go with --grade: the matrix is fixed"
          -- ${OCR} --grade --kernel-file ${KG}/tree.cl --kernel-name tree_reduce --elems-per-group 1024 --data uniform)
-# tests/gpu/verdict_gpu_check.sh (the verdict on a GPU, run by hand there):
-# works from another path and fails when a wrong kernel passes.
-ocr_test(verdict.gpu_check LABELS verdict PROPERTIES TIMEOUT 300
-         COMMAND ${SCRIPTS}/verdict_gpu_check_test.sh ${PROJECT_SOURCE_DIR} ${OCR})

@@ -1,4 +1,4 @@
-# What an application waits for (issue 26). The reducer's program cache
+# The reducer's calls, what an application waits for: the program cache
 # (shared by reducers built alike and by threads, released with the last, its
 # binary on disk, damaged files ignored, off by OCLREDUCTION_PROGRAM_CACHE=off),
 # tuned reducers (entries stored by the test, and the one `--tune` writes), the
