@@ -15,7 +15,7 @@ lines (blocks under `#ifdef __cplusplus` are dropped, other conditionals kept),
 `typedef enum/struct/union { ... } name;`, opaque `typedef struct x x;`,
 function-pointer typedefs, and one prototype per statement. Upper-case words
 before a declaration (an export macro such as OCR_API) and __attribute__((...))
-are ignored. python/tests/test_declarations.py checks it on the real headers
+are ignored. tests/python/test_declarations.py checks it on the real headers
 and on such variants.
 """
 import os

@@ -1,7 +1,7 @@
 # Accurate float sums: reduce7 --accurate (OCR_ACCURATE), within one
 # ulp of the exact sum and checked to one ulp; the refusals; a kernel that
 # drops the compensation FAILS; the same under oclgrind; the Python package's
-# cases are in python/tests/test_accurate.py (python.pytest).
+# cases are in tests/python/test_accurate.py (python.pytest).
 
 # Refused before any OpenCL (exit 2): other kernels, types, operators, modes,
 # and build options that let the compiler reassociate.

@@ -37,7 +37,7 @@ arg_mutant(last_tie "b.y < a.y" "b.y > a.y" argmax --type int)
 # the index of the element dropped from the key (every key at index 0)
 arg_mutant(no_index "return (T)((ulong)o, i);" "return (T)((ulong)o, 0);" argmin --type float)
 # (-0.0 told apart from +0.0: the program's data never make zero the extreme;
-# python/tests/test_arg.py catches that mutant with data that do.)
+# tests/python/test_arg.py catches that mutant with data that do.)
 
 if(OCLGRIND)
   foreach(k 0 3 6 7)

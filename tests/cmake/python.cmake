@@ -36,7 +36,7 @@ set(PY_NEEDS ${SCRIPTS}/python_need.sh ${OCR_PYTEST_PYTHON})
 
 # The build tree's package (what the wheel holds, laid out the same way).
 set(OCR_PYTEST_COMMAND ${PY_NEEDS} "pyopencl numpy pytest" -- ${OCR_PYTEST_PYTHON} -m pytest -q
-    -p no:cacheprovider ${PROJECT_SOURCE_DIR}/python/tests)
+    -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/python)
 add_test(NAME python.pytest COMMAND ${OCR_PYTEST_COMMAND}
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(python.pytest PROPERTIES LABELS "quick;reducer;python" TIMEOUT 600
@@ -80,7 +80,7 @@ set_tests_properties(python.arg_numpy PROPERTIES LABELS "quick;python" TIMEOUT 3
 # pyopencl.array.sum/min/max replaced by the package's: about a minute on
 # POCL; SKIPPED without PyPI or mako.
 add_test(NAME python.pyopencl_suite COMMAND ${OCR_PYTEST_PYTHON}
-         ${PROJECT_SOURCE_DIR}/python/tests/pyopencl_suite.py ${CMAKE_CURRENT_BINARY_DIR}/pyopencl_suite)
+         ${CMAKE_CURRENT_SOURCE_DIR}/python/pyopencl_suite.py ${CMAKE_CURRENT_BINARY_DIR}/pyopencl_suite)
 set_tests_properties(python.pyopencl_suite PROPERTIES LABELS "python" TIMEOUT 900
   SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
@@ -92,9 +92,9 @@ set_tests_properties(python.pyopencl_suite_pypi PROPERTIES LABELS "python" TIMEO
   SKIP_RETURN_CODE 77 ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 
 # The type hints under mypy: the package checks clean, a consumer of every
-# public call is accepted, each misuse in python/tests/typing/bad.py refused
+# public call is accepted, each misuse in tests/python/typing/bad.py refused
 # (Debian: mypy; SKIPPED without it).
 add_test(NAME python.typing COMMAND ${PY_NEEDS} numpy -- ${OCR_PYTEST_PYTHON}
-         ${PROJECT_SOURCE_DIR}/python/tests/typing_check.py)
+         ${CMAKE_CURRENT_SOURCE_DIR}/python/typing_check.py)
 set_tests_properties(python.typing PROPERTIES LABELS "quick;python" TIMEOUT 300 SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")

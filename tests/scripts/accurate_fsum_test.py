@@ -22,8 +22,8 @@ import numpy as np
 from oclreduction import _declarations as D
 from oclreduction._native import lib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "tests"))
-from ieee import ieee_sum  # noqa: E402  (python/tests/ieee.py, shared with test_accurate.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from ieee import ieee_sum  # noqa: E402  (tests/python/ieee.py, shared with test_accurate.py)
 
 # ocr_data_fill is the benchmark API's, which the shared library does not
 # export: tests/unit/data_fill_module.c links the archive and offers it.

@@ -3,7 +3,7 @@
 # of the checkout SRC (scikit-build-core from PyPI, the project's CMake
 # build), the wheel checked (the package and its library, nothing else)
 # and installed into a fresh venv (--system-site-packages: PYTHON's numpy,
-# pyopencl and pytest), then python/tests run from an empty directory with
+# pyopencl and pytest), then tests/python run from an empty directory with
 # no OCLREDUCTION_LIBRARY, LD_LIBRARY_PATH or PYTHONPATH. Exit 77 (SKIPPED)
 # if no venv can be made or PyPI cannot be reached.
 set -u
@@ -39,5 +39,5 @@ site=$("$vpy" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 mkdir "$tmp/elsewhere"
 cd "$tmp/elsewhere" &&
   env -u OCLREDUCTION_LIBRARY -u LD_LIBRARY_PATH -u PYTHONPATH OCR_EXPECT_PACKAGE_DIR="$site" OCR_EXPECT_INSTALLED=1 \
-    PYTHONDONTWRITEBYTECODE=1 "$vpy" -m pytest -q -p no:cacheprovider "$src/python/tests" ||
+    PYTHONDONTWRITEBYTECODE=1 "$vpy" -m pytest -q -p no:cacheprovider "$src/tests/python" ||
   fail "pytest against the installed wheel"

@@ -1,5 +1,5 @@
 """IEEE's sum of an array in its own type, for the accurate-sum tests
-(python/tests/test_accurate.py and tests/scripts/accurate_fsum_test.py)."""
+(tests/python/test_accurate.py and tests/scripts/accurate_fsum_test.py)."""
 import math
 from fractions import Fraction
 
