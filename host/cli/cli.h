@@ -92,6 +92,22 @@ int cli_parse_size(const char *s, uint64_t max, uint64_t *out);
  * it, or NULL. */
 const char *cli_split_pair(const char *p, int *platform, int *device);
 
+/* ---- what the options ask of the library (request.c) ---------------- */
+
+/* A --kernel-file kernel's spec: one output per group of `elems` elements,
+ * `local` work-items a group. */
+ocr_kernel_spec cli_file_kernel(const char *name, const char *file, size_t local, uint64_t elems,
+                                const char *summary);
+/* The run options the command line describes: M, the CPU baseline given. */
+ocr_run_options cli_run_options(const cli_options *o, uint64_t m, ocr_cpu_baseline cpu);
+/* The build request the options describe; OCR_USAGE for an unknown kernel,
+ * OCR_RUNTIME for a --kernel-file that cannot be opened. */
+ocr_status cli_make_request(const cli_options *o, ocr_build_request *rq);
+/* Elements [offset, offset + count) of the seeded input of o->size in a new
+ * buffer (the caller frees it); NULL after a message ("cannot allocate ...
+ * for <what>") when host memory runs out. */
+void *cli_make_input(const cli_options *o, uint64_t offset, uint64_t count, const char *what);
+
 /* --mpi's runner (cli_run_mpi, modes.h) is in host/cli/mpi.c, built with
  * -DOCR_MPI=ON. */
 /* --mpi, first of all (host/cli/mpi_agree.c): OCR_OK if every rank was given

@@ -12,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
+#include "grader.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,10 +22,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-const char *const grade_verdict_names[V_NVERDICTS] = {
-    "PASS",  "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS",
-    "CRASH", "TIMEOUT",        "RACE",  "SKIPPED",     "NOT_RUN"};
 
 #define LARGE ((uint64_t)1 << 22) /* the large size where E is too large for two passes */
 
@@ -51,7 +48,9 @@ static int graded(const cli_options *o, ocr_type t, ocr_op op) {
            (!o->grade_ops || (o->grade_ops >> op & 1)) && ocr_op_valid_for(op, t);
 }
 
-unsigned grade_not_graded(const grader *g, type_op *to, const char **why) {
+/* The kernel contract's (type, operator) pairs this grading did not grade,
+ * and why not (for the report). */
+static void not_graded(grader *g) {
     unsigned k = 0;
     for (unsigned t = 0; t < COUNT(contract_types); ++t)
         for (unsigned p = 0; p < COUNT(contract_ops); ++p) {
@@ -64,9 +63,9 @@ unsigned grade_not_graded(const grader *g, type_op *to, const char **why) {
                 if (g->groups[gi].type == ty && g->groups[gi].op == op &&
                     g->cases[g->groups[gi].first].verdict == V_SKIPPED)
                     w = "the device has no double precision (cl_khr_fp64)";
-            if (w) to[k] = (type_op){.type = ty, .op = op}, why[k++] = w;
+            if (w) g->not_graded[k] = (type_op){.type = ty, .op = op}, g->not_graded_why[k++] = w;
         }
-    return k;
+    g->nnot_graded = k;
 }
 
 /* The (type, operator) groups of the first geometry. */
@@ -346,6 +345,7 @@ static void decide(grader *g) {
     }
     g->ratio = g->speed_ns && g->ref_ns ? (double)g->speed_ns / (double)g->ref_ns : 0;
     race_and_wrong(g);
+    not_graded(g);
 }
 
 /* The kernel's own output goes to stderr (the per-student log of
@@ -362,7 +362,7 @@ static void print_output(const grader *g) {
 
 /* The grade seed: the teacher's, else drawn fresh (so no one can know the
  * sizes in advance) and said, so the grading can be repeated. */
-static uint64_t grade_seed(const cli_options *o) {
+static uint64_t choose_grade_seed(const cli_options *o) {
     uint64_t s = 0;
     if (o->grade_seed_given) return o->grade_seed;
     FILE *f = fopen("/dev/urandom", "rb");
@@ -379,7 +379,7 @@ static uint64_t grade_seed(const cli_options *o) {
 static ocr_status setup(grader *g, const cli_options *o) {
     memset(g, 0, sizeof *g);
     g->o = o;
-    g->grade_seed = grade_seed(o);
+    g->grade_seed = choose_grade_seed(o);
     g->geo[0] =
         (grade_geometry){.local = o->local_size ? o->local_size : 64, .elems = o->elems_per_group};
     g->ngeo = 1;

@@ -1,14 +1,18 @@
 /* grade_report.c - the --grade report: text, one JSON document or CSV, all
- * written from the same case records (grade.h) and the summary grade.c made.
+ * written from the same case records (grader.h) and the summary grade.c made.
  * docs/labs/grading.md describes every field. */
 #define _POSIX_C_SOURCE 200809L
-#include "grade.h"
+#include "grader.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SLOW_RATIO 4.0 /* SLOW beyond 4x reduce6's kernel time */
+
+const char *const grade_verdict_names[V_NVERDICTS] = {
+    "PASS",  "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS",
+    "CRASH", "TIMEOUT",        "RACE",  "SKIPPED",     "NOT_RUN"};
 
 /* S for a POSIX shell: as it is when every character is safe, else in single
  * quotes (a file named "smith, john.cl" replays as it is named). */
@@ -160,7 +164,7 @@ static void text_geometry(const grader *g, unsigned geo) {
                    g->cases[i].checker_failed ? "))" : "");
 }
 
-static void text(const grader *g) {
+static void text_report(const grader *g) {
     const cli_options *o = g->o;
     printf("Grading %s (kernel %s; every case on two data sets: exact and one-sided, seed "
            "%llu; grade seed %llu)\n",
@@ -168,12 +172,11 @@ static void text(const grader *g) {
            (unsigned long long)g->grade_seed);
     for (unsigned geo = 0; geo < g->ngeo; ++geo)
         text_geometry(g, geo);
-    type_op ng[GRADE_PAIRS];
-    const char *why[GRADE_PAIRS];
-    unsigned nng = grade_not_graded(g, ng, why);
-    for (unsigned i = 0; i < nng; ++i) { /* one line per reason */
+    const type_op *ng = g->not_graded;
+    const char *const *why = g->not_graded_why;
+    for (unsigned i = 0; i < g->nnot_graded; ++i) { /* one line per reason */
         int same_before = i && why[i] == why[i - 1],
-            same_after = i + 1 < nng && why[i + 1] == why[i];
+            same_after = i + 1 < g->nnot_graded && why[i + 1] == why[i];
         printf("%s%s %s", same_before ? ", " : "Not graded: ", ocr_type_name(ng[i].type),
                ocr_op_name(ng[i].op));
         if (!same_after) printf(" (%s)\n", why[i]);
@@ -235,9 +238,7 @@ static void json_case(const grader *g, unsigned i) {
 
 /* "graded" and "not_graded": the (type, operator) pairs, the latter with why. */
 static void json_pairs(const grader *g) {
-    type_op ng[GRADE_PAIRS];
-    const char *why[GRADE_PAIRS];
-    unsigned nng = grade_not_graded(g, ng, why), k = 0;
+    unsigned k = 0;
     fputs(", \"graded\": [", stdout);
     for (unsigned gi = 0; gi < g->ngroups; ++gi) {
         const grade_group *gr = &g->groups[gi];
@@ -246,13 +247,14 @@ static void json_pairs(const grader *g) {
                ocr_op_name(gr->op));
     }
     fputs("], \"not_graded\": [", stdout);
-    for (unsigned i = 0; i < nng; ++i)
+    for (unsigned i = 0; i < g->nnot_graded; ++i)
         printf("%s{\"type\": \"%s\", \"op\": \"%s\", \"why\": \"%s\"}", i ? ", " : "",
-               ocr_type_name(ng[i].type), ocr_op_name(ng[i].op), why[i]);
+               ocr_type_name(g->not_graded[i].type), ocr_op_name(g->not_graded[i].op),
+               g->not_graded_why[i]);
     putchar(']');
 }
 
-static void json(const grader *g) {
+static void json_report(const grader *g) {
     const cli_options *o = g->o;
     char first[200] = "";
     fputs("{\"kernel_file\": ", stdout), json_str(o->kernel_file);
@@ -305,7 +307,7 @@ static void csv_str(const char *s) {
 
 /* The columns keep their places (classroom/grade_class.sh reads the summary row
  * by position); new ones go at the end. */
-static void csv(const grader *g) {
+static void csv_report(const grader *g) {
     char first[200] = "";
     puts("case,check,type,op,n,verdict,result,expected,detail,local_size,elems_per_group,data,"
          "checker_failed");
@@ -328,9 +330,9 @@ static void csv(const grader *g) {
 
 void grade_report(const grader *g) {
     if (g->o->format == OCR_FORMAT_JSON)
-        json(g);
+        json_report(g);
     else if (g->o->format == OCR_FORMAT_CSV)
-        csv(g);
+        csv_report(g);
     else
-        text(g);
+        text_report(g);
 }

@@ -15,8 +15,7 @@
  * as a child with a time limit too.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "grade.h"
-#include "modes.h"
+#include "grader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -606,7 +605,7 @@ static int said_build_failed(const char *log) {
  * run's verdicts): with --uninitialized, the case runs again without it; else
  * it is not checked, the tool's failure said, never the student's. Returns 1
  * to run the case again. */
-static int checker_failed(job *j, const char *first) {
+static int on_checker_failure(job *j, const char *first) {
     grade_case *c = j->race;
     if (WIFSIGNALED(j->status))
         snprintf(c->tool, sizeof c->tool, "signal %d", WTERMSIG(j->status));
@@ -628,7 +627,7 @@ static int checker_failed(job *j, const char *first) {
 /* The race check's verdict. oclgrind's diagnostics go to stderr; a clean run
  * writes nothing there. Exit 1 is the run's own check failing: a wrong value
  * is WRONG, never a pass (the value checks say which data set). Returns 1 to
- * run the case again (see checker_failed). */
+ * run the case again (see on_checker_failure). */
 static int finish_race(job *j) {
     grade_case *c = j->race;
     char log[sizeof c->detail];
@@ -644,7 +643,7 @@ static int finish_race(job *j) {
         c->verdict = V_BUILD_ERROR;
         snprintf(c->detail, sizeof c->detail, "%s", first);
     } else if (st != 0 && st != 1) {
-        return checker_failed(j, first);
+        return on_checker_failure(j, first);
     } else if (log[0]) {
         c->verdict = V_RACE;
         snprintf(c->detail, sizeof c->detail, "%s", first);

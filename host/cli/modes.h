@@ -57,18 +57,4 @@ ocr_status cli_run_race_check(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv); /* segments.c */
 
-/* A --kernel-file kernel's spec: one output per group of `elems` elements,
- * `local` work-items a group. */
-ocr_kernel_spec cli_file_kernel(const char *name, const char *file, size_t local, uint64_t elems,
-                                const char *summary);
-/* The run options the command line describes: M, the CPU baseline given. */
-ocr_run_options cli_run_options(const cli_options *o, uint64_t m, ocr_cpu_baseline cpu);
-/* The build request the options describe; OCR_USAGE for an unknown kernel,
- * OCR_RUNTIME for a --kernel-file that cannot be opened. */
-ocr_status cli_make_request(const cli_options *o, ocr_build_request *rq);
-/* Elements [offset, offset + count) of the seeded input of o->size in a new
- * buffer (the caller frees it); NULL after a message ("cannot allocate ...
- * for <what>") when host memory runs out. */
-void *cli_make_input(const cli_options *o, uint64_t offset, uint64_t count, const char *what);
-
 #endif
