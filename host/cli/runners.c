@@ -1,7 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* runners.c - what each mode of oclReduction runs: one device, every device
  * (-d all), one input over several devices (--split), a stream (--stream),
- * the tuner (--tune). Each opens what it needs, runs and prints its report. */
+ * the tuner (--tune). Each opens what it needs and runs; the reports are
+ * report.c's or the library's. */
 #include "grade.h"
 #include "modes.h"
 #include "report.h"
