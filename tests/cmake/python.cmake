@@ -98,3 +98,13 @@ add_test(NAME python.typing COMMAND ${PY_NEEDS} numpy -- ${OCR_PYTEST_PYTHON}
          ${CMAKE_CURRENT_SOURCE_DIR}/python/typing_check.py)
 set_tests_properties(python.typing PROPERTIES LABELS "quick;python" TIMEOUT 300 SKIP_RETURN_CODE 77
   ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+
+# bench/drivers/custom.py (the per-call comparison with PyOpenCL's
+# ReductionKernel and dot) runs and gets every answer right, in two rounds.
+if(OCR_BUILD_BENCH)
+  add_test(NAME bench.custom COMMAND ${PY_NEEDS} "pyopencl numpy" -- ${OCR_PYTEST_PYTHON}
+           ${PROJECT_SOURCE_DIR}/bench/drivers/custom.py --rounds 2)
+  set_tests_properties(bench.custom PROPERTIES LABELS "bench;python" TIMEOUT 300
+    SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "WRONG"
+    ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+endif()
