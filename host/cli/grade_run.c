@@ -173,7 +173,7 @@ static void worker(const grader *g, unsigned gi, unsigned first, unsigned end, i
         say(fd, "S %u", i);
         ocr_data_fill(data, n, t, op, g->o->seed, OCR_DATA_EXACT);
         ocr_result r;
-        ocr_status st = ocr_run(dev, k, data, n, t, op, &ro, &r);
+        ocr_status st = ocr_run(dev, k, data, n, &ro, &r);
         if (st == OCR_NO_MEMORY || st == OCR_TOO_LARGE || st == OCR_USAGE)
             say(fd, "H %s", ocr_last_error()), leave();
         char got[64] = "-", want[64] = "-";

@@ -315,7 +315,7 @@ static ocr_status setup_and_run(const cli_options *o, const world *w, ocr_build_
         if (s->count) {
             ocr_run_options ro = cli_run_options(o, o->m, OCR_CPU_NONE);
             ro.sync = sync_ranks, ro.sync_ctx = bs;
-            st = ocr_run(s->dev, s->kernel, s->data, s->count, o->type, o->op, &ro, &s->res);
+            st = ocr_run(s->dev, s->kernel, s->data, s->count, &ro, &s->res);
             s->ran = st == OCR_OK || st == OCR_WRONG;
         }
         while (bs->calls < o->repeats + 2) /* no share, or a failed run: still every barrier */

@@ -134,7 +134,7 @@ static ocr_status run_and_report(const cli_options *o, const ocr_build_request *
     ocr_status st = ocr_check_size(dev, k, o->size, &ro);
     if (st != OCR_OK) return st;
     if (!*data && !(*data = cli_make_input(o, 0, o->size, "the input"))) return OCR_RUNTIME;
-    st = ocr_run(dev, k, *data, o->size, o->type, o->op, &ro, &res);
+    st = ocr_run(dev, k, *data, o->size, &ro, &res);
     if (st != OCR_OK && st != OCR_WRONG) return st;
     ocr_report_info ri = report_info(o, rq);
     ri.csv_header = csv_header;

@@ -404,12 +404,13 @@ typedef struct {
 ocr_status ocr_check_size(const ocr_device *dev, const ocr_kernel *k, uint64_t n,
                           const ocr_run_options *opt);
 
-/* Uploads data, runs the plan repeats+1 times (the first is a warm-up),
- * checks every run's answer and times everything. On OCR_OK or OCR_WRONG the
- * result owns memory: release it with ocr_result_release (safe on any result
- * ocr_run has filled, and twice). */
-ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
-                   ocr_op o, const ocr_run_options *opt, ocr_result *res);
+/* Uploads data (n elements of the type the kernel was built to read),
+ * runs the plan repeats+1 times (the first is a warm-up), checks every
+ * run's answer with the kernel's operator and times everything. On OCR_OK
+ * or OCR_WRONG the result owns memory: release it with ocr_result_release
+ * (safe on any result ocr_run has filled, and twice). */
+ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
+                   const ocr_run_options *opt, ocr_result *res);
 void ocr_result_release(ocr_result *res);
 
 /* ---- report ------------------------------------------------------------- */

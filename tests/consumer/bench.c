@@ -21,7 +21,7 @@ int main(void) {
     if (st == OCR_OK) {
         ocr_data_fill(data, N, OCR_INT, OCR_SUM, 1, OCR_DATA_EXACT);
         ocr_run_options ro = {.repeats = 1, .host_mem = OCR_HOST_AUTO, .cpu = OCR_CPU_NAIVE};
-        st = ocr_run(dev, k, data, N, OCR_INT, OCR_SUM, &ro, &res);
+        st = ocr_run(dev, k, data, N, &ro, &res);
         printf("consumer: %s\n", st == OCR_OK && res.passed ? "PASSED" : "FAILED");
         ocr_result_release(&res);
     }

@@ -61,7 +61,7 @@ static void run_kind(ocr_device *dev, ocr_kernel *k, const job *j, ocr_data_kind
     }
     ocr_data_fill(data, j->n, j->type, j->op, j->seed, kind);
     ocr_run_options ro = {.repeats = 1, .m = j->m, .host_mem = j->host_mem, .cpu = OCR_CPU_NAIVE};
-    ocr_status st = ocr_run(dev, k, data, j->n, j->type, j->op, &ro, &res);
+    ocr_status st = ocr_run(dev, k, data, j->n, &ro, &res);
     free(data);
     if (st == OCR_OK && res.passed) {
         ++passed;

@@ -68,7 +68,7 @@ static void run_case(ocr_device *dev, ocr_kernel *k, const char *path, ocr_type 
                           .second = OCR_SECOND_ON,
                           .seed = 1};
     ocr_result r;
-    ocr_status st = ocr_run(dev, k, data, n, t, o, &ro, &r);
+    ocr_status st = ocr_run(dev, k, data, n, &ro, &r);
     int launched = r.plan.npasses > 0, want_pass = control || !launched;
     int ok = (st == OCR_OK || st == OCR_WRONG) && r.passed == want_pass &&
              (launched || (!as_file && n == 1)) && r.second.runs == 2;

@@ -498,8 +498,10 @@ fail:
     return st;
 }
 
-ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n, ocr_type t,
-                   ocr_op o, const ocr_run_options *opt, ocr_result *res) {
+ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
+                   const ocr_run_options *opt, ocr_result *res) {
+    const ocr_type t = k->in_type; /* the data's type (a small type's input) */
+    const ocr_op o = k->op;
     ocr_last_error_clear();
     ocr_status st = OCR_OK;
     buffers bf = {0};
@@ -510,11 +512,6 @@ ocr_status ocr_run(ocr_device *dev, ocr_kernel *k, const void *data, uint64_t n,
     ocr_reference ref;
 
     memset(res, 0, sizeof *res);
-    if (t != k->in_type || o != k->op) { /* t: the data's type (a small type's input) */
-        ocr_errorf("the kernel was built for %s %s, not %s %s", ocr_type_name(k->in_type),
-                   ocr_op_name(k->op), ocr_type_name(t), ocr_op_name(o));
-        return OCR_USAGE;
-    }
     const ocr_plan *plan = &res->plan;
     if ((st = plan_for(k, n, opt, &res->plan)) != OCR_OK || (st = check_fits(dev, k, plan, opt)))
         return st;

@@ -101,7 +101,7 @@ static void *setup(void *arg) {
         ocr_run_options po = *sh->opt;
         ocr_result r;
         po.repeats = 3, po.cpu = OCR_CPU_NONE, po.sync = NULL;
-        ocr_status st = ocr_run(p->dev, p->kernel, sh->data, pn, sh->type, sh->op, &po, &r);
+        ocr_status st = ocr_run(p->dev, p->kernel, sh->data, pn, &po, &r);
         if (st == OCR_OK || st == OCR_WRONG) {
             if (r.median.gpu_ns)
                 p->probe_gbs = (double)(pn * ocr_type_size(sh->type)) / (double)r.median.gpu_ns;
@@ -124,7 +124,7 @@ static void *run_share(void *arg) {
     ro.cpu = OCR_CPU_NONE; /* a CPU loop on one thread would slow the others' devices */
     ro.sync = sync_all, ro.sync_ctx = w;
     const char *slice = (const char *)sh->data + p->offset * ocr_type_size(sh->type);
-    p->st = ocr_run(p->dev, p->kernel, slice, p->count, sh->type, sh->op, &ro, &p->res);
+    p->st = ocr_run(p->dev, p->kernel, slice, p->count, &ro, &p->res);
     while (w->calls < ro.repeats + 2)
         sync_all(w);
     return NULL;
