@@ -19,7 +19,7 @@ ocr_test(install.headers LABELS install PROPERTIES SKIP_RETURN_CODE 77
                  ${CMAKE_C_COMPILER} "${OCR_TEST_CXX}")
 
 # The size rule of the reducer's options (ocr_reducer.h).
-add_executable(test_options ${UNIT}/test_options.c)
+add_executable(test_options ${UNIT}/opencl/test_options.c)
 target_link_libraries(test_options PRIVATE oclreduction)
 ocr_test(reducer.options_size LABELS quick reducer COMMAND test_options)
 

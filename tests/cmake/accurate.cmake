@@ -61,7 +61,7 @@ cli_test(accurate.plain_is_worse --rc 0 --out "error [0-9.]+e\\+0[3-9] ulps|erro
 # [1, inf], [3e38, 3e38] and [FLT_MAX, FLT_MAX, -FLT_MAX] gave NaN): --data
 # max holds the largest in signs + + - -, partial sums overflow, the exact
 # sum is 0 (n = 4100), the largest (4103) or inf (4102), checked bit for bit;
-# the C API on data with an analytic exact sum (tests/unit/test_accurate_ieee.c);
+# the C API on data with an analytic exact sum (tests/unit/core/test_accurate_ieee.c);
 # the program against math.fsum on its own data (python.accurate_fsum).
 foreach(t float double)
   foreach(spec "4100|0" "4103|[0-9.]+e\\+3[0-9]+" "4102|inf" "2|inf" "3|[0-9.]+e\\+3[0-9]+")
@@ -76,7 +76,7 @@ foreach(t float double)
 endforeach()
 cli_test(accurate.max_needs_accurate --rc 2 --err "--data max is for integer types, not float \\(float and double: with --accurate\\)"
          -- ${OCR} -n 7 --type float --data max -s 100)
-add_executable(test_accurate_ieee ${UNIT}/test_accurate_ieee.c)
+add_executable(test_accurate_ieee ${UNIT}/core/test_accurate_ieee.c)
 target_link_libraries(test_accurate_ieee PRIVATE oclreduction)
 add_test(NAME accurate.ieee_c COMMAND test_accurate_ieee)
 set_tests_properties(accurate.ieee_c PROPERTIES LABELS "quick;accurate;unit;reducer" TIMEOUT 600)

@@ -56,7 +56,7 @@ endif()
 # the worst value, all NaN, NaN first or last, +-0.0, random bits), at
 # offsets 0, 1 and VEC - 1, against an exact host reference; both access
 # patterns, the default grid, a single work-item, and small odd grids.
-add_executable(test_arg ${UNIT}/test_arg.c)
+add_executable(test_arg ${UNIT}/run/test_arg.c)
 target_link_libraries(test_arg PRIVATE oclreduction m)
 target_link_libraries(test_arg PRIVATE ocr_private_headers) # ocr_pass_enqueue
 foreach(geom strided strided:1:1 strided:4:3 strided:64:5 blocked blocked:1:1 blocked:4:3)

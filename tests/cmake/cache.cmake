@@ -3,7 +3,7 @@
 # directories no one else can write, no link is followed, a FIFO does not
 # hang, no HOME means no cache (never the current directory), and the program
 # cache keeps under OCLREDUCTION_CACHE_MAX, least recently used out.
-add_executable(test_cache ${UNIT}/test_cache.c)
+add_executable(test_cache ${UNIT}/opencl/test_cache.c)
 target_link_libraries(test_cache PRIVATE oclreduction)
 target_link_libraries(test_cache PRIVATE ocr_private_headers)
 foreach(part modes owner dirmode link tmplink fifo nohome evict tunelinks tunegroups)

@@ -1,5 +1,5 @@
 # Fault injection: every OpenCL call of a run fails once, in turn (the shim:
-# unit/fault_shim.c). Other topics fail single calls where they test them.
+# unit/shims/fault_shim.c). Other topics fail single calls where they test them.
 ocr_test(fault.every_call LABELS fault COMMAND ${SCRIPTS}/fault_test.sh ${OCR} $<TARGET_FILE:fault_shim>)
 
 # A runtime that gives no END time for commands (Intel's CPU runtime does, now

@@ -60,7 +60,7 @@ set_tests_properties(python.wheel PROPERTIES LABELS "python;install" TIMEOUT 150
 
 # The program's data (ocr_data_fill, the archive's only) for the two tests
 # below, from a module that links the archive.
-add_library(data_fill_module MODULE ${UNIT}/data_fill_module.c)
+add_library(data_fill_module MODULE ${UNIT}/shims/data_fill_module.c)
 target_link_libraries(data_fill_module PRIVATE oclreduction)
 
 # oclReduction --accurate against math.fsum on the program's own data

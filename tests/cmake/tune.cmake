@@ -5,8 +5,8 @@ cli_test(tune_refuses_geometry --rc 2 --err "--local-size cannot go with --tune"
 # The tuning cache's file (host/lib/run/ocr_tune.c): every field checked, the
 # real line number in the note, the file's mode kept, a symbolic link refused,
 # a read-only cache refused, two tuners at once keep both entries (paused by
-# an LD_PRELOAD shim, unit/tune_hook_shim.c: the library has no test hook).
-add_library(tune_hook_shim MODULE ${UNIT}/tune_hook_shim.c)
+# an LD_PRELOAD shim, unit/shims/tune_hook_shim.c: the library has no test hook).
+add_library(tune_hook_shim MODULE ${UNIT}/shims/tune_hook_shim.c)
 target_link_libraries(tune_hook_shim PRIVATE ${CMAKE_DL_LIBS})
 target_compile_options(tune_hook_shim PRIVATE -Wno-pedantic) # dlsym's object-to-function cast
 foreach(part fields files race)

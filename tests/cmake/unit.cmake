@@ -4,29 +4,29 @@
 # reducer;
 # fault_shim: wherever an OpenCL call must fail).
 foreach(t test_plan test_types)
-  add_executable(${t} ${UNIT}/${t}.c)
+  add_executable(${t} ${UNIT}/core/${t}.c)
   target_link_libraries(${t} PRIVATE oclreduction)
   ocr_test(unit.${t} LABELS quick unit COMMAND ${t})
 endforeach()
-add_executable(test_cli ${UNIT}/test_cli.c)
+add_executable(test_cli ${UNIT}/cli/test_cli.c)
 target_link_libraries(test_cli PRIVATE ocr_cli)
 ocr_test(unit.test_cli LABELS quick unit COMMAND test_cli)
 
-add_executable(test_kernels ${UNIT}/test_kernels.c)
+add_executable(test_kernels ${UNIT}/opencl/test_kernels.c)
 target_link_libraries(test_kernels PRIVATE ocr_cli)
-add_executable(test_verdict ${UNIT}/test_verdict.c)
+add_executable(test_verdict ${UNIT}/run/test_verdict.c)
 target_link_libraries(test_verdict PRIVATE oclreduction)
-add_executable(test_split ${UNIT}/test_split.c)
+add_executable(test_split ${UNIT}/run/test_split.c)
 target_link_libraries(test_split PRIVATE oclreduction)
-add_executable(test_split_reducer ${UNIT}/test_split_reducer.c)
+add_executable(test_split_reducer ${UNIT}/run/test_split_reducer.c)
 target_link_libraries(test_split_reducer PRIVATE oclreduction Threads::Threads)
-add_executable(test_reducer ${UNIT}/test_reducer.c)
+add_executable(test_reducer ${UNIT}/run/test_reducer.c)
 target_link_libraries(test_reducer PRIVATE oclreduction)
-add_executable(test_reducer_misuse ${UNIT}/test_reducer_misuse.c)
+add_executable(test_reducer_misuse ${UNIT}/run/test_reducer_misuse.c)
 target_link_libraries(test_reducer_misuse PRIVATE oclreduction Threads::Threads)
 
 # The fault shim (LD_PRELOAD): fails the OpenCL call OCR_FAULT names.
-add_library(fault_shim MODULE ${UNIT}/fault_shim.c)
+add_library(fault_shim MODULE ${UNIT}/shims/fault_shim.c)
 target_link_libraries(fault_shim PRIVATE OpenCL::OpenCL ${CMAKE_DL_LIBS})
 target_compile_options(fault_shim PRIVATE -Wno-pedantic) # dlsym's object-to-function cast
 
@@ -35,13 +35,13 @@ target_compile_options(fault_shim PRIVATE -Wno-pedantic) # dlsym's object-to-fun
 # checked empty) and report through the status, ocr_last_error() and
 # ocr_status_name(); with one, it receives the messages; the last error is per
 # thread; the CLI's table maps every status to an exit code.
-add_executable(test_errors ${UNIT}/test_errors.c)
+add_executable(test_errors ${UNIT}/core/test_errors.c)
 target_link_libraries(test_errors PRIVATE ocr_cli)
 ocr_test(unit.test_errors LABELS quick unit COMMAND test_errors ${FIXTURES}/kernels_broken)
 
 # The library's edges in C: build options, an overlapping result buffer,
 # ocr_reducer_geometry(NULL), ocr_split_shares' weights.
-add_executable(test_edges ${UNIT}/test_edges.c)
+add_executable(test_edges ${UNIT}/run/test_edges.c)
 target_link_libraries(test_edges PRIVATE oclreduction)
 ocr_test(unit.test_edges LABELS quick unit reducer PROPERTIES TIMEOUT 120
          COMMAND test_edges ${PROJECT_SOURCE_DIR}/cl)

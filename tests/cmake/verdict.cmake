@@ -17,8 +17,8 @@ cli_test(data_uniform --rc 0 --out "^Result: .*error [0-9.e+-]+ ulps, bound [0-9
          -- ${OCR} -n 7 --type float -s 100003 -r 1 --data uniform)
 cli_test(data_exact_default --rc 0 --out "^Result: .*exact\\)$" --out "exact data"
          -- ${OCR} -n 7 --type float -s 100003 -r 1)
-# The second data set's rules on the host (unit/test_data_sets.c).
-add_executable(test_data_sets ${UNIT}/test_data_sets.c)
+# The second data set's rules on the host (unit/core/test_data_sets.c).
+add_executable(test_data_sets ${UNIT}/core/test_data_sets.c)
 target_link_libraries(test_data_sets PRIVATE oclreduction m)
 ocr_test(unit.test_data_sets LABELS unit verdict PROPERTIES TIMEOUT 300 COMMAND test_data_sets)
 # tests/gpu/verdict_gpu_check.sh (the verdict on a GPU, run by hand there):

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from ieee import ieee_sum  # noqa: E402  (tests/python/ieee.py, shared with test_accurate.py)
 
 # ocr_data_fill is the benchmark API's, which the shared library does not
-# export: tests/unit/data_fill_module.c links the archive and offers it.
+# export: tests/unit/shims/data_fill_module.c links the archive and offers it.
 data_fill = ctypes.CDLL(os.environ["OCR_DATA_MODULE"]).test_data_fill
 data_fill.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
                       ctypes.c_uint64, ctypes.c_int]

@@ -17,7 +17,7 @@ from oclreduction import _declarations as D
 from oclreduction._native import lib
 
 # ocr_data_fill is the benchmark API's, which the shared library does not
-# export: tests/unit/data_fill_module.c links the archive and offers it.
+# export: tests/unit/shims/data_fill_module.c links the archive and offers it.
 data_fill = ctypes.CDLL(os.environ["OCR_DATA_MODULE"]).test_data_fill
 data_fill.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
                       ctypes.c_uint64, ctypes.c_int]

@@ -3,7 +3,7 @@
 #
 # For each scenario, a traced run lists the OpenCL calls a normal run makes.
 # Then, for every entry point and every K up to its call count, the K-th call
-# fails (tests/unit/fault_shim.c picks a realistic error). Each such run must exit 3
+# fails (tests/unit/shims/fault_shim.c picks a realistic error). Each such run must exit 3
 # with exactly one message naming the call and the error by name
 # ("clX failed: CL_Y (-n) at file.c:line"), must not crash, and must print no
 # sanitizer report (in the ASan/LSan build a leak fails here).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # strided_fault_test.sh TEST_STRIDED SHIM - every OpenCL call of one strided
 # call (ocr_reducer_reduce_strided, its kernel built on first use) failing in
-# turn, through the fault shim (tests/unit/fault_shim.c).
+# turn, through the fault shim (tests/unit/shims/fault_shim.c).
 #
 # A traced run of `test_strided fault TYPE OP` lists the calls; the test
 # writes a marker line into the trace before and after the strided call, so

@@ -9,7 +9,7 @@
 #           target not touched;
 #   race    two tuners at once keep both entries: the first pauses before its
 #           rename until the second waits for the lock ($TUNE_HOOK_SHIM, an
-#           LD_PRELOAD library, with OCR_TUNE_TEST_HOOK: unit/tune_hook_shim.c).
+#           LD_PRELOAD library, with OCR_TUNE_TEST_HOOK: unit/shims/tune_hook_shim.c).
 set -u
 ocr=$1 part=$2
 tmp=$(mktemp -d)
