@@ -1,35 +1,112 @@
 #!/usr/bin/env bash
-# split.sh OUTDIR - one reduction split over every GPU of the host
-# (--split all) against one GPU, in one run: 2^30 int, two rounds, plus a
-# correctness sweep (types, operators, ladder kernels, M = 1) on all GPUs.
-# Prints the device-resident aggregate over one GPU's kernel rate, and the
-# end-to-end rate from host memory over one GPU's pinned H2D rate (the goals of
-# docs/scale.md). Environment: OCR (default build/oclReduction).
+# split.sh OUTDIR - one reduction shared by every GPU of the host against one
+# GPU, in one run: --split all (equal shares, shares by rate, M = 1) and, when
+# MPIRUN is set, --mpi with one rank per GPU.
+#
+# Each round runs, for every type of TYPES, one GPU and then every case that
+# shares the same input, each with reduce7, N = SIZE, -r 10 after a warm-up;
+# the next round reverses the order of the cases, so that drift falls on both
+# sides alike. A case's ratio is its device-resident aggregate rate (JSON
+# bandwidth_gbs: every device's bytes over the slowest device's kernel time)
+# over the one-GPU kernel rate of the same round and type (for M = 1, over
+# one GPU with M = 1); the summary gives each ratio's median over the rounds,
+# and the end-to-end rate from host memory over one GPU's pinned upload rate.
+# Every run checks its own result; a run that fails makes the script exit 1.
+#
+# Environment: OCR (default build/oclReduction), ROUNDS (default 2), TYPES
+# (default "int float double"), SIZE (default 1G), EXTRA_TYPE (the type of the
+# M = 1 and rate cases; default float), MPIRUN (e.g. "mpirun -np 4"; empty: no
+# MPI case; OCR must then be built with -DOCR_MPI=ON), DEADLINE_S (default 420:
+# no round is started that would end later than this, at the pace of the
+# first; at least one round). Extra oclReduction arguments (e.g. --kernel-dir)
+# come from OCR_ARGS, the devices from OCR_DEVICE_ARGS (default -t gpu). Writes OUTDIR/env.txt, OUTDIR/raw.csv, OUTDIR/log.txt and
+# OUTDIR/summary.txt (also printed).
 set -uo pipefail
-OUT=${1:?usage: split.sh OUTDIR}
-mkdir -p "$OUT"
+out=${1:?usage: split.sh OUTDIR}
+mkdir -p "$out"
 B=${OCR:-$(dirname "$0")/../../build/oclReduction}
-{ date -u; nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id --format=csv,noheader; nvidia-smi topo -m | head -5; $B --list | head -12; } > $OUT/env.txt 2>&1
-for r in 1 2; do
-  $B -n 7 --type int -s 1G -r 10 -t gpu --format json > $OUT/one_$r.json
-  $B --split all -t gpu -n 7 --type int -s 1G -r 10 --format json > $OUT/split_$r.json
-done
-$B --split all -t gpu -n 7 --type int -s 1G -r 10 > $OUT/split.txt 2>&1
-$B --split all -t gpu -n 7 --type int -s 1G -r 10 --split-shares rate > $OUT/split_rate.txt 2>&1
-$B --split all -t gpu -n 7 --type float -s 1G -r 10 > $OUT/split_float.txt 2>&1
-{ for t in int float double long; do for o in sum max; do echo "$t $o $($B --split all -t gpu -n 7 --type $t --op $o -s 100000007 -r 5 | grep -E '^Test')"; done; done
-  for k in 0 3 6; do echo "reduce$k $($B --split all -t gpu -n $k -s 33554467 -r 3 | grep -E '^Test')"; done
-  echo "M=1 $($B --split all -t gpu -n 7 -M 1 -s 33554467 -r 3 | grep -E '^Test')"; } > $OUT/checks.txt 2>&1
-python3 - $OUT <<'P'
-import json,sys,glob
-o=sys.argv[1]
-for r in (1,2):
-    one=json.load(open(f'{o}/one_{r}.json')); sp=json.load(open(f'{o}/split_{r}.json'))
-    n=one['n']*4
-    h2d=n/one['median']['h2d_ms']/1e6
-    print('round',r,'one: kernel GB/s %.0f, pinned H2D GB/s %.1f, e2e %.1f' % (one['bandwidth_gbs'], h2d, n/one['median']['t_gpu_ms']/1e6))
-    print('  split: keys', [k for k in sp if not isinstance(sp[k],(list,dict))][:40])
-    print('  split: bandwidth %s e2e %s median %s passed %s' % (sp.get('bandwidth_gbs'), sp.get('bandwidth_e2e_gbs'), sp.get('median'), sp.get('passed')))
-    print('  ratios: resident %.3f x one GPU; e2e %.3f x one pinned H2D' % (sp['bandwidth_gbs']/one['bandwidth_gbs'], sp['bandwidth_e2e_gbs']/h2d))
+ROUNDS=${ROUNDS:-2} TYPES=${TYPES:-int float double} SIZE=${SIZE:-1G}
+EXTRA_TYPE=${EXTRA_TYPE:-float} MPIRUN=${MPIRUN:-} DEADLINE_S=${DEADLINE_S:-420}
+read -r -a extra <<< "${OCR_ARGS:-}"
+read -r -a dev <<< "${OCR_DEVICE_ARGS:--t gpu}"
+{ date -u; nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id --format=csv,noheader
+  nvidia-smi topo -m | head -8; $B --list | head -16; } > "$out/env.txt" 2>&1
+echo "round,case,type,bandwidth_gbs,bandwidth_e2e_gbs,h2d_ms,n,bytes,passed" > "$out/raw.csv"
+fail=0
+
+# run ROUND CASE TYPE CMD... : one JSON report, one CSV row
+run() {
+  local round=$1 case=$2 type=$3; shift 3
+  echo "+ $*" >> "$out/log.txt"
+  "$@" --format json > "$out/r.json" 2>> "$out/log.txt" || fail=1
+  python3 - "$out/r.json" "$round,$case,$type" >> "$out/raw.csv" <<'P' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d.get('median', {})
+sizes = {'int': 4, 'float': 4, 'double': 8, 'long': 8}
+t = d['type']
+print('%s,%s,%s,%s,%d,%d,%d' % (sys.argv[2], d['bandwidth_gbs'], d.get('bandwidth_e2e_gbs', ''),
+      m.get('h2d_ms', ''), d['n'], d['n'] * sizes[t], 1 if d['passed'] else 0))
+sys.exit(0 if d['passed'] else 1)
 P
-cat $OUT/split.txt $OUT/checks.txt
+}
+
+cases() {  # the cases of one type, in the order of a round
+  local t=$1
+  echo "one"; echo "split"
+  [ -n "$MPIRUN" ] && echo "mpi"
+  if [ "$t" = "$EXTRA_TYPE" ]; then echo "one_m1"; echo "split_m1"; echo "split_rate"; fi
+}
+
+one_case() {  # ROUND CASE TYPE
+  local r=$1 c=$2 t=$3 common=(-n 7 --type "$3" -s "$SIZE" -r 10 "${extra[@]}")
+  case $c in
+    one) run "$r" "$c" "$t" "$B" "${dev[@]}" "${common[@]}" ;;
+    one_m1) run "$r" "$c" "$t" "$B" "${dev[@]}" -M 1 "${common[@]}" ;;
+    split) run "$r" "$c" "$t" "$B" --split all "${dev[@]}" "${common[@]}" ;;
+    split_m1) run "$r" "$c" "$t" "$B" --split all "${dev[@]}" -M 1 "${common[@]}" ;;
+    split_rate) run "$r" "$c" "$t" "$B" --split all "${dev[@]}" --split-shares rate "${common[@]}" ;;
+    mpi) run "$r" "$c" "$t" $MPIRUN "$B" --mpi "${dev[@]}" "${common[@]}" ;;
+  esac
+}
+
+start=$SECONDS
+for r in $(seq 1 "$ROUNDS"); do
+  if [ "$r" -gt 1 ] && [ $(( (SECONDS - start) / (r - 1) * r )) -gt "$DEADLINE_S" ]; then
+    echo "round $r not started: deadline" >> "$out/log.txt"; break
+  fi
+  for t in $TYPES; do
+    mapfile -t cs < <(cases "$t")
+    if [ $((r % 2)) -eq 0 ]; then mapfile -t cs < <(printf '%s\n' "${cs[@]}" | tac); fi
+    for c in "${cs[@]}"; do one_case "$r" "$c" "$t"; done
+  done
+done
+rm -f "$out/r.json"
+
+python3 - "$out/raw.csv" <<'P' | tee "$out/summary.txt"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = {(r['round'], r['case'], r['type']): r for r in rows}
+print('case,type,ratio_median,ratios,aggregate_gbs_median,e2e_over_h2d_median,passed')
+for case, t in sorted({(r['case'], r['type']) for r in rows if not r['case'].startswith('one')}):
+    base = 'one_m1' if case.endswith('_m1') else 'one'
+    ratios, agg, e2e, ok = [], [], [], True
+    for r in rows:
+        if r['case'] != case or r['type'] != t:
+            continue
+        one = by.get((r['round'], base, t))
+        ok &= r['passed'] == '1'
+        if one is None:
+            continue
+        ratios.append(float(r['bandwidth_gbs']) / float(one['bandwidth_gbs']))
+        agg.append(float(r['bandwidth_gbs']))
+        if r['bandwidth_e2e_gbs'] and one['h2d_ms']:
+            e2e.append(float(r['bandwidth_e2e_gbs']) / (int(one['bytes']) / float(one['h2d_ms']) / 1e6))
+    med = lambda v: '%.3f' % statistics.median(v) if v else ''
+    print('%s,%s,%s,%s,%s,%s,%d' % (case, t, med(ratios), ' '.join('%.3f' % x for x in ratios),
+          med(agg), med(e2e), ok))
+for r in rows:
+    if r['case'].startswith('one'):
+        print('# %s %s round %s: %s GB/s kernel rate, h2d %s ms' % (r['case'], r['type'], r['round'], r['bandwidth_gbs'], r['h2d_ms']))
+P
+exit $fail
