@@ -96,7 +96,9 @@ _INT_ORDER = """
 #define OCR_ST_EQ(x, y) ((x) == (y))
 """
 
-_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_F16: np.dtype = np.dtype(np.float16)
+_F32: np.dtype = np.dtype(np.float32)
+_F64: np.dtype = np.dtype(np.float64)
 _KNOWN = (_F16, _F32, _F64, np.dtype(np.complex64), np.dtype(np.complex128))
 
 
@@ -133,7 +135,7 @@ def _types(src: np.dtype, dtype: Optional[DTypeLike]) -> Tuple[np.dtype, np.dtyp
                             "imaginary parts)")
     if out not in _KNOWN or src.kind not in "biufc":
         raise TypeError(f"no statistics of {src} data in {out}")
-    vt = out if dtype is not None else np.finfo(out).dtype
+    vt = out if dtype is not None else np.dtype(np.finfo(out).dtype)
     return out, vt, (_F32 if out in (_F16, _F32, np.complex64) else _F64)
 
 
