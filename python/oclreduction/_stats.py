@@ -305,17 +305,22 @@ def stats(a: Array, ddof: float = 0, dtype: Optional[DTypeLike] = None,
     _warn(a.size, ddof, False)
     rec = _run(_stats_spec(a.dtype, c.r, c.r, minmax, "stats", 0), (c.view,), c.queue,
                wait_for, range=c.rng).get()[()]
-    n, rt = int(rec["n"]), c.r.type
+    n = int(rec["n"])
     with np.errstate(invalid="ignore", divide="ignore"):
         m = complex(rec["m"], rec["mi"] if a.dtype.kind == "c" else 0) if c.out.kind == "c" \
             else rec["m"]
-        v = rt(rec["m2"]) / rt(builtins.max(n - ddof, 0))
-        got = Stats(n, c.out.type(m if n else np.nan * (1 + 1j if c.out.kind == "c" else 1)),
-                    c.vt.type(v), c.vt.type(np.sqrt(v)))
+        v = _as(c.r, rec["m2"]) / _as(c.r, builtins.max(n - ddof, 0))
+        got = Stats(n, _as(c.out, m if n else np.nan * (1 + 1j if c.out.kind == "c" else 1)),
+                    _as(c.vt, v), _as(c.vt, np.sqrt(v)))
     if not minmax or n == 0:
         return got
-    return dataclasses.replace(got, min=a.dtype.type(rec["lo"]), max=a.dtype.type(rec["hi"]),
+    return dataclasses.replace(got, min=_as(a.dtype, rec["lo"]), max=_as(a.dtype, rec["hi"]),
                                argmin=int(rec["ilo"]), argmax=int(rec["ihi"]))
+
+
+def _as(dt: np.dtype, x: Any) -> Any:
+    """x as a NumPy scalar of dt."""
+    return np.array(x).astype(dt)[()]
 
 
 def _device(kind: str, a: Any, ddof: float, dtype: Optional[DTypeLike], queue: Any,
