@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from . import _nd
-from ._custom import _run, _spec, _Spec
+from ._custom import _ctype, _run, _spec, _Spec
 from ._typing import Array, Axis, Events, Queue
 
 __all__ = ["Stats", "stats", "mean", "var", "std"]
@@ -164,7 +164,6 @@ def _struct(src: np.dtype, r: np.dtype, minmax: bool) -> Tuple[np.dtype, str]:
     """(the accumulator's dtype, registered with PyOpenCL under its C name;
     the C text declaring it and ocr_st_zero)."""
     from pyopencl.tools import get_or_register_dtype
-    from ._custom import _ctype
     fields = _fields(src, r, minmax)
     name = f"ocr_st_{r.char}{'c' if src.kind == 'c' else ''}" + \
         (f"_{_lohi_type(src).char}" if minmax else "") + "_t"
@@ -181,7 +180,6 @@ def _read(src: np.dtype, r: np.dtype) -> Tuple[str, str, str, str]:
     """(the kernel's argument, the element's real and imaginary parts in R,
     its value in L): float16 read as ushort through vload_half (no
     cl_khr_fp16 needed), bool as its byte."""
-    from ._custom import _ctype
     if src == _F16:
         x = "vload_half(i, (__global const half *)x)"
         return "__global const ushort *x", f"(R){x}", "(R)0", f"(L){x}"
@@ -210,11 +208,12 @@ def _finish(kind: str, src: np.dtype, res: np.dtype, r: np.dtype, ddof: float
 
 def _stats_spec(src: np.dtype, res: np.dtype, r: np.dtype, minmax: bool, kind: str,
                 ddof: float) -> _Spec:
+    """The reduction of src data into the accumulator, finished as kind
+    ("stats": the accumulator; "mean", "var", "std": one value of res)."""
     def make() -> _Spec:
         acc, decl = _struct(src, r, minmax)
         arg, re, im, v = _read(src, r)
         lohi = _lohi_type(src) if minmax else r
-        from ._custom import _ctype
         head = [f"#define R {_ctype(r)}", f"#define L {_ctype(lohi)}",
                 f"#define OCR_ST_COMPLEX {int(src.kind == 'c')}",
                 f"#define OCR_ST_MINMAX {int(minmax)}"]
@@ -329,6 +328,8 @@ def _device(kind: str, a: Any, ddof: float, dtype: Optional[DTypeLike], queue: A
     float32 and narrowed on the device)."""
     from . import _narrow
     c = _prepare(a, dtype, queue, False, axis)
+    if not np.isfinite(ddof):
+        raise ValueError(f"ddof={ddof!r}: a finite number")
     _warn(a.size, ddof, kind == "mean")
     want = c.out if kind == "mean" else c.vt
     res = _run(_stats_spec(a.dtype, want, c.r, False, kind, ddof), (c.view,), c.queue,

@@ -153,6 +153,8 @@ def test_empty_and_ddof(queue):
     with pytest.warns(RuntimeWarning):  # NumPy: M2 / max(n - ddof, 0) = 2 / 0
         assert ocr.var(two, ddof=2).get()[()] == np.inf
     assert ocr.var(two, ddof=0.5).get()[()] == np.float32(np.var([1.0, 3.0], ddof=0.5))
+    with pytest.raises(ValueError):  # it is written into the kernel's text
+        ocr.std(two, ddof=np.inf)
     c = cla.empty(queue, (0,), np.complex64)
     with pytest.warns(RuntimeWarning):
         got = ocr.mean(c).get()[()]
