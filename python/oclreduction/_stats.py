@@ -34,13 +34,15 @@ inline OCR_ST_T ocr_st_merge(OCR_ST_T a, OCR_ST_T b) {
         return b;
     OCR_ST_T r = a;
     r.n = a.n + b.n;
-    const R wb = (R)b.n / (R)r.n, d = b.m - a.m;
+    /* One count converted per element (b.n is 1 there): a GPU converts a
+       64-bit integer in several instructions. */
+    const R na = (R)a.n, wb = (R)b.n / (na + (R)b.n), d = b.m - a.m;
 #if OCR_ST_COMPLEX
     const R di = b.mi - a.mi;
     r.mi = a.mi + di * wb;
-    r.m2 = a.m2 + b.m2 + (d * d + di * di) * ((R)a.n * wb);
+    r.m2 = a.m2 + b.m2 + (d * d + di * di) * (na * wb);
 #else
-    r.m2 = a.m2 + b.m2 + d * d * ((R)a.n * wb);
+    r.m2 = a.m2 + b.m2 + d * d * (na * wb);
 #endif
     r.m = a.m + d * wb;
 #if !OCR_ST_COMPLEX
