@@ -65,6 +65,7 @@ __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitw
            "bitwise_xor", "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version",
            "clear_cache", "widens_to", "dtypes", "__version__",
            "ReductionKernel", "dot", "vdot", "subset_dot", "norm", "count_nonzero",
+           "Stats", "stats", "mean", "var", "std",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
 
@@ -1024,3 +1025,4 @@ def reduce(queue: Optional[Queue], array: Array,
 
 # The custom reductions need the helpers above (their module imports them).
 from ._custom import ReductionKernel, count_nonzero, dot, norm, subset_dot, vdot  # noqa: E402
+from ._stats import Stats, mean, stats, std, var  # noqa: E402

@@ -15,3 +15,5 @@ def misuse(a: cla.Array) -> None:
     ocr.sum(a, dtype=np.float32, accurate="yes")  # E: arg-type
     ocr.argmax(a, axis=(0, 1))  # E: arg-type
     ocr.version(1)  # E: call-arg
+    ocr.stats(a, minmax="yes")  # E: arg-type
+    ocr.var(a, 1, np.float32, None, None)  # E: misc

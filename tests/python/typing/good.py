@@ -35,3 +35,12 @@ def use_custom(ctx: cl.Context, q: cl.CommandQueue, a: cla.Array, b: cla.Array) 
     c = ocr.count_nonzero(a, q)
     return float(r.get()) + float(d.get()) + float(v.get()) + float(s.get()) + \
         float(n.get()) + float(c.get())
+
+
+def use_stats(q: cl.CommandQueue, a: cla.Array, events: List[cl.Event]) -> float:
+    st: ocr.Stats = ocr.stats(a, 1, np.float64, q, events, minmax=True)
+    m: cla.Array = ocr.mean(a, np.float32, q, wait_for=events)
+    v = ocr.var(a, ddof=1, axis=None)
+    s = ocr.std(a, 0.5, "float64")
+    lo = st.argmin if st.argmin is not None else -1
+    return float(st.mean) + st.count + lo + float(m.get()) + float(v.get()) + float(s.get())
