@@ -55,7 +55,7 @@ void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
                    const int ocr_rk_last) {{
     __local ocr_rk_acc_t ocr_rk_t[OCR_RK_WG];
 {binds}
-    ocr_rk_acc_t ocr_rk_v = {neutral};
+{seq_begin}
 #if OCR_RK_BLOCKED
     /* A CPU runs a group's work-items one after another on one core: each
        walks its own contiguous chunk (a grid stride would touch one element
@@ -64,12 +64,16 @@ void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
     const ulong ocr_rk_end = min(ocr_rk_n, (get_global_id(0) + 1) * ocr_rk_per);
     for (ulong ocr_rk_k = get_global_id(0) * ocr_rk_per; ocr_rk_k < ocr_rk_end; ++ocr_rk_k) {{
 #else
-    /* A GPU: neighbouring work-items read neighbouring elements (coalesced). */
+    /* A GPU: neighbouring work-items read neighbouring elements (coalesced);
+       unrolled, so that several loads are in flight before their values are
+       combined. */
+#pragma unroll 4
     for (ulong ocr_rk_k = get_global_id(0); ocr_rk_k < ocr_rk_n; ocr_rk_k += get_global_size(0)) {{
 #endif
         const long i = ocr_rk_start + (long)ocr_rk_k * ocr_rk_step;
-        ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ({map}));
+        {seq_step}
     }}
+{seq_end}
     ocr_rk_v = ocr_rk_tree(ocr_rk_t, ocr_rk_v);
     if (get_local_id(0) == 0) {{
         if (ocr_rk_last)
@@ -103,11 +107,19 @@ def _ctype(dt: np.dtype) -> str:
 
 class _Spec:
     """A reduction without its context: the text of its program and how its
-    arguments are passed. Hashable through .key (the program cache's)."""
+    arguments are passed. Hashable through .key (the program cache's).
+
+    seq: (begin, step, end), OpenCL C replacing a work-item's walk, for a
+    reduction whose running state is cheaper than merging each element's
+    mapped value (stats: shifted sums instead of a division per element).
+    begin declares the state, step adds element i (once per element, in the
+    walk's order), end declares ocr_rk_acc_t ocr_rk_v from the state; names
+    start with the spec's own prefix."""
 
     def __init__(self, acc: Any, neutral: str, reduce_expr: str, map_expr: str,
                  arguments: Any, name: str, options: Any, preamble: str,
-                 res: Any = None, finish: str = "r") -> None:
+                 res: Any = None, finish: str = "r",
+                 seq: Optional[Tuple[str, str, str]] = None) -> None:
         from pyopencl.tools import ScalarArg, VectorArg, parse_arg_list
         self.acc = np.dtype(acc)
         self.res = np.dtype(res) if res is not None else self.acc
@@ -139,7 +151,10 @@ class _Spec:
         self.source = _TEMPLATE.format(
             head="\n".join(head), preamble=preamble, acc=_ctype(self.acc),
             res=_ctype(self.res), reduce=reduce_expr, finish=finish, name=name, decls=decls,
-            binds=binds, neutral=neutral, map=map_expr)
+            binds=binds, neutral=neutral, map=map_expr,
+            seq_begin=seq[0] if seq else f"    ocr_rk_acc_t ocr_rk_v = {neutral};",
+            seq_step=seq[1] if seq else f"ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ({map_expr}));",
+            seq_end=seq[2] if seq else "")
         self.key = ("custom", self.source, tuple(self.options))
         scalars: List[Any] = []
         for arg, vec in zip(self.args, self.vector):

@@ -86,6 +86,29 @@ inline OCR_ST_T ocr_st_one(R x, R xi, L v, ulong k) {
 inline R ocr_st_var(OCR_ST_T r, R ddof) { return r.m2 / fmax((R)r.n - ddof, (R)0); }
 """
 
+# A work-item's own walk over real data without min/max: sums shifted by its
+# first element k (s1 of x - k, s2 of its squares: no division per element,
+# and k lies among the data, so M2 = s2 - s1^2/c cancels little), then one
+# triple merged by the tree. s0, the plain sum, gives NumPy's mean where an
+# element is inf or NaN (s1 is then not finite) and M2 is NaN.
+_SEQ_BEGIN = """    ulong ocr_st_c = 0;
+    R ocr_st_k = 0, ocr_st_s0 = 0, ocr_st_s1 = 0, ocr_st_s2 = 0;"""
+_SEQ_STEP = """{ const R ocr_st_x = X;
+          ocr_st_k = ocr_st_c ? ocr_st_k : ocr_st_x;
+          const R ocr_st_d = ocr_st_x - ocr_st_k;
+          ocr_st_s0 += ocr_st_x;
+          ocr_st_s1 += ocr_st_d;
+          ocr_st_s2 += ocr_st_d * ocr_st_d;
+          ++ocr_st_c; }"""
+_SEQ_END = """    ocr_rk_acc_t ocr_rk_v = ocr_st_zero();
+    if (ocr_st_c) {
+        const R c = (R)ocr_st_c;
+        ocr_rk_v.n = ocr_st_c;
+        ocr_rk_v.m = isfinite(ocr_st_s1) ? ocr_st_k + ocr_st_s1 / c : ocr_st_s0 / c;
+        const R m2 = ocr_st_s2 - ocr_st_s1 * (ocr_st_s1 / c); /* >= 0 but for rounding */
+        ocr_rk_v.m2 = isfinite(ocr_st_s1) ? (m2 < 0 ? (R)0 : m2) : (R)NAN;
+    }"""
+
 # NaN orders first for min and max alike (NumPy's propagation); integers plain.
 _FLOAT_ORDER = """
 #define OCR_ST_LT(x, y) ((x) < (y) || (isnan(x) && !isnan(y)))
@@ -225,9 +248,12 @@ def _stats_spec(src: np.dtype, res: np.dtype, r: np.dtype, minmax: bool, kind: s
         dt, finish = (acc, "r") if kind == "stats" else _finish(kind, src, res, r, ddof)
         # ocr_rk_k: the template's index of the element in the view's order
         # (i counts in the buffer), which argmin and argmax report.
+        seq = None if minmax or src.kind == "c" else (
+            _SEQ_BEGIN, _SEQ_STEP.replace("X", re), _SEQ_END)
         return _Spec(acc, "ocr_st_zero()", "ocr_st_merge(a, b)",
                      f"ocr_st_one({re}, {im}, {v}, ocr_rk_k)", arg, "ocr_stats", None,
-                     "\n".join(head) + "\n" + decl + order + _MERGE, res=dt, finish=finish)
+                     "\n".join(head) + "\n" + decl + order + _MERGE, res=dt, finish=finish,
+                     seq=seq)
     key = ("stats", src, res, r, minmax, kind, float(ddof) if kind in ("var", "std") else 0)
     return _spec(key, make)
 

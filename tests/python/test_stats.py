@@ -288,3 +288,26 @@ def test_a_wrong_merge_is_caught(queue, monkeypatch):
             check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x, 0, real_eps(np.float32))
     monkeypatch.undo()
     check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x, 0, real_eps(np.float32))
+
+
+@pytest.mark.parametrize("part,wrong", [
+    ("_SEQ_STEP", ("ocr_st_d * ocr_st_d", "ocr_st_d")),           # s2 of d, not d^2
+    ("_SEQ_STEP", ("ocr_st_c ? ocr_st_k : ocr_st_x", "ocr_st_x")),  # a moving shift
+    ("_SEQ_END", ("ocr_st_k + ocr_st_s1 / c", "ocr_st_s1 / c")),   # the shift left out
+    ("_SEQ_END", ("ocr_st_s1 * (ocr_st_s1 / c)", "ocr_st_s1")),    # M2's correction
+    ("_SEQ_END", ("ocr_rk_v.n = ocr_st_c", "ocr_rk_v.n = 1")),     # the work-item's count
+])
+def test_a_wrong_walk_is_caught(queue, monkeypatch, part, wrong):
+    """Mutants of a work-item's own walk (shifted sums, then one triple)
+    built afresh must fail the reference check; mean, var and stats() all
+    take that walk for real data without min/max."""
+    x = values(np.float32, 100003, 11, loc=3.0)
+    a = cla.to_device(queue, x)
+    monkeypatch.setattr(_custom, "_specs", {})
+    assert wrong[0] in getattr(_stats, part)  # the mutant changes the text
+    monkeypatch.setattr(_stats, part, getattr(_stats, part).replace(*wrong))
+    with pytest.raises(AssertionError):
+        got = ocr.stats(a)
+        check(got.mean, got.var, x, 0, real_eps(np.float32))
+    with pytest.raises(AssertionError):
+        check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x, 0, real_eps(np.float32))
