@@ -161,28 +161,58 @@ static ocr_status presize(ocr_reducer *r) {
     return st;
 }
 
-static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, ocr_type type,
-                         ocr_op op, const ocr_reducer_options *caller_opt, ocr_reducer *r) {
-    ocr_status st = OCR_OK;
-    ocr_reducer_options opt;
-    if ((st = read_options(caller_opt, &opt)) != OCR_OK) return st;
-    if (!ctx || !device) {
-        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
-        return OCR_USAGE;
-    }
-    if (opt.accurate && ocr_type_is_storage(input)) {
-        ocr_errorf("an accurate sum is a float or double sum, not of %s data",
-                   ocr_type_name(input));
-        return OCR_USAGE;
-    }
-    if ((st = check_kind(input, type, op)) != OCR_OK ||
-        (st = check_device(ctx, device)) != OCR_OK ||
+/* What a reducer is made of: a type and operator (reduce7), or a spec. */
+typedef struct {
+    ocr_type input, type;
+    ocr_op op;
+    const ocr_custom_spec *spec;
+    int custom; /* a custom reducer, of spec */
+} kind;
+
+/* The context and device checked and retained in r, its info queried. */
+static ocr_status take_device(cl_context ctx, cl_device_id device, ocr_reducer *r) {
+    ocr_status st;
+    if ((st = check_device(ctx, device)) != OCR_OK ||
         (st = ocr_device_wrap(ctx, device, &r->dev)) != OCR_OK)
         return st;
     OCR_CL(clRetainContext(ctx));
     r->ctx = ctx;
     OCR_CL(clRetainDevice(device));
     r->device = device;
+fail:
+    return st;
+}
+
+/* A custom reducer's kernels (ocr_custom.c), its options kept like reduce7's. */
+static ocr_status create_custom(cl_context ctx, cl_device_id device, const ocr_custom_spec *spec,
+                                const ocr_reducer_options *opt, ocr_reducer *r) {
+    ocr_status st;
+    if ((st = take_device(ctx, device, r)) != OCR_OK ||
+        (st = ocr_custom_create(r, spec, opt)) != OCR_OK)
+        return st;
+    return ocr_readback_open(ctx, device, r->es, &r->rb);
+}
+
+static ocr_status create(cl_context ctx, cl_device_id device, const kind *kd,
+                         const ocr_reducer_options *caller_opt, ocr_reducer *r) {
+    ocr_status st = OCR_OK;
+    ocr_reducer_options opt;
+    ocr_type input = kd->input, type = kd->type;
+    ocr_op op = kd->op;
+    if ((st = read_options(caller_opt, &opt)) != OCR_OK) return st;
+    if (!ctx || !device) {
+        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
+        return OCR_USAGE;
+    }
+    if (kd->custom) return create_custom(ctx, device, kd->spec, &opt, r);
+    if (opt.accurate && ocr_type_is_storage(input)) {
+        ocr_errorf("an accurate sum is a float or double sum, not of %s data",
+                   ocr_type_name(input));
+        return OCR_USAGE;
+    }
+    if ((st = check_kind(input, type, op)) != OCR_OK ||
+        (st = take_device(ctx, device, r)) != OCR_OK)
+        return st;
     r->type = type;
     r->in_type = input;
     r->op = op;
@@ -201,16 +231,15 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, oc
         return OCR_NO_MEMORY;
     }
     if ((st = presize(r)) != OCR_OK) return st;
-    st = ocr_readback_open(ctx, device, r->es, &r->rb);
-fail:
-    return st;
+    return ocr_readback_open(ctx, device, r->es, &r->rb);
 }
 
 static void destroy(ocr_reducer *r);
 
-ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_type input,
-                                       ocr_type type, ocr_op op, const ocr_reducer_options *opt,
-                                       ocr_reducer **out) {
+/* Every create: r made, registered as live, or the message kept for
+ * ocr_reducer_last_error(NULL) and everything undone. */
+static ocr_status make(cl_context ctx, cl_device_id device, const kind *kd,
+                       const ocr_reducer_options *opt, ocr_reducer **out) {
     ocr_last_error_clear();
     int tok = ocr_capture_begin();
     ocr_status st = OCR_OK;
@@ -223,7 +252,7 @@ ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_
         st = OCR_NO_MEMORY;
     } else {
         *out = NULL;
-        st = create(ctx, device, input, type, op, opt, r);
+        st = create(ctx, device, kd, opt, r);
     }
     if (st == OCR_OK) st = ocr_reducer_register(r);
     char *text = ocr_capture_end(tok);
@@ -237,6 +266,20 @@ ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_
     free(text);
     if (out) *out = r;
     return st;
+}
+
+ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_type input,
+                                       ocr_type type, ocr_op op, const ocr_reducer_options *opt,
+                                       ocr_reducer **out) {
+    kind kd = {input, type, op, NULL, 0};
+    return make(ctx, device, &kd, opt, out);
+}
+
+ocr_status ocr_reducer_create_custom(cl_context ctx, cl_device_id device,
+                                    const ocr_custom_spec *spec, const ocr_reducer_options *opt,
+                                    ocr_reducer **out) {
+    kind kd = {OCR_FLOAT, OCR_FLOAT, OCR_SUM, spec, 1};
+    return make(ctx, device, &kd, opt, out);
 }
 
 ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
@@ -261,6 +304,7 @@ static void destroy(ocr_reducer *r) {
     ocr_kernel_release(r->k_chunks);
     ocr_kernel_release(r->k_fix);
     ocr_kernel_release(r->k_strided);
+    ocr_custom_free(r->custom);
     free(r->kernel_dir);
     free(r->build_options);
     ocr_kernel_release(r->k_acc);
@@ -511,7 +555,7 @@ ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_
     }
     ocr_status st = ocr_reducer_enter(r, __func__);
     if (st != OCR_OK) return st;
-    st = plan_said(r, n, blocking, plan);
+    if ((st = ocr_reducer_not_custom(r, __func__)) == OCR_OK) st = plan_said(r, n, blocking, plan);
     ocr_reducer_leave(r);
     return st;
 }
@@ -621,6 +665,12 @@ ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem bu
     OCR_CALL_BEGIN(r);
     cl_event ev = NULL;
     if (done) *done = NULL;
+    if (r->custom) {
+        ocr_status st = ocr_custom_call_buf(r, q, buf, offset, n, result_buf, result_offset,
+                                            num_wait, wait, done, NULL);
+        OCR_CALL_END(r, st);
+        return st;
+    }
     call c = {q, buf, offset, n, result_buf, result_offset, num_wait, wait, 0};
     ocr_status st = reduce_async(r, &c, 1, &ev);
     if (st == OCR_OK) {
@@ -648,6 +698,10 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
         goto fail;
     }
     memset(result, 0, sizeof *result);
+    if (r->custom) {
+        st = ocr_custom_call_buf(r, q, buf, offset, n, NULL, 0, 0, NULL, NULL, result);
+        goto fail;
+    }
     call c = {q, buf, offset, n, r->rb.result, 0, 0, NULL, 1};
     if ((st = reduce_async(r, &c, ocr_readback_wants_event(&r->rb), &ev)) != OCR_OK) goto fail;
     /* On an in-order queue the read follows the launch unasked (ev is NULL). */
