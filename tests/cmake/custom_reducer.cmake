@@ -13,6 +13,14 @@ foreach(seed 1 2)
   ocr_test(custom_reducer.exprs.${seed} LABELS quick reducer custom PROPERTIES TIMEOUT 600
            COMMAND test_custom exprs ${seed})
 endforeach()
+# The same in groups of 64 on a grid of at most 7 (on a CPU too: the
+# coalesced walk, four values in flight, the tree; several rounds per
+# work-item, two passes).
+foreach(part types exprs calls)
+  ocr_test(custom_reducer.${part}_w64g7 LABELS reducer custom PROPERTIES TIMEOUT 600
+           ENVIRONMENT "TEST_CUSTOM_LOCAL=64;TEST_CUSTOM_GROUPS=7"
+           COMMAND test_custom ${part} 4)
+endforeach()
 # into with a user-event wait list and a done event, an out-of-order queue,
 # n = 0, the buffer calls, the usage errors.
 ocr_test(custom_reducer.calls LABELS quick reducer custom COMMAND test_custom calls 3)

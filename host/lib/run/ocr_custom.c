@@ -26,13 +26,16 @@
 /* ---- the build ------------------------------------------------------------------- */
 
 /* The work-group size (a power of two within the device's limits and local
- * memory) and the groups of the first pass. */
+ * memory), the walk (a CPU's chunks for one-item groups, its default; the
+ * coalesced walk for larger groups, as on a GPU) and the groups of the
+ * first pass. */
 static ocr_status custom_geometry(ocr_reducer *r, const ocr_reducer_options *opt) {
     struct ocr_custom *c = r->custom;
     const ocr_device_info *in = &r->dev.info;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
+    int cpu = ocr_reducer_on_cpu(r);
     size_t local = opt->local_size ? opt->local_size
-                   : c->blocked    ? 1
+                   : cpu           ? 1
                                    : ocr_floor_pow2(limit < CUSTOM_GPU_LOCAL_SIZE ? limit
                                                                                : CUSTOM_GPU_LOCAL_SIZE);
     if (opt->local_size && (local & (local - 1) || local > limit)) {
@@ -48,6 +51,7 @@ static ocr_status custom_geometry(ocr_reducer *r, const ocr_reducer_options *opt
                    local, c->acc_size, in->name, (unsigned long long)in->local_mem);
         return OCR_RUNTIME;
     }
+    c->blocked = cpu && local == 1;
     size_t per_cu = c->blocked ? CUSTOM_CPU_GROUPS_CU : CUSTOM_GPU_ITEMS_CU / local;
     c->geom.kind = OCR_PER_GRID;
     c->geom.local_size = local;
@@ -185,7 +189,6 @@ ocr_status ocr_custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
         c->args[k].type = sp.args[k].type, c->args[k].is_buffer = sp.args[k].is_buffer != 0;
     c->is_struct = sp.struct_decl != NULL;
     c->acc_size = c->is_struct ? sp.struct_size : ocr_type_size(sp.type);
-    c->blocked = ocr_reducer_on_cpu(r);
     r->type = c->is_struct ? OCR_UCHAR : sp.type; /* a struct: bytes */
     r->in_type = c->num_args && c->args[0].is_buffer ? c->args[0].type : r->type;
     r->es = c->acc_size, r->in_es = ocr_type_size(r->in_type);

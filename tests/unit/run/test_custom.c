@@ -23,8 +23,11 @@
  *                              K: prints the sum of K*x[i] (cache_test runs
  *                              two processes on one disk cache)
  *
- * TEST_CUSTOM_KERNEL_DIR: build custom.cl from there (the mutants). stderr
- * must stay empty (the library prints nothing).
+ * TEST_CUSTOM_KERNEL_DIR: build custom.cl from there (the mutants);
+ * TEST_CUSTOM_LOCAL, TEST_CUSTOM_GROUPS: the reducers' local_size and groups
+ * (on a CPU, groups of more than one work-item take the GPU's coalesced
+ * walk). The library prints nothing; POCL's compiler itself writes "N errors
+ * generated." to stderr for the builds that must fail (refusals).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr.h"
@@ -53,6 +56,8 @@ static const uint64_t sizes[] = {0, 1, 2, 3, 63, 64, 65, 255, 256, 257, 1000, 40
 static ocr_reducer_options options(void) {
     ocr_reducer_options o = OCR_REDUCER_OPTIONS;
     o.kernel_dir = getenv("TEST_CUSTOM_KERNEL_DIR");
+    if (getenv("TEST_CUSTOM_LOCAL")) o.local_size = strtoull(getenv("TEST_CUSTOM_LOCAL"), NULL, 0);
+    if (getenv("TEST_CUSTOM_GROUPS")) o.groups = strtoull(getenv("TEST_CUSTOM_GROUPS"), NULL, 0);
     return o;
 }
 
