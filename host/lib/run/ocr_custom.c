@@ -34,10 +34,10 @@ static ocr_status custom_geometry(ocr_reducer *r, const ocr_reducer_options *opt
     const ocr_device_info *in = &r->dev.info;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
     int cpu = ocr_reducer_on_cpu(r);
-    size_t local = opt->local_size ? opt->local_size
-                   : cpu           ? 1
-                                   : ocr_floor_pow2(limit < CUSTOM_GPU_LOCAL_SIZE ? limit
-                                                                               : CUSTOM_GPU_LOCAL_SIZE);
+    size_t local =
+        opt->local_size ? opt->local_size
+        : cpu           ? 1
+              : ocr_floor_pow2(limit < CUSTOM_GPU_LOCAL_SIZE ? limit : CUSTOM_GPU_LOCAL_SIZE);
     if (opt->local_size && (local & (local - 1) || local > limit)) {
         ocr_errorf("a custom reducer's work-group size must be a power of two up to %zu, not %zu",
                    limit, local);
@@ -57,8 +57,8 @@ static ocr_status custom_geometry(ocr_reducer *r, const ocr_reducer_options *opt
     c->geom.local_size = local;
     c->geom.elems_per_group = 1;
     c->geom.tree = 1;
-    c->geom.max_groups = opt->groups ? opt->groups
-                                     : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
+    c->geom.max_groups =
+        opt->groups ? opt->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
     return OCR_OK;
 }
 
@@ -98,8 +98,8 @@ static void say_build_failure(const ocr_reducer *r, cl_program p, const ocr_cust
     char *log = p ? ocr_build_log(p, r->device) : NULL;
     ocr_errorf_begin("building the custom reduction failed (map, reduce, neutral, preamble or "
                      "struct_decl: the log names which)");
-    ocr_errprintf("  map: %s\n  reduce: %s\n  neutral: %s\n", sp->map ? sp->map : "(first buffer)[i]",
-                  sp->reduce, sp->neutral);
+    ocr_errprintf("  map: %s\n  reduce: %s\n  neutral: %s\n",
+                  sp->map ? sp->map : "(first buffer)[i]", sp->reduce, sp->neutral);
     if (sp->struct_decl) ocr_errprintf("  struct_decl: %s\n", sp->struct_decl);
     if (sp->preamble) ocr_errprintf("  preamble: %s\n", sp->preamble);
     ocr_errprintf("  build options: %s\n  build log:\n%s\n", opts,
@@ -163,8 +163,11 @@ static int needs_fp64(const ocr_custom_spec *sp) {
     return d;
 }
 
-ocr_status ocr_custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
-                             const ocr_reducer_options *opt) {
+static const ocr_custom_ops custom_ops;
+
+/* The custom part of r (ocr_reducer_builder), once the device is taken. */
+static ocr_status custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
+                                const ocr_reducer_options *opt) {
     ocr_status st;
     ocr_custom_spec sp;
     if ((st = ocr_custom_spec_read(spec, &sp)) != OCR_OK) return st;
@@ -183,7 +186,7 @@ ocr_status ocr_custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
-    r->custom = c;
+    r->custom = c, r->custom_ops = &custom_ops;
     c->num_args = sp.num_args;
     for (size_t k = 0; k < sp.num_args; ++k)
         c->args[k].type = sp.args[k].type, c->args[k].is_buffer = sp.args[k].is_buffer != 0;
@@ -197,19 +200,28 @@ ocr_status ocr_custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
     return ocr_reducer_grow(r, 0, c->geom.max_groups);
 }
 
-void ocr_custom_free(struct ocr_custom *c) {
+static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_options *opt,
+                         const void *spec, ocr_reducer *r) {
+    ocr_status st;
+    if ((st = ocr_reducer_take_device(ctx, device, r)) != OCR_OK ||
+        (st = custom_create(r, spec, opt)) != OCR_OK)
+        return st;
+    return ocr_readback_open(ctx, device, r->es, &r->rb);
+}
+
+ocr_status ocr_reducer_create_custom(cl_context ctx, cl_device_id device,
+                                     const ocr_custom_spec *spec, const ocr_reducer_options *opt,
+                                     ocr_reducer **out) {
+    return ocr_reducer_make(ctx, device, opt, create, spec, out);
+}
+
+static void custom_free(struct ocr_custom *c) {
     if (!c) return;
     if (c->final) clReleaseKernel(c->final);
     if (c->first) clReleaseKernel(c->first);
     ocr_program_put(c->program);
     free(c->args);
     free(c);
-}
-
-ocr_status ocr_reducer_not_custom(const ocr_reducer *r, const char *fn) {
-    if (!r->custom) return OCR_OK;
-    ocr_errorf("%s: not for a custom reducer (ocr_reducer_reduce_custom and _into are)", fn);
-    return OCR_USAGE;
 }
 
 /* ---- values: the caller's scalars in, a result out ------------------------------------ */
@@ -220,7 +232,7 @@ static size_t scalar_bytes(ocr_type t, ocr_value v, unsigned char *out) {
     uint8_t uc = (uint8_t)v.u;
     int16_t s = (int16_t)v.i;
     uint16_t us = (uint16_t)v.u;
-    const void *p = t == OCR_CHAR ? (const void *)&c
+    const void *p = t == OCR_CHAR     ? (const void *)&c
                     : t == OCR_UCHAR  ? (const void *)&uc
                     : t == OCR_SHORT  ? (const void *)&s
                     : t == OCR_USHORT ? (const void *)&us
@@ -234,14 +246,16 @@ static size_t scalar_bytes(ocr_type t, ocr_value v, unsigned char *out) {
 static ocr_value value_of(ocr_type t, const unsigned char *b) {
     ocr_value v;
     memset(&v, 0, sizeof v);
-    if (t == OCR_CHAR) v.i = (int8_t)b[0];
+    if (t == OCR_CHAR)
+        v.i = (int8_t)b[0];
     else if (t == OCR_UCHAR)
         v.u = b[0];
     else if (t == OCR_SHORT || t == OCR_USHORT) {
         int16_t s;
         uint16_t us;
         memcpy(&s, b, 2), memcpy(&us, b, 2);
-        if (t == OCR_SHORT) v.i = s;
+        if (t == OCR_SHORT)
+            v.i = s;
         else
             v.u = us;
     } else
@@ -333,8 +347,8 @@ fail:
     return st;
 }
 
-static ocr_status launch(cl_command_queue q, cl_kernel k, size_t groups, size_t local,
-                         cl_uint nw, const cl_event *wl, cl_event *ev) {
+static ocr_status launch(cl_command_queue q, cl_kernel k, size_t groups, size_t local, cl_uint nw,
+                         const cl_event *wl, cl_event *ev) {
     ocr_status st = OCR_OK;
     size_t global = groups * local;
     OCR_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, nw, wl, ev));
@@ -362,7 +376,8 @@ static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, cons
                           cl_event *ev) {
     ocr_status st;
     size_t local = r->custom->geom.local_size;
-    uint64_t per = (uint64_t)local * (r->custom->blocked ? CUSTOM_CPU_ITEM_MIN : CUSTOM_GPU_ITEM_MIN);
+    uint64_t per =
+        (uint64_t)local * (r->custom->blocked ? CUSTOM_CPU_ITEM_MIN : CUSTOM_GPU_ITEM_MIN);
     uint64_t groups = c->n / per + (c->n % per != 0), most = r->custom->geom.max_groups;
     cl_event first = NULL;
     if (groups > most) groups = most;
@@ -372,7 +387,8 @@ static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, cons
         if ((st = set_first(r, c, c->result, c->result_offset)) != OCR_OK) return st;
         return launch(c->q, r->custom->first, 1, local, nw, wl, ev);
     }
-    if ((st = ocr_reducer_grow(r, 0, groups)) != OCR_OK || (st = set_first(r, c, r->scratch[0], 0)) ||
+    if ((st = ocr_reducer_grow(r, 0, groups)) != OCR_OK ||
+        (st = set_first(r, c, r->scratch[0], 0)) ||
         (st = launch(c->q, r->custom->first, (size_t)groups, local, nw, wl,
                      r->q_ooo ? &first : NULL)) != OCR_OK)
         return st;
@@ -409,7 +425,7 @@ static ocr_status run_call(ocr_reducer *r, const custom_call *c, cl_event *done,
     return st;
 }
 
-ocr_status ocr_custom_call(ocr_reducer *r, cl_command_queue q, uint64_t n,
+static ocr_status call_any(ocr_reducer *r, cl_command_queue q, uint64_t n,
                            const ocr_custom_value *args, cl_mem result_buf, size_t result_offset,
                            cl_uint num_wait, const cl_event *wait, cl_event *done,
                            void *host_result) {
@@ -423,10 +439,9 @@ ocr_status ocr_custom_call(ocr_reducer *r, cl_command_queue q, uint64_t n,
     return run_call(r, &c, done, host_result);
 }
 
-ocr_status ocr_custom_call_buf(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
-                               uint64_t n, cl_mem result_buf, size_t result_offset,
-                               cl_uint num_wait, const cl_event *wait, cl_event *done,
-                               ocr_value *value) {
+static ocr_status call_buf(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                           uint64_t n, cl_mem result_buf, size_t result_offset, cl_uint num_wait,
+                           const cl_event *wait, cl_event *done, ocr_value *value) {
     const struct ocr_custom *c = r->custom;
     if (c->num_args != 1 || !c->args[0].is_buffer || (value && c->is_struct)) {
         ocr_errorf("this custom reducer's spec takes %s: call ocr_reducer_reduce_custom%s",
@@ -438,11 +453,13 @@ ocr_status ocr_custom_call_buf(ocr_reducer *r, cl_command_queue q, cl_mem buf, s
     memset(&v, 0, sizeof v);
     v.buf = buf, v.offset = offset;
     unsigned char b[8];
-    ocr_status st = ocr_custom_call(r, q, n, &v, result_buf, result_offset, num_wait, wait, done,
-                                    value ? b : NULL);
+    ocr_status st =
+        call_any(r, q, n, &v, result_buf, result_offset, num_wait, wait, done, value ? b : NULL);
     if (st == OCR_OK && value) *value = value_of(r->type, b);
     return st;
 }
+
+static const ocr_custom_ops custom_ops = {custom_free, call_buf};
 
 /* ---- the public calls ----------------------------------------------------------- */
 
@@ -453,7 +470,7 @@ ocr_status ocr_reducer_reduce_custom(ocr_reducer *r, cl_command_queue q, uint64_
     if (!result)
         ocr_errorf("result must not be NULL");
     else
-        st = ocr_custom_call(r, q, n, args, NULL, 0, 0, NULL, NULL, result);
+        st = call_any(r, q, n, args, NULL, 0, 0, NULL, NULL, result);
     OCR_CALL_END(r, st);
     return st;
 }
@@ -463,8 +480,7 @@ ocr_status ocr_reducer_reduce_custom_into(ocr_reducer *r, cl_command_queue q, ui
                                           size_t result_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done) {
     OCR_CALL_BEGIN(r);
-    ocr_status st =
-        ocr_custom_call(r, q, n, args, result_buf, result_offset, num_wait, wait, done, NULL);
+    ocr_status st = call_any(r, q, n, args, result_buf, result_offset, num_wait, wait, done, NULL);
     OCR_CALL_END(r, st);
     return st;
 }

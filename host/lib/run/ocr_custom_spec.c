@@ -119,9 +119,9 @@ static const char *text_problem(const char *s, int expr) {
 }
 
 static ocr_status check_text(const char *what, const char *s, int expr, int required) {
-    const char *why = !s ? (required ? "is missing (NULL)" : NULL)
+    const char *why = !s                             ? (required ? "is missing (NULL)" : NULL)
                       : expr && !s[strspn(s, " \t")] ? "is empty"
-                                                      : text_problem(s, expr);
+                                                     : text_problem(s, expr);
     if (!why) return OCR_OK;
     ocr_errorf("ocr_reducer_create_custom: the %s %s: %s", what, why, s ? s : "");
     return OCR_USAGE;
@@ -134,8 +134,7 @@ static ocr_status check_result(const ocr_custom_spec *sp) {
         (st = check_text("struct_decl", sp->struct_decl, 0, 1)) != OCR_OK)
         return st;
     if (sp->struct_size == 0 || sp->struct_size > 4096) {
-        ocr_errorf("ocr_reducer_create_custom: struct_size %zu (1 .. 4096 bytes)",
-                   sp->struct_size);
+        ocr_errorf("ocr_reducer_create_custom: struct_size %zu (1 .. 4096 bytes)", sp->struct_size);
         return OCR_USAGE;
     }
     return OCR_OK;
@@ -194,7 +193,8 @@ static void add(text *t, const char *fmt, ...) {
         }
         size_t cap = (t->cap + (size_t)n + 1) * 2;
         char *p = realloc(t->s, cap);
-        if (!p) t->failed = 1;
+        if (!p)
+            t->failed = 1;
         else
             t->s = p, t->cap = cap;
     }
@@ -227,8 +227,8 @@ static void add_params(text *t, const ocr_custom_spec *sp, int which) {
         else if (which == MAP_ARGS)
             add(t, a->is_buffer ? "%socr_rk_p%zu + ocr_rk_o%zu" : "%socr_rk_p%zu", sep, k, k);
         else if (a->is_buffer && which == KERNEL_PARAMS)
-            add(t, "%s__global const %s *restrict ocr_rk_p%zu, const ulong ocr_rk_o%zu", sep, tn,
-                k, k);
+            add(t, "%s__global const %s *restrict ocr_rk_p%zu, const ulong ocr_rk_o%zu", sep, tn, k,
+                k);
         else if (a->is_buffer)
             add(t, "%s__global const %s *restrict %s", sep, tn, a->name);
         else if (which == KERNEL_PARAMS)
@@ -246,17 +246,20 @@ char *ocr_custom_prelude(const ocr_custom_spec *sp) {
     add(&t, "/* the prelude of a custom reducer (ocr_custom_spec.c) */\n");
     if (any_double(sp)) add(&t, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     if (sp->struct_decl)
-        add(&t, "#line 1 \"struct_decl\"\n%s\n#line 1 \"(library)\"\ntypedef %s ocr_rk_acc;\n"
-                "typedef char ocr_rk_struct_size_is_%zu[sizeof(ocr_rk_acc) == %zu ? 1 : -1];\n",
+        add(&t,
+            "#line 1 \"struct_decl\"\n%s\n#line 1 \"(library)\"\ntypedef %s ocr_rk_acc;\n"
+            "typedef char ocr_rk_struct_size_is_%zu[sizeof(ocr_rk_acc) == %zu ? 1 : -1];\n",
             sp->struct_decl, sp->struct_name, sp->struct_size, sp->struct_size);
     else
         add(&t, "typedef %s ocr_rk_acc;\n", ocr_type_name(sp->type));
     if (sp->preamble) add(&t, "#line 1 \"preamble\"\n%s\n", sp->preamble);
-    add(&t, "#line 1 \"neutral\"\nstatic ocr_rk_acc ocr_rk_neutral(void) { const ocr_rk_acc "
-            "ocr_rk_v = %s; return ocr_rk_v; }\n",
+    add(&t,
+        "#line 1 \"neutral\"\nstatic ocr_rk_acc ocr_rk_neutral(void) { const ocr_rk_acc "
+        "ocr_rk_v = %s; return ocr_rk_v; }\n",
         sp->neutral);
-    add(&t, "#line 1 \"reduce\"\nstatic ocr_rk_acc ocr_rk_reduce(const ocr_rk_acc a, const "
-            "ocr_rk_acc b) { return (%s); }\n",
+    add(&t,
+        "#line 1 \"reduce\"\nstatic ocr_rk_acc ocr_rk_reduce(const ocr_rk_acc a, const "
+        "ocr_rk_acc b) { return (%s); }\n",
         sp->reduce);
     add(&t, "#line 1 \"(library)\"\nstatic ocr_rk_acc ocr_rk_map(const ulong i, ");
     add_params(&t, sp, MAP_PARAMS);

@@ -161,16 +161,13 @@ static ocr_status presize(ocr_reducer *r) {
     return st;
 }
 
-/* What a reducer is made of: a type and operator (reduce7), or a spec. */
+/* What reduce7's reducer is made of. */
 typedef struct {
     ocr_type input, type;
     ocr_op op;
-    const ocr_custom_spec *spec;
-    int custom; /* a custom reducer, of spec */
 } kind;
 
-/* The context and device checked and retained in r, its info queried. */
-static ocr_status take_device(cl_context ctx, cl_device_id device, ocr_reducer *r) {
+ocr_status ocr_reducer_take_device(cl_context ctx, cl_device_id device, ocr_reducer *r) {
     ocr_status st;
     if ((st = check_device(ctx, device)) != OCR_OK ||
         (st = ocr_device_wrap(ctx, device, &r->dev)) != OCR_OK)
@@ -183,35 +180,21 @@ fail:
     return st;
 }
 
-/* A custom reducer's kernels (ocr_custom.c), its options kept like reduce7's. */
-static ocr_status create_custom(cl_context ctx, cl_device_id device, const ocr_custom_spec *spec,
-                                const ocr_reducer_options *opt, ocr_reducer *r) {
-    ocr_status st;
-    if ((st = take_device(ctx, device, r)) != OCR_OK ||
-        (st = ocr_custom_create(r, spec, opt)) != OCR_OK)
-        return st;
-    return ocr_readback_open(ctx, device, r->es, &r->rb);
-}
-
-static ocr_status create(cl_context ctx, cl_device_id device, const kind *kd,
-                         const ocr_reducer_options *caller_opt, ocr_reducer *r) {
+/* reduce7's reducer (ocr_reducer_builder), its options read. */
+static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_options *o,
+                         const void *what, ocr_reducer *r) {
     ocr_status st = OCR_OK;
-    ocr_reducer_options opt;
+    const kind *kd = what;
+    ocr_reducer_options opt = *o;
     ocr_type input = kd->input, type = kd->type;
     ocr_op op = kd->op;
-    if ((st = read_options(caller_opt, &opt)) != OCR_OK) return st;
-    if (!ctx || !device) {
-        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
-        return OCR_USAGE;
-    }
-    if (kd->custom) return create_custom(ctx, device, kd->spec, &opt, r);
     if (opt.accurate && ocr_type_is_storage(input)) {
         ocr_errorf("an accurate sum is a float or double sum, not of %s data",
                    ocr_type_name(input));
         return OCR_USAGE;
     }
     if ((st = check_kind(input, type, op)) != OCR_OK ||
-        (st = take_device(ctx, device, r)) != OCR_OK)
+        (st = ocr_reducer_take_device(ctx, device, r)) != OCR_OK)
         return st;
     r->type = type;
     r->in_type = input;
@@ -236,10 +219,22 @@ static ocr_status create(cl_context ctx, cl_device_id device, const kind *kd,
 
 static void destroy(ocr_reducer *r);
 
-/* Every create: r made, registered as live, or the message kept for
- * ocr_reducer_last_error(NULL) and everything undone. */
-static ocr_status make(cl_context ctx, cl_device_id device, const kind *kd,
-                       const ocr_reducer_options *opt, ocr_reducer **out) {
+/* The options read, the context and device not NULL, then the builder. */
+static ocr_status build_with(cl_context ctx, cl_device_id device,
+                             const ocr_reducer_options *caller_opt, ocr_reducer_builder build,
+                             const void *what, ocr_reducer *r) {
+    ocr_status st;
+    ocr_reducer_options opt;
+    if ((st = read_options(caller_opt, &opt)) != OCR_OK) return st;
+    if (!ctx || !device) {
+        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
+        return OCR_USAGE;
+    }
+    return build(ctx, device, &opt, what, r);
+}
+
+ocr_status ocr_reducer_make(cl_context ctx, cl_device_id device, const ocr_reducer_options *opt,
+                            ocr_reducer_builder build, const void *what, ocr_reducer **out) {
     ocr_last_error_clear();
     int tok = ocr_capture_begin();
     ocr_status st = OCR_OK;
@@ -252,7 +247,7 @@ static ocr_status make(cl_context ctx, cl_device_id device, const kind *kd,
         st = OCR_NO_MEMORY;
     } else {
         *out = NULL;
-        st = create(ctx, device, kd, opt, r);
+        st = build_with(ctx, device, opt, build, what, r);
     }
     if (st == OCR_OK) st = ocr_reducer_register(r);
     char *text = ocr_capture_end(tok);
@@ -271,15 +266,8 @@ static ocr_status make(cl_context ctx, cl_device_id device, const kind *kd,
 ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_type input,
                                        ocr_type type, ocr_op op, const ocr_reducer_options *opt,
                                        ocr_reducer **out) {
-    kind kd = {input, type, op, NULL, 0};
-    return make(ctx, device, &kd, opt, out);
-}
-
-ocr_status ocr_reducer_create_custom(cl_context ctx, cl_device_id device,
-                                    const ocr_custom_spec *spec, const ocr_reducer_options *opt,
-                                    ocr_reducer **out) {
-    kind kd = {OCR_FLOAT, OCR_FLOAT, OCR_SUM, spec, 1};
-    return make(ctx, device, &kd, opt, out);
+    kind kd = {input, type, op};
+    return ocr_reducer_make(ctx, device, opt, create, &kd, out);
 }
 
 ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
@@ -304,7 +292,7 @@ static void destroy(ocr_reducer *r) {
     ocr_kernel_release(r->k_chunks);
     ocr_kernel_release(r->k_fix);
     ocr_kernel_release(r->k_strided);
-    ocr_custom_free(r->custom);
+    if (r->custom) r->custom_ops->release(r->custom);
     free(r->kernel_dir);
     free(r->build_options);
     ocr_kernel_release(r->k_acc);
@@ -504,6 +492,12 @@ static ocr_status check_args(ocr_reducer *r, const call *c) {
 
 /* ---- a call's commands ---------------------------------------------------------- */
 
+ocr_status ocr_reducer_not_custom(const ocr_reducer *r, const char *fn) {
+    if (!r->custom) return OCR_OK;
+    ocr_errorf("%s: not for a custom reducer (ocr_reducer_reduce_custom and _into are)", fn);
+    return OCR_USAGE;
+}
+
 /* Scratch buffer i holds at least `need` elements (a larger n may need more). */
 ocr_status ocr_reducer_grow(ocr_reducer *r, int i, uint64_t need) {
     ocr_status st = OCR_OK;
@@ -666,7 +660,7 @@ ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem bu
     cl_event ev = NULL;
     if (done) *done = NULL;
     if (r->custom) {
-        ocr_status st = ocr_custom_call_buf(r, q, buf, offset, n, result_buf, result_offset,
+        ocr_status st = r->custom_ops->call_buf(r, q, buf, offset, n, result_buf, result_offset,
                                             num_wait, wait, done, NULL);
         OCR_CALL_END(r, st);
         return st;
@@ -699,7 +693,7 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
     }
     memset(result, 0, sizeof *result);
     if (r->custom) {
-        st = ocr_custom_call_buf(r, q, buf, offset, n, NULL, 0, 0, NULL, NULL, result);
+        st = r->custom_ops->call_buf(r, q, buf, offset, n, NULL, 0, 0, NULL, NULL, result);
         goto fail;
     }
     call c = {q, buf, offset, n, r->rb.result, 0, 0, NULL, 1};

@@ -48,8 +48,8 @@ static uint64_t next(void) {
     return rng;
 }
 
-static const uint64_t sizes[] = {0, 1, 2, 3, 63, 64, 65, 255, 256, 257, 1000, 4097, 100003,
-                                 (1u << 20) + 7};
+static const uint64_t sizes[] = {0,   1,   2,   3,    63,   64,     65,
+                                 255, 256, 257, 1000, 4097, 100003, (1u << 20) + 7};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 #define MAXN   ((1u << 20) + 7 + 5)
 
@@ -98,13 +98,20 @@ static void fill(ocr_type t, void *p, size_t n) {
 
 static int64_t as_long(ocr_type t, const void *p) {
     switch (t) {
-    case OCR_CHAR: return *(const int8_t *)p;
-    case OCR_UCHAR: return *(const uint8_t *)p;
-    case OCR_SHORT: return *(const int16_t *)p;
-    case OCR_USHORT: return *(const uint16_t *)p;
-    case OCR_INT: return *(const int32_t *)p;
-    case OCR_UINT: return *(const uint32_t *)p;
-    default: return *(const int64_t *)p; /* long, ulong: the bits */
+    case OCR_CHAR:
+        return *(const int8_t *)p;
+    case OCR_UCHAR:
+        return *(const uint8_t *)p;
+    case OCR_SHORT:
+        return *(const int16_t *)p;
+    case OCR_USHORT:
+        return *(const uint16_t *)p;
+    case OCR_INT:
+        return *(const int32_t *)p;
+    case OCR_UINT:
+        return *(const uint32_t *)p;
+    default:
+        return *(const int64_t *)p; /* long, ulong: the bits */
     }
 }
 
@@ -119,8 +126,8 @@ static int is_unsigned(ocr_type t) {
 }
 
 static const char *min_of(ocr_type t) {
-    static const char *const m[] = {"INT_MIN", "0",   "LONG_MIN", "0",    "-INFINITY",
-                                    "-INFINITY", "CHAR_MIN", "0",   "SHRT_MIN", "0"};
+    static const char *const m[] = {"INT_MIN",   "0",        "LONG_MIN", "0",        "-INFINITY",
+                                    "-INFINITY", "CHAR_MIN", "0",        "SHRT_MIN", "0"};
     return m[t];
 }
 
@@ -320,11 +327,11 @@ typedef struct {
 
 #define STATS_DECL "typedef struct { float n, mean, m2; } stats;"
 #define STATS_PRE                                                                                  \
-    "stats stats_of(float v) { stats s = {1.0f, v, 0.0f}; return s; }\n"                          \
+    "stats stats_of(float v) { stats s = {1.0f, v, 0.0f}; return s; }\n"                           \
     "stats stats_merge(stats a, stats b) {\n"                                                      \
     "  float n = a.n + b.n; if (n == 0.0f) return a;\n"                                            \
     "  float d = b.mean - a.mean;\n"                                                               \
-    "  stats s = {n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};\n"             \
+    "  stats s = {n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};\n"            \
     "  return s; }\n"
 
 static void test_struct(void) {
@@ -353,8 +360,8 @@ static void test_struct(void) {
                ocr_reducer_last_error(r));
         EXPECT(got.n == (float)n && fabs(got.mean - mean) <= 1e-5 * fabs(mean) + 1e-6 &&
                    fabs(got.m2 - m2) <= 1e-4 * m2 + 1e-6,
-               "stats n %llu: (%g, %g, %g), want (%g, %g)", (unsigned long long)n, got.n,
-               got.mean, got.m2, mean, m2);
+               "stats n %llu: (%g, %g, %g), want (%g, %g)", (unsigned long long)n, got.n, got.mean,
+               got.m2, mean, m2);
     }
     ocr_value v;
     EXPECT(!r || ocr_reducer_reduce(r, q, bx, 0, 10, &v) == OCR_USAGE, "struct into ocr_value");
@@ -504,23 +511,22 @@ static void test_refusals(void) {
            ocr_status_name(st));
     EXPECT(try_spec(NULL, "a + b", "float f(float v) { return v +; }", "x") == OCR_BUILD,
            "bad preamble");
-    static const char *const names[] = {"i", "a", "b", "ocr_x", "OCR_T", "T", "LOCAL_SIZE",
-                                        "SEG_X", "2x", "x y", ""};
+    static const char *const names[] = {"i",          "a",     "b",  "ocr_x", "OCR_T", "T",
+                                        "LOCAL_SIZE", "SEG_X", "2x", "x y",   ""};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
         EXPECT(try_spec(NULL, "a + b", NULL, names[k]) == OCR_USAGE, "name '%s'", names[k]);
-    static const char *const maps[] = {
-        "x[i]); } __kernel void evil(__global float *p) { p[0] = 1",
-        "x[i]) + (0",
-        "x[i] /* comment",
-        "x[i] // comment",
-        "x[i]\n#define OCR_RK_LOCAL_SIZE 1",
-        "x[i] #",
-        "x[i] %: 0",
-        "(x[i]",
-        "x[i]]",
-        "\"str\"",
-        "   ",
-        "x[(i]) + 0"};
+    static const char *const maps[] = {"x[i]); } __kernel void evil(__global float *p) { p[0] = 1",
+                                       "x[i]) + (0",
+                                       "x[i] /* comment",
+                                       "x[i] // comment",
+                                       "x[i]\n#define OCR_RK_LOCAL_SIZE 1",
+                                       "x[i] #",
+                                       "x[i] %: 0",
+                                       "(x[i]",
+                                       "x[i]]",
+                                       "\"str\"",
+                                       "   ",
+                                       "x[(i]) + 0"};
     for (size_t k = 0; k < sizeof maps / sizeof maps[0]; ++k)
         EXPECT(try_spec(maps[k], "a + b", NULL, "x") == OCR_USAGE, "map '%s'", maps[k]);
     static const char *const pre[] = {"#define LOCAL_SIZE 3", "%:define OCR_RK_BLOCKED 0",
@@ -596,7 +602,8 @@ int main(int argc, char **argv) {
     cl_device_fp_config fp = 0;
     clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
     has_fp64 = fp != 0;
-    if (!strcmp(argv[1], "types")) test_types();
+    if (!strcmp(argv[1], "types"))
+        test_types();
     else if (!strcmp(argv[1], "exprs")) {
         test_dot(), test_simple(), test_struct(), test_nan();
     } else if (!strcmp(argv[1], "calls")) {
