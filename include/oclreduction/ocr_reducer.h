@@ -279,7 +279,6 @@ OCR_API ocr_status ocr_reducer_create_widening(cl_context context, cl_device_id 
                                                ocr_type input, ocr_type type, ocr_op op,
                                                const ocr_reducer_options *opt, ocr_reducer **out);
 
-
 /* ---- custom reductions: a map and a reduce of the caller's ------------- */
 /*
  * A reducer made from a spec: map(i) over i < n, combined by reduce(a, b)
@@ -321,8 +320,8 @@ typedef struct {
 
 /* The spec; the size rule of ocr_reducer_options (OCR_CUSTOM_SPEC sets it). */
 typedef struct {
-    size_t size;            /* sizeof(ocr_custom_spec), or 0 */
-    ocr_type type;          /* the accumulator and result: a type (not OCR_HALF) ... */
+    size_t size;             /* sizeof(ocr_custom_spec), or 0 */
+    ocr_type type;           /* the accumulator and result: a type (not OCR_HALF) ... */
     const char *struct_decl; /* ... or, when not NULL, a struct declared here ("typedef
                                 struct { uint n; float mean, m2; } stats;") */
     const char *struct_name; /* its name ("stats") */

@@ -661,7 +661,7 @@ ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem bu
     if (done) *done = NULL;
     if (r->custom) {
         ocr_status st = r->custom_ops->call_buf(r, q, buf, offset, n, result_buf, result_offset,
-                                            num_wait, wait, done, NULL);
+                                                num_wait, wait, done, NULL);
         OCR_CALL_END(r, st);
         return st;
     }

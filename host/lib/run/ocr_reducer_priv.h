@@ -67,9 +67,8 @@ typedef struct ocr_custom_ops_ {
     /* ocr_reducer_reduce, _async and _into (r entered): its one buffer
      * argument; value not NULL: the blocking call's. */
     ocr_status (*call_buf)(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
-                           uint64_t n, cl_mem result_buf, size_t result_offset,
-                           cl_uint num_wait, const cl_event *wait, cl_event *done,
-                           ocr_value *value);
+                           uint64_t n, cl_mem result_buf, size_t result_offset, cl_uint num_wait,
+                           const cl_event *wait, cl_event *done, ocr_value *value);
 } ocr_custom_ops;
 /* OCR_USAGE (said, with fn) for a call a custom reducer does not take. */
 ocr_status ocr_reducer_not_custom(const ocr_reducer *r, const char *fn);
