@@ -79,7 +79,7 @@ static ocr_rk_acc ocr_rk_tree(__local ocr_rk_acc *ocr_rk_l, const ocr_rk_acc ocr
 
 /* The first pass: group g's value of [0, n) into out[out_off + g]. */
 __kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void
-ocr_rk_first(const ulong ocr_rk_n, __global ocr_rk_acc *restrict ocr_rk_out,
+ocr_rk_first(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
              const ulong ocr_rk_out_off, OCR_RK_PARAMS) {
     __local ocr_rk_acc ocr_rk_l[OCR_RK_LOCAL_SIZE];
     const ocr_rk_acc ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_share(ocr_rk_n, OCR_RK_FORWARD));
@@ -90,8 +90,8 @@ ocr_rk_first(const ulong ocr_rk_n, __global ocr_rk_acc *restrict ocr_rk_out,
 /* The second pass, one group: m partials into out[out_off] (m = 0: the
  * neutral element, the value of an empty input). */
 __kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void
-ocr_rk_final(__global const ocr_rk_acc *restrict ocr_rk_in, const ulong ocr_rk_m,
-             __global ocr_rk_acc *restrict ocr_rk_out, const ulong ocr_rk_out_off) {
+ocr_rk_final(__global const ocr_rk_acc *ocr_rk_in, const ulong ocr_rk_m,
+             __global ocr_rk_acc *ocr_rk_out, const ulong ocr_rk_out_off) {
     __local ocr_rk_acc ocr_rk_l[OCR_RK_LOCAL_SIZE];
     ocr_rk_acc ocr_rk_x = ocr_rk_neutral();
     for (ulong ocr_rk_j = get_local_id(0); ocr_rk_j < ocr_rk_m; ocr_rk_j += OCR_RK_LOCAL_SIZE)

@@ -18,7 +18,7 @@
     "stats stats_merge(stats a, stats b) {\n"                                                      \
     "  T n = a.n + b.n; if (n == 0) return a;\n"                                                   \
     "  T d = b.mean - a.mean;\n"                                                                   \
-    "  stats s = {n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};\n"             \
+    "  stats s = {n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};\n"            \
     "  return s; }\n"
 
 typedef struct {
@@ -60,8 +60,8 @@ typedef struct {
 
 /* The spec: the preset's or the options', over x and y of the data type
  * (a preset's stats: a struct of three of them). */
-static void make_spec(const cli_options *o, cu_run *s, ocr_custom_spec *sp,
-                      ocr_custom_arg args[2], char *pre, size_t pre_len) {
+static void make_spec(const cli_options *o, cu_run *s, ocr_custom_spec *sp, ocr_custom_arg args[2],
+                      char *pre, size_t pre_len) {
     const preset *p = preset_of(o->preset);
     const char *tn = ocr_type_name(s->type);
     args[0] = (ocr_custom_arg){"x", s->type, 1};
@@ -78,7 +78,8 @@ static void make_spec(const cli_options *o, cu_run *s, ocr_custom_spec *sp,
         const char *src = STATS_PRE;
         size_t n = 0;
         for (; *src && n + 8 < pre_len; ++src)
-            if (*src == 'T' && (src[1] == ' ')) n += (size_t)snprintf(pre + n, pre_len - n, "%s", tn);
+            if (*src == 'T' && (src[1] == ' '))
+                n += (size_t)snprintf(pre + n, pre_len - n, "%s", tn);
             else
                 pre[n++] = *src;
         pre[n] = '\0';
@@ -135,7 +136,7 @@ static ocr_status setup(const cli_options *o, cu_run *s) {
         (st = upload(s->dev, s, bytes, &s->x, &s->y)) != OCR_OK || o->preset)
         return st;
     ocr_reducer_options one = OCR_REDUCER_OPTIONS; /* one work-item, in index order */
-    one.local_size = 1, one.groups = 1; /* the embedded kernel, whatever --kernel-dir */
+    one.local_size = 1, one.groups = 1;            /* the embedded kernel, whatever --kernel-dir */
     reference_device(s);
     ocr_device *d = s->ref_dev ? s->ref_dev : s->dev;
     if ((st = ocr_reducer_create_custom(ocr_device_context(d), ocr_device_id(d), &sp, &one,
@@ -216,8 +217,12 @@ static ocr_status check_free(const cli_options *o, cu_run *s, const unsigned cha
         *ok = !memcmp(got, want, ocr_type_size(s->type));
     }
     if (ocr_type_size(s->type) < 4) /* the value's bits as an int for printing */
-        gv.l = s->type == OCR_CHAR ? (int8_t)got[0] : s->type == OCR_UCHAR ? got[0] : gv.l,
-        wv.l = s->type == OCR_CHAR ? (int8_t)want[0] : s->type == OCR_UCHAR ? want[0] : wv.l;
+        gv.l = s->type == OCR_CHAR    ? (int8_t)got[0]
+               : s->type == OCR_UCHAR ? got[0]
+                                      : gv.l,
+        wv.l = s->type == OCR_CHAR    ? (int8_t)want[0]
+               : s->type == OCR_UCHAR ? want[0]
+                                      : wv.l;
     printf("Custom map %s, reduce %s: %s (one work-item in index order: %s)\n", o->map, o->reduce,
            ocr_value_str(s->type, gv, a, sizeof a), ocr_value_str(s->type, wv, b, sizeof b));
     return OCR_OK;

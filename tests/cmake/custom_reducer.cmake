@@ -21,6 +21,20 @@ foreach(part types exprs calls)
            ENVIRONMENT "TEST_CUSTOM_LOCAL=64;TEST_CUSTOM_GROUPS=7"
            COMMAND test_custom ${part} 4)
 endforeach()
+# oclgrind: race-free (a barrier at every level of the tree) and in bounds,
+# in groups of 8 on a grid of at most 3 (the coalesced walk, several rounds,
+# two passes) and in one-item groups; the tree without a barrier is a race.
+if(OCLGRIND)
+  foreach(geom "8 3" "1 4")
+    string(REPLACE " " ";" g "${geom}")
+    list(GET g 0 l)
+    list(GET g 1 gr)
+    ocr_test(custom_reducer.oclgrind_w${l}g${gr} LABELS oclgrind custom PROPERTIES TIMEOUT 900
+             ENVIRONMENT "TEST_CUSTOM_LOCAL=${l};TEST_CUSTOM_GROUPS=${gr}"
+             COMMAND ${SCRIPTS}/custom_oclgrind.sh $<TARGET_FILE:test_custom>
+                     ${PROJECT_SOURCE_DIR}/cl)
+  endforeach()
+endif()
 # into with a user-event wait list and a done event, an out-of-order queue,
 # n = 0, the buffer calls, the usage errors.
 ocr_test(custom_reducer.calls LABELS quick reducer custom COMMAND test_custom calls 3)
