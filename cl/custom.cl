@@ -22,7 +22,8 @@
  * read neighbours (coalesced), and four map values are loaded before any is
  * combined, so four loads per work-item are in flight rather than one. On a
  * CPU (one-item groups) each work-item takes a contiguous chunk, so a core
- * walks memory in one direction and its prefetcher keeps up.
+ * walks memory in one direction and its prefetcher keeps up, with four
+ * running values (four independent chains of combines in flight).
  *
  * What it costs: the map is evaluated once per element, scalar loads only
  * (no 16-byte vectors: the map may read any element of any buffer), and the
@@ -44,8 +45,19 @@ static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
                 ocr_rk_per = ocr_rk_n / ocr_rk_items + (ocr_rk_n % ocr_rk_items != 0);
     const ulong ocr_rk_lo = min(get_global_id(0) * ocr_rk_per, ocr_rk_n),
                 ocr_rk_hi = min(ocr_rk_lo + ocr_rk_per, ocr_rk_n);
-    for (ulong ocr_rk_i = ocr_rk_lo; ocr_rk_i < ocr_rk_hi; ++ocr_rk_i)
+    /* four running values: four independent chains of dependent combines
+     * (a core overlaps them), each a quarter as long (float sums round less) */
+    ocr_rk_acc ocr_rk_x1 = ocr_rk_x, ocr_rk_x2 = ocr_rk_x, ocr_rk_x3 = ocr_rk_x;
+    ulong ocr_rk_i = ocr_rk_lo;
+    for (; ocr_rk_i + 3 < ocr_rk_hi; ocr_rk_i += 4) {
         ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_map(ocr_rk_i, OCR_RK_ARGS));
+        ocr_rk_x1 = ocr_rk_reduce(ocr_rk_x1, ocr_rk_map(ocr_rk_i + 1, OCR_RK_ARGS));
+        ocr_rk_x2 = ocr_rk_reduce(ocr_rk_x2, ocr_rk_map(ocr_rk_i + 2, OCR_RK_ARGS));
+        ocr_rk_x3 = ocr_rk_reduce(ocr_rk_x3, ocr_rk_map(ocr_rk_i + 3, OCR_RK_ARGS));
+    }
+    for (; ocr_rk_i < ocr_rk_hi; ++ocr_rk_i)
+        ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_map(ocr_rk_i, OCR_RK_ARGS));
+    ocr_rk_x = ocr_rk_reduce(ocr_rk_reduce(ocr_rk_x, ocr_rk_x1), ocr_rk_reduce(ocr_rk_x2, ocr_rk_x3));
 #else
     const ulong ocr_rk_g = get_global_size(0);
     ulong ocr_rk_i = get_global_id(0);

@@ -2,8 +2,9 @@
  * library's custom reducer (ocr_reducer_create_custom) over the generated
  * data, x (the seeded input of -s N) and y (the same size from another seed
  * stream), timed and checked. Presets against C loops in double; a free
- * expression against the same spec run by one work-item in index order
- * (local_size 1, one group: the chunk walk), on a CPU device where there is
+ * expression against the same spec run by one work-item (local_size 1,
+ * one group: on a CPU the chunk walk, four running values over the whole
+ * input; the embedded kernel), on a CPU device where there is
  * one, else on the same device: integers exactly, float within 1e-5 and
  * double within 1e-12 of (|reference| + 1). */
 #include "modes.h"
@@ -135,8 +136,9 @@ static ocr_status setup(const cli_options *o, cu_run *s) {
                                         &opt, &s->r)) != OCR_OK ||
         (st = upload(s->dev, s, bytes, &s->x, &s->y)) != OCR_OK || o->preset)
         return st;
-    ocr_reducer_options one = OCR_REDUCER_OPTIONS; /* one work-item, in index order */
-    one.local_size = 1, one.groups = 1;            /* the embedded kernel, whatever --kernel-dir */
+    ocr_reducer_options one =
+        OCR_REDUCER_OPTIONS;            /* one work-item: the chunk walk over all of it */
+    one.local_size = 1, one.groups = 1; /* the embedded kernel, whatever --kernel-dir */
     reference_device(s);
     ocr_device *d = s->ref_dev ? s->ref_dev : s->dev;
     if ((st = ocr_reducer_create_custom(ocr_device_context(d), ocr_device_id(d), &sp, &one,
@@ -198,7 +200,7 @@ static int check_preset(const cli_options *o, const cu_run *s, const unsigned ch
     return fabs(g - want) <= bound;
 }
 
-/* A free expression's value against one work-item's, in index order. */
+/* A free expression's value against one work-item's. */
 static ocr_status check_free(const cli_options *o, cu_run *s, const unsigned char *got, int *ok) {
     unsigned char want[8] = {0};
     char a[64], b[64];
@@ -223,7 +225,7 @@ static ocr_status check_free(const cli_options *o, cu_run *s, const unsigned cha
         wv.l = s->type == OCR_CHAR    ? (int8_t)want[0]
                : s->type == OCR_UCHAR ? want[0]
                                       : wv.l;
-    printf("Custom map %s, reduce %s: %s (one work-item in index order: %s)\n", o->map, o->reduce,
+    printf("Custom map %s, reduce %s: %s (one work-item: %s)\n", o->map, o->reduce,
            ocr_value_str(s->type, gv, a, sizeof a), ocr_value_str(s->type, wv, b, sizeof b));
     return OCR_OK;
 }

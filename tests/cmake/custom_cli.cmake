@@ -1,8 +1,7 @@
 # oclReduction --preset and --map/--reduce/--neutral (host/cli/custom.c): the
 # library's custom reducer on the generated data, checked (presets against C
-# loops in double, a free expression against one work-item's run in index
-# order), the refusals of the mode table, and mutants of cl/custom.cl that
-# must FAIL.
+# loops in double, a free expression against one work-item's run), the
+# refusals of the mode table, and mutants of cl/custom.cl that must FAIL.
 foreach(p dot nrm2 asum stats)
   cli_test(custom_preset_${p} --rc 0 --out "^Custom ${p}" --out "^Result: PASSED$"
            -- ${OCR} --preset ${p} -s 100003 -r 2)
