@@ -478,7 +478,28 @@ static void test_usage(void) {
            "strided");
     CHECK(strstr(ocr_reducer_last_error(r), "custom") != NULL);
     CHECK(ocr_reducer_geometry(r) && ocr_reducer_geometry(r)->local_size >= 1);
+    /* the async buffer call: sum of x[3 .. 13) (zeros) into element 1 */
+    cl_event done = NULL;
+    int64_t back[2] = {-1, -1};
+    EXPECT(ocr_reducer_reduce_async(r, q, bx, 3, 10, out, 0, NULL, &done) == OCR_OK && done,
+           "async: %s", ocr_reducer_last_error(r));
+    if (done) {
+        CL_OK(clWaitForEvents(1, &done));
+        clReleaseEvent(done);
+    }
+    CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 16, back, 0, NULL, NULL));
+    CHECK(back[0] == 0);
+    CHECK(ocr_reducer_custom_size(r) == 8 && ocr_reducer_custom_size(NULL) == 0);
+    EXPECT(ocr_reducer_reduce_segments(r, q, bx, 0, 4, small, OCR_UINT, 0, out, 0, 0, NULL, NULL) ==
+               OCR_USAGE,
+           "segments");
     ocr_reducer_release(r);
+    EXPECT(ocr_reducer_reduce_custom(r, q, 5, &v, &got) == OCR_USAGE, "released");
+    ocr_reducer *plain = NULL;
+    CHECK(ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, NULL, &plain) == OCR_OK);
+    CHECK(ocr_reducer_custom_size(plain) == 0);
+    EXPECT(ocr_reducer_reduce_custom(plain, q, 5, &v, &got) == OCR_USAGE, "not a custom reducer");
+    ocr_reducer_release(plain);
     /* two buffers: the buffer calls are refused */
     ocr_custom_arg args[] = {{"x", OCR_INT, 1}, {"y", OCR_INT, 1}};
     ocr_custom_spec sp = OCR_CUSTOM_SPEC;
@@ -617,7 +638,10 @@ int main(int argc, char **argv) {
         cl_command_queue ooo =
             clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e);
         test_into(q, "in-order");
-        if (e == CL_SUCCESS) test_into(ooo, "out-of-order"), clReleaseCommandQueue(ooo);
+        if (e == CL_SUCCESS)
+            test_into(ooo, "out-of-order"), clReleaseCommandQueue(ooo);
+        else
+            printf("no out-of-order queue on this device: that case not run\n");
         test_usage();
     } else if (!strcmp(argv[1], "few")) {
         sizes = few_sizes, NSIZES = sizeof few_sizes / sizeof few_sizes[0], big = 1001;
