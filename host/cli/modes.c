@@ -34,9 +34,9 @@ static const char *const one_segmented[] = {
     "chunk", "host-mem", "cpu-baseline", "accurate", NULL};
 /* A custom reduction (custom.c): the library's custom reducer, its own kernel. */
 static const char *const one_custom[] = {
-    "grade",     "tune",   "explain", "passes",      "resources", "peak",     "split",
-    "mpi",       "stream", "segments", "threshold",  "access",    "kernel",   "kernel-file",
-    "chunk",     "host-mem", "cpu-baseline", "accurate", "op",    "race-check", NULL};
+    "grade", "tune",     "explain",      "passes",    "resources", "peak",       "split",
+    "mpi",   "stream",   "segments",     "threshold", "access",    "kernel",     "kernel-file",
+    "chunk", "host-mem", "cpu-baseline", "accurate",  "op",        "race-check", NULL};
 static const char *const map_only[] = {"reduce", "neutral", NULL};
 static const char *const grade_only[] = {"grade-seed", "grade-types", "grade-ops", "list-cases",
                                          NULL};
