@@ -29,7 +29,8 @@ FUNCTIONS = [
     "ocr_reducer_create", "ocr_reducer_create_widening", "ocr_reducer_reduce",
     "ocr_reducer_reduce_async", "ocr_reducer_reduce_into", "ocr_reducer_last_error",
     "ocr_reducer_release", "ocr_reducer_reduce_segments", "ocr_reducer_reduce_rows",
-    "ocr_reducer_reduce_columns", "ocr_reducer_reduce_strided",
+    "ocr_reducer_reduce_columns", "ocr_reducer_reduce_strided", "ocr_reducer_create_custom",
+    "ocr_reducer_reduce_custom", "ocr_reducer_reduce_custom_into", "ocr_reducer_custom_size",
 ]
 
 # C scalar types -> ctypes names.

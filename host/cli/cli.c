@@ -285,6 +285,16 @@ static const option_def options[] = {
     NUM(0, "segments", "K", T_UINT, segments, 1, 1u << 30,
         "reduce -s N elements as K segments of seeded random lengths in one call "
         "(ocr_reducer_reduce_segments), each checked"),
+    STR(0, "preset", "NAME", preset,
+        "a custom reduction of the generated float data (--type double too): dot (x . y, y "
+        "from another seed stream), nrm2, asum or stats (count, mean, variance), checked "
+        "against C loops"),
+    STR(0, "map", "EXPR", map,
+        "a custom reduction: OpenCL C of i, x[] and y[] (the generated data of --type), e.g. "
+        "'x[i] * y[i]'; with --reduce and --neutral; checked against one work-item's sequential "
+        "run (docs/library.md)"),
+    STR(0, "reduce", "EXPR", reduce, "--map: combines a and b, e.g. 'a + b' or 'max(a, b)'"),
+    STR(0, "neutral", "V", neutral, "--map: the value of an empty input, e.g. 0"),
     FLAG('h', "help", help, "print this help, then exit"),
     FLAG('V', "version", version, "print the version, then exit"),
 };

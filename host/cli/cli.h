@@ -49,6 +49,8 @@ typedef struct {
     int stream;        /* --stream */
     uint64_t chunk;    /* --chunk: elements per chunk, 0: the default */
     unsigned segments; /* --segments: K, 0: not this mode */
+    /* --preset, or --map with --reduce and --neutral (custom.c): NULL when not given */
+    const char *preset, *map, *reduce, *neutral;
 } cli_options;
 
 /* --timeout outside --grade (host/cli/watchdog.c): when `seconds` have passed

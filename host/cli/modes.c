@@ -32,6 +32,12 @@ static const char *const one_segmented[] = {
     "grade", "tune",     "explain",      "passes",   "resources", "peak",   "split",
     "mpi",   "stream",   "threshold",    "groups",   "access",    "kernel", "kernel-file",
     "chunk", "host-mem", "cpu-baseline", "accurate", NULL};
+/* A custom reduction (custom.c): the library's custom reducer, its own kernel. */
+static const char *const one_custom[] = {
+    "grade", "tune",     "explain",      "passes",    "resources", "peak",       "split",
+    "mpi",   "stream",   "segments",     "threshold", "access",    "kernel",     "kernel-file",
+    "chunk", "host-mem", "cpu-baseline", "accurate",  "op",        "race-check", NULL};
+static const char *const map_only[] = {"reduce", "neutral", NULL};
 static const char *const grade_only[] = {"grade-seed", "grade-types", "grade-ops", "list-cases",
                                          NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
@@ -141,6 +147,28 @@ static const cli_mode modes[] = {
      .no_arg = "%s finds no argmin or argmax per segment yet",
      .no_small = 1,
      .run = cli_run_segments},
+    {.name = "--preset",
+     ON_TEXT(preset),
+     .excludes = "--map",
+     .forbids = one_custom,
+     .forbids_why = "",
+     .devices = CLI_REFUSES_ALL,
+     .devices_msg = "%s runs on one device, not -d all",
+     .formats = TEXT,
+     .formats_msg = "%s prints text only; drop --format",
+     .rule = cli_custom_rule,
+     .run = cli_run_custom},
+    {.name = "--map",
+     ON_TEXT(map),
+     .only_with = map_only,
+     .forbids = one_custom,
+     .forbids_why = "",
+     .devices = CLI_REFUSES_ALL,
+     .devices_msg = "%s runs on one device, not -d all",
+     .formats = TEXT,
+     .formats_msg = "%s prints text only; drop --format",
+     .rule = cli_custom_rule,
+     .run = cli_run_custom},
     {.name = "--race-check",
      ON(race_check),
      .forbids = race_one,

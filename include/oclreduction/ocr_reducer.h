@@ -279,6 +279,106 @@ OCR_API ocr_status ocr_reducer_create_widening(cl_context context, cl_device_id 
                                                ocr_type input, ocr_type type, ocr_op op,
                                                const ocr_reducer_options *opt, ocr_reducer **out);
 
+/* ---- custom reductions: a map and a reduce of the caller's ------------- */
+/*
+ * A reducer made from a spec: map(i) over i < n, combined by reduce(a, b)
+ * from neutral, e.g. a dot product: map "x[i] * y[i]" over two float
+ * buffers x and y, reduce "a + b", neutral "0.0f" (docs/library.md has the
+ * whole example). The kernel is cl/custom.cl after a prelude made from the
+ * spec (the three expressions in the bodies of inline functions, the
+ * arguments as kernel arguments), built like the other reducers' kernels
+ * and shared through the program cache, whose key is the whole source, so
+ * the spec too. Its shape is reduce7's: a grid of groups streams the input
+ * once (coalesced on a GPU, four map values in flight per work-item; a
+ * contiguous chunk per work-item on a CPU), one tree per group, then one
+ * group combines the groups' values.
+ *
+ * reduce must be associative and commutative: the values are combined in a
+ * tree, not in index order (float sums round differently from a loop). The
+ * expressions are OpenCL C; map sees `i` (ulong) and the arguments by name
+ * (a buffer as a pointer from its offset, a scalar as a const value), reduce
+ * sees `a` and `b` (of the accumulator type), neutral is an initializer of
+ * that type ("0", "-INFINITY", "{0, 0.0f, 0.0f}"). They are one line each,
+ * no ';', '#', quotes or comments, brackets balanced; preamble and
+ * struct_decl may hold declarations and functions, but no '#' (no
+ * preprocessor lines: nothing the caller writes can define a macro). Else
+ * OCR_USAGE. Text the compiler refuses is OCR_BUILD, with the build log and
+ * the caller's text in the message.
+ */
+
+/* One argument of the kernel: a buffer of `type` elements (__global const
+ * type *name, indexed by the map), or a scalar (const type name). Names are
+ * C identifiers, not i, a, b, nor starting with ocr_ or OCR_, nor one of the
+ * names the library's kernels are built with (ocr_build_reserved_name),
+ * each once; else OCR_USAGE. Every type but OCR_HALF; OCR_DOUBLE needs
+ * cl_khr_fp64 (else OCR_RUNTIME). */
+typedef struct {
+    const char *name;
+    ocr_type type;
+    int is_buffer; /* 1: a buffer; 0: a scalar */
+} ocr_custom_arg;
+
+/* The spec; the size rule of ocr_reducer_options (OCR_CUSTOM_SPEC sets it). */
+typedef struct {
+    size_t size;             /* sizeof(ocr_custom_spec), or 0 */
+    ocr_type type;           /* the accumulator and result: a type (not OCR_HALF) ... */
+    const char *struct_decl; /* ... or, when not NULL, a struct declared here ("typedef
+                                struct { uint n; float mean, m2; } stats;") */
+    const char *struct_name; /* its name ("stats") */
+    size_t struct_size;      /* its size on the device, checked by the build (OCR_BUILD) */
+    const char *neutral;     /* the value of an empty input */
+    const char *reduce;      /* of a and b */
+    const char *map;         /* of i and the arguments; NULL: the first buffer's [i] */
+    const char *preamble;    /* helper functions, or NULL */
+    const ocr_custom_arg *args;
+    size_t num_args;
+} ocr_custom_spec;
+
+#define OCR_CUSTOM_SPEC                                                                            \
+    { sizeof(ocr_custom_spec), OCR_FLOAT, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+
+/* One call's value of each argument, in the spec's order: a buffer and the
+ * element where the map's [0] lies (offset + n within the buffer, else
+ * OCR_USAGE), or a scalar of the argument's type (ocr_value's member of
+ * its size: .i for int, char and short, .u for the unsigned ones, .l, .ul,
+ * .f, .d). */
+typedef struct {
+    cl_mem buf;
+    size_t offset; /* elements */
+    ocr_value scalar;
+} ocr_custom_value;
+
+/* Builds the spec's kernel (the spec's text is copied: the caller's may go).
+ * opt as ocr_reducer_create's (kernel_dir: custom.cl read from there;
+ * local_size, groups, build_options; not accurate: OCR_USAGE). A custom
+ * reducer is a reducer: its calls follow the queue, event, thread and
+ * release rules above. ocr_reducer_reduce, _async and _into work on one
+ * whose spec has exactly one argument, a buffer (the call's buf and
+ * offset), except ocr_reducer_reduce with a struct result (OCR_USAGE);
+ * segments, rows, columns and strided views (stride > 1) are OCR_USAGE. */
+OCR_API ocr_status ocr_reducer_create_custom(cl_context context, cl_device_id device,
+                                             const ocr_custom_spec *spec,
+                                             const ocr_reducer_options *opt, ocr_reducer **out);
+
+/* Reduces map(i), i < n, with args[0 .. num_args) (n = 0: the neutral
+ * value); writes the result's bytes (ocr_reducer_custom_size of them) to
+ * *result. Blocks until it is known. */
+OCR_API ocr_status ocr_reducer_reduce_custom(ocr_reducer *r, cl_command_queue queue, uint64_t n,
+                                             const ocr_custom_value *args, void *result);
+
+/* The same without blocking, into element result_offset of result_buf
+ * (elements of ocr_reducer_custom_size bytes), which must not overlap the
+ * elements read; the wait list and *done as ocr_reducer_reduce_into's. */
+OCR_API ocr_status ocr_reducer_reduce_custom_into(ocr_reducer *r, cl_command_queue queue,
+                                                  uint64_t n, const ocr_custom_value *args,
+                                                  cl_mem result_buf, size_t result_offset,
+                                                  cl_uint num_wait, const cl_event *wait,
+                                                  cl_event *done);
+
+/* The size in bytes of a custom reducer's result (0 for another reducer,
+ * NULL or a released one). */
+OCR_API size_t ocr_reducer_custom_size(const ocr_reducer *r);
+
 #ifdef __cplusplus
 }
 #endif

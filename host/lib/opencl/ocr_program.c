@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The build log, malloc'd ("" when there is none), or NULL. */
-static char *build_log(cl_program prog, cl_device_id dev) {
+char *ocr_build_log(cl_program prog, cl_device_id dev) {
     size_t n = 0;
     char *log = NULL;
     if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS && n)
@@ -26,7 +25,7 @@ static char *build_log(cl_program prog, cl_device_id dev) {
 
 static void print_build_failure(cl_program prog, cl_device_id dev, const char *path,
                                 const char *options) {
-    char *log = build_log(prog, dev);
+    char *log = ocr_build_log(prog, dev);
     ocr_errorf_begin("building %s failed", path);
     ocr_errprintf("  build options: %s\n"
                   "  build log:\n%s\n",
@@ -39,7 +38,7 @@ static void print_build_failure(cl_program prog, cl_device_id dev, const char *p
  * news, not a compiler log. One message. */
 static void print_bad_options(cl_program prog, const ocr_device *dev, const char *path,
                               const char *options, const char *extra) {
-    char *log = build_log(prog, dev->device);
+    char *log = ocr_build_log(prog, dev->device);
     ocr_errorf_begin("%s rejected the build options for %s (CL_INVALID_BUILD_OPTIONS)",
                      dev->info.name, path);
     ocr_errprintf("  build options: %s\n", options);

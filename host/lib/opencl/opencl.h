@@ -182,6 +182,10 @@ typedef struct {
 } ocr_program_cache_stats;
 void ocr_program_cache_stats_get(ocr_program_cache_stats *s);
 
+/* A program's build log on dev, malloc'd ("" when there is none, trailing
+ * blank lines dropped), or NULL. */
+char *ocr_build_log(cl_program prog, cl_device_id dev);
+
 /* ocr_find_kernel_file saying nothing at all (no message, no warning): a probe. */
 char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);
 

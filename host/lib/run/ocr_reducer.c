@@ -161,28 +161,41 @@ static ocr_status presize(ocr_reducer *r) {
     return st;
 }
 
-static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, ocr_type type,
-                         ocr_op op, const ocr_reducer_options *caller_opt, ocr_reducer *r) {
-    ocr_status st = OCR_OK;
-    ocr_reducer_options opt;
-    if ((st = read_options(caller_opt, &opt)) != OCR_OK) return st;
-    if (!ctx || !device) {
-        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
-        return OCR_USAGE;
-    }
-    if (opt.accurate && ocr_type_is_storage(input)) {
-        ocr_errorf("an accurate sum is a float or double sum, not of %s data",
-                   ocr_type_name(input));
-        return OCR_USAGE;
-    }
-    if ((st = check_kind(input, type, op)) != OCR_OK ||
-        (st = check_device(ctx, device)) != OCR_OK ||
+/* What reduce7's reducer is made of. */
+typedef struct {
+    ocr_type input, type;
+    ocr_op op;
+} kind;
+
+ocr_status ocr_reducer_take_device(cl_context ctx, cl_device_id device, ocr_reducer *r) {
+    ocr_status st;
+    if ((st = check_device(ctx, device)) != OCR_OK ||
         (st = ocr_device_wrap(ctx, device, &r->dev)) != OCR_OK)
         return st;
     OCR_CL(clRetainContext(ctx));
     r->ctx = ctx;
     OCR_CL(clRetainDevice(device));
     r->device = device;
+fail:
+    return st;
+}
+
+/* reduce7's reducer (ocr_reducer_builder), its options read. */
+static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_options *o,
+                         const void *what, ocr_reducer *r) {
+    ocr_status st = OCR_OK;
+    const kind *kd = what;
+    ocr_reducer_options opt = *o;
+    ocr_type input = kd->input, type = kd->type;
+    ocr_op op = kd->op;
+    if (opt.accurate && ocr_type_is_storage(input)) {
+        ocr_errorf("an accurate sum is a float or double sum, not of %s data",
+                   ocr_type_name(input));
+        return OCR_USAGE;
+    }
+    if ((st = check_kind(input, type, op)) != OCR_OK ||
+        (st = ocr_reducer_take_device(ctx, device, r)) != OCR_OK)
+        return st;
     r->type = type;
     r->in_type = input;
     r->op = op;
@@ -201,16 +214,27 @@ static ocr_status create(cl_context ctx, cl_device_id device, ocr_type input, oc
         return OCR_NO_MEMORY;
     }
     if ((st = presize(r)) != OCR_OK) return st;
-    st = ocr_readback_open(ctx, device, r->es, &r->rb);
-fail:
-    return st;
+    return ocr_readback_open(ctx, device, r->es, &r->rb);
 }
 
 static void destroy(ocr_reducer *r);
 
-ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_type input,
-                                       ocr_type type, ocr_op op, const ocr_reducer_options *opt,
-                                       ocr_reducer **out) {
+/* The options read, the context and device not NULL, then the builder. */
+static ocr_status build_with(cl_context ctx, cl_device_id device,
+                             const ocr_reducer_options *caller_opt, ocr_reducer_builder build,
+                             const void *what, ocr_reducer *r) {
+    ocr_status st;
+    ocr_reducer_options opt;
+    if ((st = read_options(caller_opt, &opt)) != OCR_OK) return st;
+    if (!ctx || !device) {
+        ocr_errorf("ocr_reducer_create: the context and the device must not be NULL");
+        return OCR_USAGE;
+    }
+    return build(ctx, device, &opt, what, r);
+}
+
+ocr_status ocr_reducer_make(cl_context ctx, cl_device_id device, const ocr_reducer_options *opt,
+                            ocr_reducer_builder build, const void *what, ocr_reducer **out) {
     ocr_last_error_clear();
     int tok = ocr_capture_begin();
     ocr_status st = OCR_OK;
@@ -223,7 +247,7 @@ ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_
         st = OCR_NO_MEMORY;
     } else {
         *out = NULL;
-        st = create(ctx, device, input, type, op, opt, r);
+        st = build_with(ctx, device, opt, build, what, r);
     }
     if (st == OCR_OK) st = ocr_reducer_register(r);
     char *text = ocr_capture_end(tok);
@@ -237,6 +261,13 @@ ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_
     free(text);
     if (out) *out = r;
     return st;
+}
+
+ocr_status ocr_reducer_create_widening(cl_context ctx, cl_device_id device, ocr_type input,
+                                       ocr_type type, ocr_op op, const ocr_reducer_options *opt,
+                                       ocr_reducer **out) {
+    kind kd = {input, type, op};
+    return ocr_reducer_make(ctx, device, opt, create, &kd, out);
 }
 
 ocr_status ocr_reducer_create(cl_context ctx, cl_device_id device, ocr_type type, ocr_op op,
@@ -261,6 +292,7 @@ static void destroy(ocr_reducer *r) {
     ocr_kernel_release(r->k_chunks);
     ocr_kernel_release(r->k_fix);
     ocr_kernel_release(r->k_strided);
+    if (r->custom) r->custom_ops->release(r->custom);
     free(r->kernel_dir);
     free(r->build_options);
     ocr_kernel_release(r->k_acc);
@@ -460,6 +492,12 @@ static ocr_status check_args(ocr_reducer *r, const call *c) {
 
 /* ---- a call's commands ---------------------------------------------------------- */
 
+ocr_status ocr_reducer_not_custom(const ocr_reducer *r, const char *fn) {
+    if (!r->custom) return OCR_OK;
+    ocr_errorf("%s: not for a custom reducer (ocr_reducer_reduce_custom and _into are)", fn);
+    return OCR_USAGE;
+}
+
 /* Scratch buffer i holds at least `need` elements (a larger n may need more). */
 ocr_status ocr_reducer_grow(ocr_reducer *r, int i, uint64_t need) {
     ocr_status st = OCR_OK;
@@ -511,7 +549,7 @@ ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_
     }
     ocr_status st = ocr_reducer_enter(r, __func__);
     if (st != OCR_OK) return st;
-    st = plan_said(r, n, blocking, plan);
+    if ((st = ocr_reducer_not_custom(r, __func__)) == OCR_OK) st = plan_said(r, n, blocking, plan);
     ocr_reducer_leave(r);
     return st;
 }
@@ -621,6 +659,12 @@ ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem bu
     OCR_CALL_BEGIN(r);
     cl_event ev = NULL;
     if (done) *done = NULL;
+    if (r->custom) {
+        ocr_status st = r->custom_ops->call_buf(r, q, buf, offset, n, result_buf, result_offset,
+                                                num_wait, wait, done, NULL);
+        OCR_CALL_END(r, st);
+        return st;
+    }
     call c = {q, buf, offset, n, result_buf, result_offset, num_wait, wait, 0};
     ocr_status st = reduce_async(r, &c, 1, &ev);
     if (st == OCR_OK) {
@@ -648,6 +692,10 @@ ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, si
         goto fail;
     }
     memset(result, 0, sizeof *result);
+    if (r->custom) {
+        st = r->custom_ops->call_buf(r, q, buf, offset, n, NULL, 0, 0, NULL, NULL, result);
+        goto fail;
+    }
     call c = {q, buf, offset, n, r->rb.result, 0, 0, NULL, 1};
     if ((st = reduce_async(r, &c, ocr_readback_wants_event(&r->rb), &ev)) != OCR_OK) goto fail;
     /* On an in-order queue the read follows the launch unasked (ev is NULL). */

@@ -135,7 +135,8 @@ ocr_status ocr_reducer_unregister(ocr_reducer *r) {
 const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
     const ocr_geometry *g = NULL;
     pthread_mutex_lock(&live_lock);                        /* release cannot free r meanwhile */
-    if (r && find(r) != live_cap && r->k) g = &r->k->geom; /* fixed at create: no flag needed */
+    if (r && find(r) != live_cap)                          /* fixed at create: no flag needed */
+        g = r->k ? &r->k->geom : r->custom ? &r->custom->geom : NULL;
     pthread_mutex_unlock(&live_lock);
     return g;
 }

@@ -35,7 +35,56 @@ struct ocr_reducer {
     ocr_kernel *k_strided;                 /* strided views (ocr_strided.c): built on first use */
     char *kernel_dir, *build_options;      /* the options they are built with */
     size_t local_size;
+    struct ocr_custom *custom; /* a custom reducer's kernels (ocr_custom.c), else NULL */
+    const struct ocr_custom_ops_ *custom_ops;
 };
+
+/* ---- custom reducers (ocr_custom.c, ocr_custom_spec.c) ---- */
+/* One argument as the calls need it. */
+typedef struct {
+    ocr_type type;
+    int is_buffer;
+} ocr_custom_argtype;
+struct ocr_custom {
+    cl_program program;
+    cl_kernel first, final; /* cl/custom.cl's two passes */
+    ocr_geometry geom;      /* local_size, max_groups (per_grid) */
+    int blocked;            /* a CPU's walk: one-item groups, contiguous chunks */
+    size_t acc_size;        /* bytes of the accumulator and result */
+    int is_struct;
+    ocr_custom_argtype *args;
+    size_t num_args;
+};
+/* The spec read with the size rule and checked (names, types, the text of
+ * the expressions): OCR_USAGE with a message, else OCR_OK and *out. */
+ocr_status ocr_custom_spec_read(const ocr_custom_spec *spec, ocr_custom_spec *out);
+/* The prelude cl/custom.cl is built after (malloc'd), or NULL (said). */
+char *ocr_custom_prelude(const ocr_custom_spec *sp);
+/* What ocr_reducer.c calls of a custom reducer, through these pointers (set
+ * by ocr_custom.c: the files use each other in one direction only). */
+typedef struct ocr_custom_ops_ {
+    void (*release)(struct ocr_custom *c);
+    /* ocr_reducer_reduce, _async and _into (r entered): its one buffer
+     * argument; value not NULL: the blocking call's. */
+    ocr_status (*call_buf)(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                           uint64_t n, cl_mem result_buf, size_t result_offset, cl_uint num_wait,
+                           const cl_event *wait, cl_event *done, ocr_value *value);
+} ocr_custom_ops;
+/* OCR_USAGE (said, with fn) for a call a custom reducer does not take. */
+ocr_status ocr_reducer_not_custom(const ocr_reducer *r, const char *fn);
+
+/* ---- creating one ---- */
+/* Builds r (zeroed) from the caller's options (read with the size rule) and
+ * `what`: the context and device not NULL, the rest the builder's. */
+typedef ocr_status (*ocr_reducer_builder)(cl_context ctx, cl_device_id device,
+                                          const ocr_reducer_options *opt, const void *what,
+                                          ocr_reducer *r);
+/* Every create: r made by build, registered as live, or the message kept
+ * for ocr_reducer_last_error(NULL) and everything undone. */
+ocr_status ocr_reducer_make(cl_context ctx, cl_device_id device, const ocr_reducer_options *opt,
+                            ocr_reducer_builder build, const void *what, ocr_reducer **out);
+/* The context and device checked and retained in r, its info queried. */
+ocr_status ocr_reducer_take_device(cl_context ctx, cl_device_id device, ocr_reducer *r);
 
 /* ---- the guard (ocr_reducer_guard.c): live reducers, one call at a time ---- */
 /* r joins the live set (a created reducer, its flag clear). */

@@ -176,6 +176,7 @@ fail:
  * calls does yet, and segreduce.cl reads no small types (half needs
  * vload_half there): both refused before anything is built. */
 static ocr_status no_arg(const ocr_reducer *r) {
+    if (r->custom) return ocr_reducer_not_custom(r, "segments, rows and columns");
     if (ocr_type_is_storage(r->in_type)) {
         ocr_errorf("segments, rows and columns read no %s data yet: reduce each one whole",
                    ocr_type_name(r->in_type));

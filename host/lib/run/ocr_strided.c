@@ -228,7 +228,8 @@ static ocr_status run_call(ocr_reducer *r, const str_call *c, cl_event *done) {
     cl_uint nw;
     const cl_event *wl;
     cl_event ev = NULL;
-    if ((st = check_call(r, c)) != OCR_OK || (st = build_strided(r)) != OCR_OK ||
+    if ((st = ocr_reducer_not_custom(r, "ocr_reducer_reduce_strided")) != OCR_OK ||
+        (st = check_call(r, c)) != OCR_OK || (st = build_strided(r)) != OCR_OK ||
         (st = ocr_reducer_first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
         return st;
     if ((st = enqueue(r, c, nw, wl, &ev)) != OCR_OK) {

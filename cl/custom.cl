@@ -1,0 +1,114 @@
+/*
+ * custom - any reduction a caller writes (ocr_reducer_create_custom): a map
+ * of the element index, i -> ocr_rk_map(i, args) (x[i] * y[i], fabs(x[i]),
+ * a struct of count, mean and M2, ...), combined by ocr_rk_reduce(a, b) from
+ * ocr_rk_neutral().
+ *
+ * The host builds this file after a prelude it generates from the caller's
+ * spec (host/lib/run/ocr_custom_spec.c): the accumulator type ocr_rk_acc,
+ * the three inline functions above (the caller's text in their bodies, never
+ * in a macro, so it can redefine nothing of the library's), and the caller's
+ * kernel arguments, OCR_RK_PARAMS (buffers with their element offsets,
+ * scalars), OCR_RK_ARGS (the map's arguments: each buffer from its
+ * offset) and OCR_RK_FORWARD (the parameters passed on). It passes OCR_RK_LOCAL_SIZE (a power of two) and OCR_RK_BLOCKED.
+ * Every name here starts with ocr_rk_ or OCR_RK_, which the spec may not
+ * use: the caller's names stay free.
+ *
+ * Why it is fast: reduce7's shape. A fixed grid of groups streams the input
+ * once, each work-item combining in registers; one tree per group; the
+ * groups' partials go to scratch, and one group of ocr_rk_final combines
+ * them (two launches; one when a single group does it all). On a GPU
+ * (OCR_RK_BLOCKED=0) work-item t takes i = t, t + G, t + 2G, ...: neighbours
+ * read neighbours (coalesced), and four map values are loaded before any is
+ * combined, so four loads per work-item are in flight rather than one. On a
+ * CPU (one-item groups) each work-item takes a contiguous chunk, so a core
+ * walks memory in one direction and its prefetcher keeps up, with four
+ * running values (four independent chains of combines in flight).
+ *
+ * What it costs: the map is evaluated once per element, scalar loads only
+ * (no 16-byte vectors: the map may read any element of any buffer), and the
+ * order of combination is a tree, not a loop: reduce must be associative and
+ * commutative (float sums round differently from a sequential loop).
+ *
+ * Correct on any conforming device: a barrier at every level of the tree,
+ * reached by every work-item of the group; no lock-step is assumed.
+ */
+#ifndef OCR_RK_LOCAL_SIZE
+#error "the host passes OCR_RK_LOCAL_SIZE and OCR_RK_BLOCKED (ocr_custom.c)"
+#endif
+
+/* This work-item's share of [0, n), mapped and combined. */
+static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
+    ocr_rk_acc ocr_rk_x = ocr_rk_neutral();
+#if OCR_RK_BLOCKED
+    const ulong ocr_rk_items = get_global_size(0),
+                ocr_rk_per = ocr_rk_n / ocr_rk_items + (ocr_rk_n % ocr_rk_items != 0);
+    const ulong ocr_rk_lo = min(get_global_id(0) * ocr_rk_per, ocr_rk_n),
+                ocr_rk_hi = min(ocr_rk_lo + ocr_rk_per, ocr_rk_n);
+    /* four running values: four independent chains of dependent combines
+     * (a core overlaps them), each a quarter as long (float sums round less) */
+    ocr_rk_acc ocr_rk_x1 = ocr_rk_x, ocr_rk_x2 = ocr_rk_x, ocr_rk_x3 = ocr_rk_x;
+    ulong ocr_rk_i = ocr_rk_lo;
+    for (; ocr_rk_i + 3 < ocr_rk_hi; ocr_rk_i += 4) {
+        ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_map(ocr_rk_i, OCR_RK_ARGS));
+        ocr_rk_x1 = ocr_rk_reduce(ocr_rk_x1, ocr_rk_map(ocr_rk_i + 1, OCR_RK_ARGS));
+        ocr_rk_x2 = ocr_rk_reduce(ocr_rk_x2, ocr_rk_map(ocr_rk_i + 2, OCR_RK_ARGS));
+        ocr_rk_x3 = ocr_rk_reduce(ocr_rk_x3, ocr_rk_map(ocr_rk_i + 3, OCR_RK_ARGS));
+    }
+    for (; ocr_rk_i < ocr_rk_hi; ++ocr_rk_i)
+        ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_map(ocr_rk_i, OCR_RK_ARGS));
+    ocr_rk_x = ocr_rk_reduce(ocr_rk_reduce(ocr_rk_x, ocr_rk_x1), ocr_rk_reduce(ocr_rk_x2, ocr_rk_x3));
+#else
+    const ulong ocr_rk_g = get_global_size(0);
+    ulong ocr_rk_i = get_global_id(0);
+    for (; ocr_rk_i + 3 * ocr_rk_g < ocr_rk_n; ocr_rk_i += 4 * ocr_rk_g) {
+        /* four loads issued before the first is used */
+        const ocr_rk_acc ocr_rk_v0 = ocr_rk_map(ocr_rk_i, OCR_RK_ARGS),
+                         ocr_rk_v1 = ocr_rk_map(ocr_rk_i + ocr_rk_g, OCR_RK_ARGS),
+                         ocr_rk_v2 = ocr_rk_map(ocr_rk_i + 2 * ocr_rk_g, OCR_RK_ARGS),
+                         ocr_rk_v3 = ocr_rk_map(ocr_rk_i + 3 * ocr_rk_g, OCR_RK_ARGS);
+        ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_reduce(ocr_rk_reduce(ocr_rk_v0, ocr_rk_v1),
+                                                         ocr_rk_reduce(ocr_rk_v2, ocr_rk_v3)));
+    }
+    for (; ocr_rk_i < ocr_rk_n; ocr_rk_i += ocr_rk_g)
+        ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_map(ocr_rk_i, OCR_RK_ARGS));
+#endif
+    return ocr_rk_x;
+}
+
+/* The group's values combined as a tree; every work-item gets the result. */
+static ocr_rk_acc ocr_rk_tree(__local ocr_rk_acc *ocr_rk_l, const ocr_rk_acc ocr_rk_x) {
+    const uint ocr_rk_lid = get_local_id(0);
+    ocr_rk_l[ocr_rk_lid] = ocr_rk_x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint ocr_rk_s = OCR_RK_LOCAL_SIZE / 2; ocr_rk_s > 0; ocr_rk_s >>= 1) {
+        if (ocr_rk_lid < ocr_rk_s)
+            ocr_rk_l[ocr_rk_lid] = ocr_rk_reduce(ocr_rk_l[ocr_rk_lid], ocr_rk_l[ocr_rk_lid + ocr_rk_s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return ocr_rk_l[0];
+}
+
+/* The first pass: group g's value of [0, n) into out[out_off + g]. */
+__kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void
+ocr_rk_first(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
+             const ulong ocr_rk_out_off, OCR_RK_PARAMS) {
+    __local ocr_rk_acc ocr_rk_l[OCR_RK_LOCAL_SIZE];
+    const ocr_rk_acc ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_share(ocr_rk_n, OCR_RK_FORWARD));
+    if (get_local_id(0) == 0)
+        ocr_rk_out[ocr_rk_out_off + get_group_id(0)] = ocr_rk_x;
+}
+
+/* The second pass, one group: m partials into out[out_off] (m = 0: the
+ * neutral element, the value of an empty input). */
+__kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void
+ocr_rk_final(__global const ocr_rk_acc *ocr_rk_in, const ulong ocr_rk_m,
+             __global ocr_rk_acc *ocr_rk_out, const ulong ocr_rk_out_off) {
+    __local ocr_rk_acc ocr_rk_l[OCR_RK_LOCAL_SIZE];
+    ocr_rk_acc ocr_rk_x = ocr_rk_neutral();
+    for (ulong ocr_rk_j = get_local_id(0); ocr_rk_j < ocr_rk_m; ocr_rk_j += OCR_RK_LOCAL_SIZE)
+        ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_in[ocr_rk_j]);
+    ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_x);
+    if (get_local_id(0) == 0)
+        ocr_rk_out[ocr_rk_out_off] = ocr_rk_x;
+}

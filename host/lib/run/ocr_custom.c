@@ -1,0 +1,493 @@
+/* ocr_custom.c - a custom reducer's kernels and calls: cl/custom.cl built
+ * after the spec's prelude (ocr_custom_spec.c) through the program cache
+ * (whose key is the whole source, so the spec too), in a geometry like
+ * reduce7's; a call sets the caller's arguments, launches ocr_rk_first (a
+ * grid of groups, one partial each, into the reducer's scratch; or the
+ * result itself when one group does it all) and ocr_rk_final (one group
+ * over the partials; alone for n = 0: the neutral value). The queue, wait
+ * list, previous-call and blocking read-back rules are the reducer's
+ * (ocr_reducer_priv.h). Prints nothing. */
+#define _POSIX_C_SOURCE 200809L
+#include "ocr_reducer_priv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Elements per work-item at least before a launch takes another group (a
+ * GPU's work-items stride over the grid, a CPU's one-item groups each take a
+ * chunk), and groups per compute unit: reduce7's registry row's numbers. */
+#define CUSTOM_GPU_ITEM_MIN   16
+#define CUSTOM_CPU_ITEM_MIN   2048
+#define CUSTOM_GPU_ITEMS_CU   1024
+#define CUSTOM_CPU_GROUPS_CU  4
+#define CUSTOM_GPU_LOCAL_SIZE 256
+
+/* ---- the build ------------------------------------------------------------------- */
+
+/* The work-group size (a power of two within the device's limits and local
+ * memory), the walk (a CPU's chunks for one-item groups, its default; the
+ * coalesced walk for larger groups, as on a GPU) and the groups of the
+ * first pass. */
+static ocr_status custom_geometry(ocr_reducer *r, const ocr_reducer_options *opt) {
+    struct ocr_custom *c = r->custom;
+    const ocr_device_info *in = &r->dev.info;
+    size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
+    int cpu = ocr_reducer_on_cpu(r);
+    size_t local =
+        opt->local_size ? opt->local_size
+        : cpu           ? 1
+              : ocr_floor_pow2(limit < CUSTOM_GPU_LOCAL_SIZE ? limit : CUSTOM_GPU_LOCAL_SIZE);
+    if (opt->local_size && (local & (local - 1) || local > limit)) {
+        ocr_errorf("a custom reducer's work-group size must be a power of two up to %zu, not %zu",
+                   limit, local);
+        return OCR_USAGE;
+    }
+    while (!opt->local_size && local > 1 && local * c->acc_size > in->local_mem)
+        local /= 2;
+    if (local * c->acc_size > in->local_mem) {
+        ocr_errorf("groups of %zu values of %zu bytes need more local memory than %s's %llu "
+                   "bytes",
+                   local, c->acc_size, in->name, (unsigned long long)in->local_mem);
+        return OCR_RUNTIME;
+    }
+    c->blocked = cpu && local == 1;
+    size_t per_cu = c->blocked ? CUSTOM_CPU_GROUPS_CU : CUSTOM_GPU_ITEMS_CU / local;
+    c->geom.kind = OCR_PER_GRID;
+    c->geom.local_size = local;
+    c->geom.elems_per_group = 1;
+    c->geom.tree = 1;
+    c->geom.max_groups =
+        opt->groups ? opt->groups : (uint64_t)in->compute_units * (per_cu ? per_cu : 1);
+    return OCR_OK;
+}
+
+/* The prelude, then cl/custom.cl (embedded, or kernel_dir's), as one source. */
+static ocr_status custom_source(ocr_reducer *r, const ocr_custom_spec *sp,
+                                const ocr_reducer_options *opt, ocr_strbuf *src) {
+    ocr_status st;
+    ocr_kernel k;
+    ocr_strbuf file = {NULL, 0, 0};
+    ocr_build_request rq = {.spec = {.name = "ocr_rk_first", .file = "custom.cl"},
+                            .kernel_dir = opt->kernel_dir};
+    memset(&k, 0, sizeof k);
+    char *prelude = ocr_custom_prelude(sp);
+    if (!prelude) return OCR_NO_MEMORY;
+    st = ocr_source_load(&r->dev, &rq, opt->kernel_dir == NULL, &k, &file);
+    free(k.path);
+    if (st == OCR_OK) {
+        size_t pl = strlen(prelude);
+        if (!(src->s = malloc(pl + file.len + 1))) {
+            ocr_errorf("out of host memory");
+            st = OCR_NO_MEMORY;
+        } else {
+            memcpy(src->s, prelude, pl);
+            memcpy(src->s + pl, file.s, file.len);
+            src->len = pl + file.len;
+            src->s[src->len] = '\0';
+        }
+    }
+    free(file.s);
+    free(prelude);
+    return st;
+}
+
+/* A failed build: the log and the caller's text, in one message. */
+static void say_build_failure(const ocr_reducer *r, cl_program p, const ocr_custom_spec *sp,
+                              const char *opts) {
+    char *log = p ? ocr_build_log(p, r->device) : NULL;
+    ocr_errorf_begin("building the custom reduction failed (map, reduce, neutral, preamble or "
+                     "struct_decl: the log names which)");
+    ocr_errprintf("  map: %s\n  reduce: %s\n  neutral: %s\n",
+                  sp->map ? sp->map : "(first buffer)[i]", sp->reduce, sp->neutral);
+    if (sp->struct_decl) ocr_errprintf("  struct_decl: %s\n", sp->struct_decl);
+    if (sp->preamble) ocr_errprintf("  preamble: %s\n", sp->preamble);
+    ocr_errprintf("  build options: %s\n  build log:\n%s\n", opts,
+                  log && log[0] ? log : "  (the compiler left no log)");
+    ocr_errorf_end();
+    free(log);
+}
+
+/* A kernel of the program that runs groups of the reducer's size. */
+static ocr_status custom_kernel(ocr_reducer *r, const char *name, cl_kernel *out) {
+    ocr_status st = OCR_OK;
+    cl_int err;
+    size_t most = 0;
+    *out = clCreateKernel(r->custom->program, name, &err);
+    OCR_CHECK(err, "clCreateKernel");
+    OCR_CL(clGetKernelWorkGroupInfo(*out, r->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
+                                    NULL));
+    if (most < r->custom->geom.local_size) {
+        ocr_errorf("the custom kernel runs groups of %zu at most on %s, not %zu: set local_size",
+                   most, r->dev.info.name, r->custom->geom.local_size);
+        st = OCR_RUNTIME;
+    }
+fail:
+    return st;
+}
+
+static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
+                               const ocr_reducer_options *opt) {
+    ocr_status st;
+    ocr_strbuf src = {NULL, 0, 0};
+    char opts[1024];
+    const char *call;
+    int len = snprintf(opts, sizeof opts, "-D OCR_RK_LOCAL_SIZE=%zu -D OCR_RK_BLOCKED=%d%s%s",
+                       r->custom->geom.local_size, r->custom->blocked,
+                       opt->build_options ? " " : "", opt->build_options ? opt->build_options : "");
+    if (len < 0 || (size_t)len >= sizeof opts) {
+        ocr_errorf("build options too long");
+        return OCR_USAGE;
+    }
+    if ((st = custom_source(r, sp, opt, &src)) != OCR_OK) goto done;
+    int flags = OCR_BUILD_DISK_CACHE;
+    cl_int err = ocr_program_get(&r->dev, src.s, src.len, opts, flags, &r->custom->program, &call);
+    if (err != CL_SUCCESS) {
+        say_build_failure(r, r->custom->program, sp, opts);
+        ocr_program_put(r->custom->program);
+        r->custom->program = NULL;
+        st = err == CL_OUT_OF_HOST_MEMORY ? OCR_NO_MEMORY : OCR_BUILD;
+        goto done;
+    }
+    if ((st = custom_kernel(r, "ocr_rk_first", &r->custom->first)) == OCR_OK)
+        st = custom_kernel(r, "ocr_rk_final", &r->custom->final);
+done:
+    free(src.s);
+    return st;
+}
+
+static int needs_fp64(const ocr_custom_spec *sp) {
+    int d = !sp->struct_decl && sp->type == OCR_DOUBLE;
+    for (size_t k = 0; k < sp->num_args; ++k)
+        d |= sp->args[k].type == OCR_DOUBLE;
+    return d;
+}
+
+static const ocr_custom_ops custom_ops;
+
+/* The custom part of r (ocr_reducer_builder), once the device is taken. */
+static ocr_status custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
+                                const ocr_reducer_options *opt) {
+    ocr_status st;
+    ocr_custom_spec sp;
+    if ((st = ocr_custom_spec_read(spec, &sp)) != OCR_OK) return st;
+    if (opt->accurate) {
+        ocr_errorf("ocr_reducer_create_custom: accurate is for the built-in float sums");
+        return OCR_USAGE;
+    }
+    if ((st = ocr_build_options_check(opt->build_options)) != OCR_OK) return st;
+    if (needs_fp64(&sp) && !r->dev.info.fp64) {
+        ocr_errorf("%s has no double precision (cl_khr_fp64)", r->dev.info.name);
+        return OCR_RUNTIME;
+    }
+    struct ocr_custom *c = calloc(1, sizeof *c);
+    if (!c || (sp.num_args && !(c->args = calloc(sp.num_args, sizeof *c->args)))) {
+        free(c);
+        ocr_errorf("out of host memory");
+        return OCR_NO_MEMORY;
+    }
+    r->custom = c, r->custom_ops = &custom_ops;
+    c->num_args = sp.num_args;
+    for (size_t k = 0; k < sp.num_args; ++k)
+        c->args[k].type = sp.args[k].type, c->args[k].is_buffer = sp.args[k].is_buffer != 0;
+    c->is_struct = sp.struct_decl != NULL;
+    c->acc_size = c->is_struct ? sp.struct_size : ocr_type_size(sp.type);
+    r->type = c->is_struct ? OCR_UCHAR : sp.type; /* a struct: bytes */
+    r->in_type = c->num_args && c->args[0].is_buffer ? c->args[0].type : r->type;
+    r->es = c->acc_size, r->in_es = ocr_type_size(r->in_type);
+    if ((st = custom_geometry(r, opt)) != OCR_OK || (st = custom_build(r, &sp, opt)) != OCR_OK)
+        return st;
+    return ocr_reducer_grow(r, 0, c->geom.max_groups);
+}
+
+static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_options *opt,
+                         const void *spec, ocr_reducer *r) {
+    ocr_status st;
+    if ((st = ocr_reducer_take_device(ctx, device, r)) != OCR_OK ||
+        (st = custom_create(r, spec, opt)) != OCR_OK)
+        return st;
+    return ocr_readback_open(ctx, device, r->es, &r->rb);
+}
+
+ocr_status ocr_reducer_create_custom(cl_context ctx, cl_device_id device,
+                                     const ocr_custom_spec *spec, const ocr_reducer_options *opt,
+                                     ocr_reducer **out) {
+    return ocr_reducer_make(ctx, device, opt, create, spec, out);
+}
+
+static void custom_free(struct ocr_custom *c) {
+    if (!c) return;
+    if (c->final) clReleaseKernel(c->final);
+    if (c->first) clReleaseKernel(c->first);
+    ocr_program_put(c->program);
+    free(c->args);
+    free(c);
+}
+
+/* ---- values: the caller's scalars in, a result out ------------------------------------ */
+
+/* The bytes of a scalar argument of type t; their count. */
+static size_t scalar_bytes(ocr_type t, ocr_value v, unsigned char *out) {
+    int8_t c = (int8_t)v.i;
+    uint8_t uc = (uint8_t)v.u;
+    int16_t s = (int16_t)v.i;
+    uint16_t us = (uint16_t)v.u;
+    const void *p = t == OCR_CHAR     ? (const void *)&c
+                    : t == OCR_UCHAR  ? (const void *)&uc
+                    : t == OCR_SHORT  ? (const void *)&s
+                    : t == OCR_USHORT ? (const void *)&us
+                                      : (const void *)&v;
+    size_t n = ocr_type_size(t);
+    memcpy(out, p, n);
+    return n;
+}
+
+/* A result's bytes as an ocr_value (small integers into .i or .u). */
+static ocr_value value_of(ocr_type t, const unsigned char *b) {
+    ocr_value v;
+    memset(&v, 0, sizeof v);
+    if (t == OCR_CHAR)
+        v.i = (int8_t)b[0];
+    else if (t == OCR_UCHAR)
+        v.u = b[0];
+    else if (t == OCR_SHORT || t == OCR_USHORT) {
+        int16_t s;
+        uint16_t us;
+        memcpy(&s, b, 2), memcpy(&us, b, 2);
+        if (t == OCR_SHORT)
+            v.i = s;
+        else
+            v.u = us;
+    } else
+        memcpy(&v, b, ocr_type_size(t));
+    return v;
+}
+
+/* ---- a call ---------------------------------------------------------------------- */
+
+typedef struct {
+    cl_command_queue q;
+    uint64_t n;
+    const ocr_custom_value *args;
+    cl_mem result;
+    size_t result_offset;
+    cl_uint num_wait;
+    const cl_event *wait;
+} custom_call;
+
+/* One buffer argument: within its buffer, apart from the result element. */
+static ocr_status check_buffer(const ocr_reducer *r, const custom_call *c, size_t k) {
+    ocr_status st;
+    size_t size = 0, es = ocr_type_size(r->custom->args[k].type);
+    int overlap = 0;
+    const ocr_custom_value *v = &c->args[k];
+    char what[48];
+    snprintf(what, sizeof what, "the buffer of argument %zu", k);
+    if ((st = ocr_reducer_buffer_size(r, v->buf, what, &size)) != OCR_OK) return st;
+    uint64_t have = size / es;
+    if (v->offset > have || c->n > have - v->offset) {
+        ocr_errorf("argument %zu: elements [%llu, %llu + %llu) lie beyond its buffer, which "
+                   "holds %llu",
+                   k, (unsigned long long)v->offset, (unsigned long long)v->offset,
+                   (unsigned long long)c->n, (unsigned long long)have);
+        return OCR_USAGE;
+    }
+    if ((st = ocr_mem_overlap(v->buf, v->offset * es, c->n * es, c->result,
+                              (uint64_t)c->result_offset * r->es, r->es, &overlap)) != OCR_OK)
+        return st;
+    if (overlap) {
+        ocr_errorf("the result element overlaps the elements argument %zu reads", k);
+        return OCR_USAGE;
+    }
+    return OCR_OK;
+}
+
+static ocr_status check_call(ocr_reducer *r, const custom_call *c) {
+    ocr_status st;
+    size_t rsize = 0;
+    if (r->custom->num_args && !c->args) {
+        ocr_errorf("args must hold the spec's %zu arguments", r->custom->num_args);
+        return OCR_USAGE;
+    }
+    if ((st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK ||
+        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK ||
+        (st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
+        return st;
+    for (size_t k = 0; k < r->custom->num_args; ++k)
+        if (r->custom->args[k].is_buffer && (st = check_buffer(r, c, k)) != OCR_OK) return st;
+    return OCR_OK;
+}
+
+/* ocr_rk_first's arguments: n, out, out_off, then the caller's. */
+static ocr_status set_first(ocr_reducer *r, const custom_call *c, cl_mem out, cl_ulong out_off) {
+    ocr_status st = OCR_OK;
+    cl_kernel k = r->custom->first;
+    cl_uint at = 3;
+    cl_ulong n = c->n;
+    OCR_CL(clSetKernelArg(k, 0, sizeof n, &n));
+    OCR_CL(clSetKernelArg(k, 1, sizeof out, &out));
+    OCR_CL(clSetKernelArg(k, 2, sizeof out_off, &out_off));
+    if (!r->custom->num_args) {
+        cl_uint none = 0;
+        OCR_CL(clSetKernelArg(k, at, sizeof none, &none));
+    }
+    for (size_t j = 0; j < r->custom->num_args; ++j) {
+        const ocr_custom_value *v = &c->args[j];
+        if (r->custom->args[j].is_buffer) {
+            cl_ulong off = v->offset;
+            OCR_CL(clSetKernelArg(k, at++, sizeof v->buf, &v->buf));
+            OCR_CL(clSetKernelArg(k, at++, sizeof off, &off));
+        } else {
+            unsigned char b[8];
+            size_t sz = scalar_bytes(r->custom->args[j].type, v->scalar, b);
+            OCR_CL(clSetKernelArg(k, at++, sz, b));
+        }
+    }
+fail:
+    return st;
+}
+
+static ocr_status launch(cl_command_queue q, cl_kernel k, size_t groups, size_t local, cl_uint nw,
+                         const cl_event *wl, cl_event *ev) {
+    ocr_status st = OCR_OK;
+    size_t global = groups * local;
+    OCR_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, nw, wl, ev));
+fail:
+    return st;
+}
+
+/* ocr_rk_final over m partials of `in` into the result. */
+static ocr_status launch_final(ocr_reducer *r, const custom_call *c, cl_mem in, cl_ulong m,
+                               cl_uint nw, const cl_event *wl, cl_event *ev) {
+    ocr_status st = OCR_OK;
+    cl_kernel k = r->custom->final;
+    cl_ulong off = c->result_offset;
+    OCR_CL(clSetKernelArg(k, 0, sizeof in, &in));
+    OCR_CL(clSetKernelArg(k, 1, sizeof m, &m));
+    OCR_CL(clSetKernelArg(k, 2, sizeof c->result, &c->result));
+    OCR_CL(clSetKernelArg(k, 3, sizeof off, &off));
+    st = launch(c->q, k, 1, r->custom->geom.local_size, nw, wl, ev);
+fail:
+    return st;
+}
+
+/* The launches; *ev the last one's. */
+static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, const cl_event *wl,
+                          cl_event *ev) {
+    ocr_status st;
+    size_t local = r->custom->geom.local_size;
+    uint64_t per =
+        (uint64_t)local * (r->custom->blocked ? CUSTOM_CPU_ITEM_MIN : CUSTOM_GPU_ITEM_MIN);
+    uint64_t groups = c->n / per + (c->n % per != 0), most = r->custom->geom.max_groups;
+    cl_event first = NULL;
+    if (groups > most) groups = most;
+    if (groups == 0) /* empty: the neutral value */
+        return launch_final(r, c, r->scratch[0], 0, nw, wl, ev);
+    if (groups == 1) {
+        if ((st = set_first(r, c, c->result, c->result_offset)) != OCR_OK) return st;
+        return launch(c->q, r->custom->first, 1, local, nw, wl, ev);
+    }
+    if ((st = ocr_reducer_grow(r, 0, groups)) != OCR_OK ||
+        (st = set_first(r, c, r->scratch[0], 0)) ||
+        (st = launch(c->q, r->custom->first, (size_t)groups, local, nw, wl,
+                     r->q_ooo ? &first : NULL)) != OCR_OK)
+        return st;
+    /* On an out-of-order queue the second waits for the first. */
+    st = launch_final(r, c, r->scratch[0], groups, first ? 1 : 0, first ? &first : NULL, ev);
+    if (first) clReleaseEvent(first);
+    return st;
+}
+
+/* The checks, the commands (the first waiting for the caller's list and
+ * where needed the previous call), the last command kept for the next call
+ * and the caller; the blocking call's value read back. After a failure the
+ * commands already enqueued are waited for. */
+static ocr_status run_call(ocr_reducer *r, const custom_call *c, cl_event *done, void *host) {
+    ocr_status st;
+    cl_uint nw;
+    const cl_event *wl;
+    cl_event ev = NULL, keep = NULL;
+    if ((st = check_call(r, c)) != OCR_OK ||
+        (st = ocr_reducer_first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
+        return st;
+    if ((st = enqueue(r, c, nw, wl, &ev)) != OCR_OK) {
+        if (ev) clReleaseEvent(ev);
+        clFinish(c->q);
+        return st;
+    }
+    if (r->last) clReleaseEvent(r->last);
+    r->last = ev, r->last_elsewhere = 0; /* the next call may have to wait for it */
+    if (done) clRetainEvent(ev), *done = ev;
+    if (!host) return OCR_OK;
+    if ((st = ocr_readback_fetch(&r->rb, c->q, ev, host, &keep)) != OCR_OK) clFinish(c->q);
+    clReleaseEvent(ev);
+    r->last = keep;
+    return st;
+}
+
+static ocr_status call_any(ocr_reducer *r, cl_command_queue q, uint64_t n,
+                           const ocr_custom_value *args, cl_mem result_buf, size_t result_offset,
+                           cl_uint num_wait, const cl_event *wait, cl_event *done,
+                           void *host_result) {
+    if (done) *done = NULL;
+    if (!r->custom) {
+        ocr_errorf("not a custom reducer (ocr_reducer_create_custom makes one)");
+        return OCR_USAGE;
+    }
+    if (host_result) result_buf = r->rb.result, result_offset = 0;
+    custom_call c = {q, n, args, result_buf, result_offset, num_wait, wait};
+    return run_call(r, &c, done, host_result);
+}
+
+static ocr_status call_buf(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                           uint64_t n, cl_mem result_buf, size_t result_offset, cl_uint num_wait,
+                           const cl_event *wait, cl_event *done, ocr_value *value) {
+    const struct ocr_custom *c = r->custom;
+    if (c->num_args != 1 || !c->args[0].is_buffer || (value && c->is_struct)) {
+        ocr_errorf("this custom reducer's spec takes %s: call ocr_reducer_reduce_custom%s",
+                   c->is_struct && value ? "a struct result" : "other arguments than one buffer",
+                   value ? "" : "_into");
+        return OCR_USAGE;
+    }
+    ocr_custom_value v;
+    memset(&v, 0, sizeof v);
+    v.buf = buf, v.offset = offset;
+    unsigned char b[8];
+    ocr_status st =
+        call_any(r, q, n, &v, result_buf, result_offset, num_wait, wait, done, value ? b : NULL);
+    if (st == OCR_OK && value) *value = value_of(r->type, b);
+    return st;
+}
+
+static const ocr_custom_ops custom_ops = {custom_free, call_buf};
+
+/* ---- the public calls ----------------------------------------------------------- */
+
+ocr_status ocr_reducer_reduce_custom(ocr_reducer *r, cl_command_queue q, uint64_t n,
+                                     const ocr_custom_value *args, void *result) {
+    OCR_CALL_BEGIN(r);
+    ocr_status st = OCR_USAGE;
+    if (!result)
+        ocr_errorf("result must not be NULL");
+    else
+        st = call_any(r, q, n, args, NULL, 0, 0, NULL, NULL, result);
+    OCR_CALL_END(r, st);
+    return st;
+}
+
+ocr_status ocr_reducer_reduce_custom_into(ocr_reducer *r, cl_command_queue q, uint64_t n,
+                                          const ocr_custom_value *args, cl_mem result_buf,
+                                          size_t result_offset, cl_uint num_wait,
+                                          const cl_event *wait, cl_event *done) {
+    OCR_CALL_BEGIN(r);
+    ocr_status st = call_any(r, q, n, args, result_buf, result_offset, num_wait, wait, done, NULL);
+    OCR_CALL_END(r, st);
+    return st;
+}
+
+size_t ocr_reducer_custom_size(const ocr_reducer *r) {
+    if (ocr_reducer_enter_quiet(r)) return 0;
+    size_t s = r->custom ? r->custom->acc_size : 0;
+    ocr_reducer_leave(r);
+    return s;
+}

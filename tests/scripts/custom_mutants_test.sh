@@ -1,0 +1,36 @@
+#!/bin/sh
+# custom_mutants_test.sh TEST_CUSTOM CL_DIR - each copy of cl/custom.cl with
+# one mistake must fail test_custom exprs (dot, scalar, count, struct over
+# n from 0 to 2^20 + 7): the coalesced walk's remainder lost or one of its
+# four values dropped, a chunk's last element dropped, the tree's first
+# level skipped, the final pass striding past partials. LOCAL: the groups
+# the mistake lives in (1: a CPU's chunk walk; 64: the coalesced walk and
+# a tree, on any device).
+set -u
+t=$1 cl=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+# the unmutated copy passes, in both walks
+cp -r "$cl" "$dir/ok"
+for local in 1 64; do
+  TEST_CUSTOM_KERNEL_DIR="$dir/ok" TEST_CUSTOM_LOCAL=$local "$t" exprs 5 >/dev/null 2>&1 ||
+    { echo "FAIL: the unmutated copy fails at local $local"; exit 1; }
+done
+mutant() { # NAME LOCAL FROM TO
+  rm -rf "$dir/m"; cp -r "$cl" "$dir/m"
+  grep -qF -- "$3" "$dir/m/custom.cl" || { echo "FAIL: $1: '$3' not in custom.cl"; fails=1; return; }
+  FROM=$3 TO=$4 perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$dir/m/custom.cl"
+  if TEST_CUSTOM_KERNEL_DIR="$dir/m" TEST_CUSTOM_LOCAL=$2 "$t" exprs 5 >/dev/null 2>&1; then
+    echo "FAIL: mutant $1 passed"; fails=1
+  else
+    echo "ok: mutant $1 caught"
+  fi
+}
+mutant remainder 64 "for (; ocr_rk_i < ocr_rk_n; ocr_rk_i += ocr_rk_g)" "for (; ocr_rk_i < 0; ocr_rk_i += ocr_rk_g)"
+mutant fourth 64 "ocr_rk_reduce(ocr_rk_v2, ocr_rk_v3)" "ocr_rk_v2"
+mutant chunk_end 1 "ocr_rk_i < ocr_rk_hi" "ocr_rk_i + 1 < ocr_rk_hi"
+mutant tree 64 "ocr_rk_s = OCR_RK_LOCAL_SIZE / 2" "ocr_rk_s = OCR_RK_LOCAL_SIZE / 4"
+mutant final 1 "ocr_rk_j += OCR_RK_LOCAL_SIZE" "ocr_rk_j += 2 * OCR_RK_LOCAL_SIZE"
+[ $fails = 0 ] && echo PASSED
+exit $fails
