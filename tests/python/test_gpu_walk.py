@@ -1,0 +1,40 @@
+"""The custom reductions' GPU walk (a coalesced grid stride, four elements
+a step, then the rest one at a time) run on this CPU device, whose own walk
+is the blocked one: every index once, the step's four maps and their
+combine, the seq walk of stats (shifted sums) and its mutants, at sizes
+that leave 0-3 elements to the one-at-a-time rest."""
+import pytest
+
+from oclreduction import _custom
+from test_custom import (test_count_nonzero, test_dot_offsets_and_slice,  # noqa: F401
+                         test_dot_vdot, test_kernel_every_index_once, test_kernel_pyopencl_call,
+                         test_norm)
+from test_stats import (test_a_wrong_walk_is_caught, test_every_dtype,  # noqa: F401
+                        test_nan_and_inf, test_offsets_and_views, test_random_sizes_and_seeds)
+
+
+@pytest.fixture(autouse=True)
+def gpu_walk(monkeypatch):
+    """Every spec built afresh, walking as on a GPU."""
+    monkeypatch.setattr(_custom, "_blocked", lambda device: False)
+    monkeypatch.setattr(_custom, "_specs", {})
+
+
+def test_the_walk_is_the_gpu_one(queue):
+    """The fixture reaches the build: the program is built for the GPU walk."""
+    import numpy as np
+    import pyopencl.array as cla
+    import oclreduction as ocr
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "x[i]", "__global long *x")
+    seen = []
+    real = _custom._program
+
+    def spy(where, key, source, options):
+        seen.append(options)
+        return real(where, key, source, options)
+    _custom._program = spy
+    try:
+        assert k(cla.arange(queue, 4099, dtype=np.int64)).get()[()] == 4099 * 4098 // 2
+    finally:
+        _custom._program = real
+    assert seen and all("-DOCR_RK_BLOCKED=0" in o for o in seen)
