@@ -92,7 +92,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--out", default="custom_vs_cub")
+    ap.add_argument("--groups-per-cu", type=int, default=0,
+                    help="first-pass groups per compute unit of ours (default: the package's)")
     a = ap.parse_args()
+    if a.groups_per_cu:
+        _custom._GROUPS_PER_CU = a.groups_per_cu
     os.makedirs(a.out, exist_ok=True)
     devs = [d for p in cl.get_platforms() for d in p.get_devices()
             if a.device.lower() in (d.name + " " + p.name).lower()]

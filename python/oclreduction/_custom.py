@@ -113,6 +113,11 @@ def _ctype(dt: np.dtype) -> str:
     return name
 
 
+# First-pass groups per compute unit (the C library's custom reducer runs as
+# many: 1024 work-items of a GPU's compute unit).
+_GROUPS_PER_CU = 4
+
+
 def _blocked(device: Any) -> bool:
     """Whether device's work-items walk contiguous chunks (a CPU) rather
     than the GPU's coalesced grid stride. (The tests run both walks on a
@@ -305,7 +310,8 @@ def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events =
         raise TypeError(f"out= takes one element of {spec.res}")
     # Up to 32 elements a work-item, one group and one launch: a second launch
     # and its buffer cost more than the walk (at 2^10 on POCL, 0.7x PyOpenCL).
-    groups = 1 if n <= 32 * wg else builtins.min(-(-n // wg), 4 * queue.device.max_compute_units)
+    groups = 1 if n <= 32 * wg else builtins.min(-(-n // wg),
+                                                  _GROUPS_PER_CU * queue.device.max_compute_units)
     tail = [np.int64(start), np.int64(step), np.uint64(n)]
     if groups == 1:
         ev = k1(queue, (wg,), (wg,), out.base_data, np.uint64(out.offset), *call, *tail,
