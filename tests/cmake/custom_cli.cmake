@@ -70,6 +70,8 @@ foreach(p dot nrm2 asum stats)
     endforeach()
     cli_test(custom_bound_${p}_s${seed}_w64 --rc 0 --out "^Test PASSED!$"
              -- ${OCR} --preset ${p} --seed ${seed} -s 1048583 -w 64 -r 1)
+    cli_test(custom_bound_${p}_s${seed}_double --rc 0 --out "^Test PASSED!$"
+             -- ${OCR} --preset ${p} --type double --seed ${seed} -s 1048583 -r 1)
     cli_test(custom_bound_${p}_s${seed}_uniform --rc 0 --out "^Test PASSED!$"
              -- ${OCR} --preset ${p} --seed ${seed} --data uniform -s 300007 -r 1)
   endforeach()
@@ -98,6 +100,14 @@ foreach(seed 1 2 3)
     cli_test(custom_mutant_chunk_end_${p}_s${seed} --rc 1 --out "^Test FAILED!$"
              -- ${OCR} --kernel-dir ${dir2} -w 1 --preset ${p} --seed ${seed} -s 20003 -r 1)
   endforeach()
+endforeach()
+# a free float sum: the one work-item reference is deep (N / 4), so only the
+# one-sided second data set shows the lost quarter
+foreach(seed 1 2 3)
+  cli_test(custom_mutant_running_value_map_s${seed} --rc 1 --out "^Test FAILED!$"
+           --out "run 2 is the first wrong"
+           -- ${OCR} --kernel-dir ${dir} -w 1 --map "x[i]" --reduce "a + b" --neutral 0
+              --type float --seed ${seed} -s 1000000 -r 1)
 endforeach()
 cli_test(custom_mutant_chunk_end_stats_big --rc 1 --out "^Test FAILED!$"
          -- ${OCR} --kernel-dir ${dir2} -w 1 --preset stats -s 1048583 -r 1)
