@@ -288,7 +288,7 @@ static const option_def options[] = {
     STR(0, "preset", "NAME", preset,
         "a custom reduction of the generated float data (--type double too): dot (x . y, y "
         "from another seed stream), nrm2, asum or stats (count, mean, variance), checked "
-        "against C loops"),
+        "within a bound from the kernel's order of operations, on two data sets"),
     STR(0, "map", "EXPR", map,
         "a custom reduction: OpenCL C of i, x[] and y[] (the generated data of --type), e.g. "
         "'x[i] * y[i]'; with --reduce and --neutral; checked against one work-item's sequential "

@@ -110,6 +110,14 @@ ocr_status cli_make_request(const cli_options *o, ocr_build_request *rq);
  * for <what>") when host memory runs out. */
 void *cli_make_input(const cli_options *o, uint64_t offset, uint64_t count, const char *what);
 
+/* A library call's device time, *ns: from the end of `before`, a marker
+ * enqueued just before the call, to the end of `done`, its last command
+ * (its launches and the gaps between them: CUB's time is taken alike,
+ * between CUDA events); the last command's own time where the marker has no
+ * time stamp, the host clock from h0 where neither has (ocr_event_span).
+ * Waits for done; releases neither. */
+ocr_status cli_call_span(cl_event before, cl_event done, uint64_t h0, uint64_t *ns);
+
 /* --mpi's runner (cli_run_mpi, modes.h) is in host/cli/mpi.c, built with
  * -DOCR_MPI=ON. */
 /* --mpi, first of all (host/cli/mpi_agree.c): OCR_OK if every rank was given

@@ -112,6 +112,63 @@ void cli_report_segments(const cli_options *o, const char *device, const cli_seg
         segments_text(o, device, r);
 }
 
+/* ---- --preset and --map ----------------------------------------------------- */
+
+static void custom_json(const cli_options *o, const char *device, ocr_type t,
+                        const cli_custom_result *r) {
+    const char *keys[] = {"kernel", "map", "reduce", "neutral"};
+    const char *vals[] = {r->name, r->map, r->reduce, r->neutral};
+    for (int k = 0; k < 4; ++k) {
+        printf("%s\"%s\": ", k ? ", " : "{", keys[k]);
+        json_str(vals[k]);
+    }
+    printf(", \"preset\": %s, \"type\": \"%s\", \"n\": %llu, \"seed\": %llu, \"data\": "
+           "\"%s\", \"device\": ",
+           o->preset ? "true" : "false", ocr_type_name(t), (unsigned long long)o->size,
+           (unsigned long long)o->seed, ocr_data_kind_name(o->data));
+    json_str(device);
+    printf(", \"result\": ");
+    json_str(r->result);
+    printf(", \"expected\": ");
+    json_str(r->expected);
+    printf(", \"tolerance\": %.6g, \"depth\": %llu, \"passed\": %s, \"repetitions\": %u, "
+           "\"bad_run\": %d, \"data2\": \"%s\", \"bandwidth_gbs\": %.3f, \"median\": "
+           "{\"t_kernels_ms\": %.6f}, \"min\": "
+           "{\"t_kernels_ms\": %.6f}}\n",
+           r->tolerance, (unsigned long long)r->depth, r->passed ? "true" : "false", o->repeats,
+           r->bad_run, ocr_data_kind_name(r->data2), gbs(r->bytes, r->median), ms(r->median),
+           ms(r->min));
+}
+
+/* The single run's layout: what ran, on what, the value, the verdict, the times. */
+static void custom_text(const cli_options *o, const char *device, ocr_type t,
+                        const cli_custom_result *r) {
+    printf("Custom reduction '%s': map %s, reduce %s, neutral %s\n", r->name, r->map, r->reduce,
+           r->neutral);
+    printf("Number of elements: %llu (%s x and y, seed %llu, %s data)\n",
+           (unsigned long long)o->size, ocr_type_name(t), (unsigned long long)o->seed,
+           ocr_data_kind_name(o->data));
+    printf("Will use this device: %s\n", device);
+    printf("Result: %s (reference %s", r->result, r->expected);
+    if (r->tolerance > 0)
+        printf(", bound %.3g, %llu roundings deep", r->tolerance, (unsigned long long)r->depth);
+    printf(")\nChecked: all %u runs (1 warm-up + %u timed) + 1 on %s data", o->repeats + 1,
+           o->repeats, ocr_data_kind_name(r->data2));
+    if (r->bad_run >= 0) printf("; run %d is the first wrong, its value above", r->bad_run);
+    printf("\n\nTest %s!\n\n", r->passed ? "PASSED" : "FAILED");
+    printf("T kernels: %.5g ms (median of %u; min %.5g)\n", ms(r->median), o->repeats, ms(r->min));
+    printf("Bandwidth read: %.4g GB/s (bytes the map reads / T kernels)\n",
+           gbs(r->bytes, r->median));
+}
+
+void cli_report_custom(const cli_options *o, const char *device, ocr_type t,
+                       const cli_custom_result *r) {
+    if (o->format == OCR_FORMAT_JSON)
+        custom_json(o, device, t, r);
+    else
+        custom_text(o, device, t, r);
+}
+
 /* ---- --mpi ----------------------------------------------------------------- */
 
 /* The table of ranks, one row each. */

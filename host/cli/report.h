@@ -50,6 +50,25 @@ typedef struct {
 } cli_segments_result;
 void cli_report_segments(const cli_options *o, const char *device, const cli_segments_result *r);
 
+/* --preset and --map (custom.c): the reduction's name and text, its value
+ * and reference as printed, the bound the check allowed and the depth it
+ * came from, and the kernel times of the timed calls. */
+typedef struct {
+    const char *name; /* the preset's, or "custom" */
+    const char *map, *reduce, *neutral;
+    char result[128], expected[128];
+    double tolerance;     /* 0: compared exactly */
+    uint64_t depth;       /* longest chain of reduce calls (ocr_reducer_custom_depth) */
+    uint64_t bytes;       /* read per call: each buffer the map names */
+    uint64_t median, min; /* ns, first kernel's start to last kernel's end */
+    int passed;
+    int bad_run;         /* the first wrong run (result is its value), or -1;
+                            repetitions + 1: the second data set's */
+    ocr_data_kind data2; /* the second data set's kind */
+} cli_custom_result;
+void cli_report_custom(const cli_options *o, const char *device, ocr_type t,
+                       const cli_custom_result *r);
+
 /* --mpi: what each rank tells rank 0 (gathered as bytes: one build, one
  * host type), the ranks' slowest times aggregated, and rank 0's view. */
 enum { CLI_MPI_NAME_LEN = 128 };

@@ -73,3 +73,16 @@ void *cli_make_input(const cli_options *o, uint64_t offset, uint64_t count, cons
         ocr_data_fill_range(data, offset, count, o->size, o->type, o->op, o->seed, o->data);
     return data;
 }
+
+ocr_status cli_call_span(cl_event before, cl_event done, uint64_t h0, uint64_t *ns) {
+    uint64_t t0 = 0, t1 = 0, tb0, tb = 0, span;
+    cl_int err = clWaitForEvents(1, &done);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "oclReduction: the reduction failed: %s\n", ocr_cl_error_name(err));
+        return OCR_OPENCL;
+    }
+    if (ocr_event_span(before, h0, &tb0, &tb, &span) != OCR_OK) tb = 0;
+    ocr_status st = ocr_event_span(done, h0, &t0, &t1, ns);
+    if (st == OCR_OK && t1 && tb && tb <= t0) *ns = t1 - tb;
+    return st;
+}

@@ -120,16 +120,13 @@ static ocr_status one_sided_per_segment(const cli_options *o, uint64_t k, seg_ru
 }
 
 /* One timed call, its K values read back and checked: *ns the call's device
- * time, from the end of a marker enqueued just before it to the end of its
- * last command (long segments take two launches; CUB's time is taken
- * alike, between CUDA events), or the last command's own time where the
- * marker has no time stamp; *wrong the segments that differ from their
+ * time (cli_call_span: long segments take two launches); *wrong the segments that differ from their
  * reference (the first in *first). */
 static ocr_status one_run(const cli_options *o, uint64_t k, seg_run *s, uint64_t *ns,
                           uint64_t *wrong, uint64_t *first) {
     ocr_status st;
     cl_event done = NULL, before = NULL;
-    uint64_t h0 = ocr_now_ns(), t0 = 0, t1 = 0, tb = 0, tb0, span;
+    uint64_t h0 = ocr_now_ns();
     cl_command_queue q = ocr_device_queue(s->dev);
     size_t es = ocr_type_size(o->type);
     cl_int err = clEnqueueMarkerWithWaitList(q, 0, NULL, &before);
@@ -144,20 +141,16 @@ static ocr_status one_run(const cli_options *o, uint64_t k, seg_run *s, uint64_t
         clReleaseEvent(before);
         return st;
     }
-    /* the times through ocr_event_span: the host clock where the runtime
-     * gives none (then t0 = t1 = 0, and *ns is the host's span) */
-    err = clWaitForEvents(1, &done);
-    if (err == CL_SUCCESS && ocr_event_span(before, h0, &tb0, &tb, &span) != OCR_OK) tb = 0;
+    st = cli_call_span(before, done, h0, ns);
     clReleaseEvent(before);
-    if (err == CL_SUCCESS && (st = ocr_event_span(done, h0, &t0, &t1, ns)) == OCR_OK)
+    if (st == OCR_OK)
         err = clEnqueueReadBuffer(q, s->out, CL_TRUE, 0, k * es, s->got, 0, NULL, NULL);
     clReleaseEvent(done);
-    if (st != OCR_OK) return st; /* the library said why */
+    if (st != OCR_OK) return st; /* it said why */
     if (err != CL_SUCCESS) {
         fprintf(stderr, "oclReduction: the segmented run failed: %s\n", ocr_cl_error_name(err));
         return OCR_OPENCL;
     }
-    if (t1 && tb && tb <= t0) *ns = t1 - tb;
     for (uint64_t j = 0; j < k; ++j) {
         ocr_value v;
         memset(&v, 0, sizeof v);

@@ -222,6 +222,14 @@ void ocr_plan_print(FILE *f, const ocr_plan *p, size_t elem_size);
  * longer (ocr_geometry.finish_max_groups). For benchmarks that print the plan
  * beside the time. OCR_USAGE for a NULL reducer or plan, or n == 0. */
 ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_plan *plan);
+/* A custom reducer's (ocr_reducer_create_custom) longest chain of reduce
+ * calls from any map value to the result of a call on n values, from the
+ * launches it makes (cl/custom.cl): the work-item's walk (four running
+ * values, a quarter of its share each, and the steps that join them), the
+ * group's tree, and where there are several groups the final pass's walk
+ * over their partials and its tree. Each call rounds a float sum once: the
+ * depth of ocr_sum_bound. 0 for another reducer or NULL. */
+uint64_t ocr_reducer_custom_depth(const ocr_reducer *r, uint64_t n);
 /* Enqueues every pass of plan p (made for k's geometry) of the built kernel k
  * on the in-order queue q: pass 0 reads the p->n values at the start of `in`,
  * pass i writes scratch[i % 2] (each holds at least the first two passes'
@@ -294,6 +302,13 @@ void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref);
  * rounded once to t (past the type's largest: an infinity; with an infinity
  * or NaN among them: IEEE's sum). */
 ocr_value ocr_sum_compensated(const void *data, uint64_t n, ocr_type t);
+/* The proven bound on |computed - exact| of a float or double (t) sum whose
+ * values' magnitudes add up to abs_sum, each value rounded at most `depth`
+ * times on its way to the result: ((1 + u)^depth - 1) abs_sum, and at least
+ * 4 u |exact| (u: half t's epsilon). ocr_reference_make's tolerance; a check
+ * of any sum whose order of operations is known (the custom reducer's:
+ * ocr_reducer_custom_depth). */
+double ocr_sum_bound(ocr_type t, uint64_t depth, double exact, double abs_sum);
 /* 1 if got matches the reference. */
 int ocr_check(ocr_type t, const ocr_reference *ref, ocr_value got);
 /* |got - expected| in units in the last place of expected (floats; 0 for

@@ -578,7 +578,6 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
         return;
     }
     int fl = t == OCR_FLOAT;
-    double u = (fl ? FLT_EPSILON : DBL_EPSILON) / 2;
     long double p = 1, abs_sum = 0;
     for (uint64_t i = 0; i < n; ++i) {
         long double x =
@@ -592,10 +591,19 @@ void ocr_reference_make(const void *data, uint64_t n, ocr_type t, ocr_op o, uint
         ref->any_order = ocr_reference_any_order(t, o, n, kind);
         return;
     }
-    double floor_tol = 4 * u * fabs((double)val);
-    double tol = o == OCR_SUM ? growth((double)depth, u) * (double)abs_sum
-                              : growth((double)(n - 1), u) * fabs((double)val);
-    ref->tolerance = tol > floor_tol ? tol : floor_tol;
+    ref->tolerance = o == OCR_SUM ? ocr_sum_bound(t, depth, (double)val, (double)abs_sum)
+                                  : ocr_sum_bound(t, n - 1, (double)val, fabs((double)val));
+}
+
+/* Every value v_i of the sum is multiplied by at most `depth` factors
+ * (1 + d), |d| <= u, one per rounding on its way to the result, so the
+ * computed sum is off by at most ((1 + u)^depth - 1) sum |v_i| (a product's
+ * n - 1 roundings each scale the whole: abs_sum = |product|). The floor:
+ * the reference itself is rounded once to t, and its neighbours differ. */
+double ocr_sum_bound(ocr_type t, uint64_t depth, double exact, double abs_sum) {
+    double u = (ocr_type_accumulator(t) == OCR_FLOAT ? FLT_EPSILON : DBL_EPSILON) / 2;
+    double floor_tol = 4 * u * fabs(exact), tol = growth((double)depth, u) * abs_sum;
+    return tol > floor_tol ? tol : floor_tol;
 }
 
 void ocr_reference_accurate(ocr_type t, ocr_op o, ocr_reference *ref) {

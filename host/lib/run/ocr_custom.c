@@ -371,16 +371,49 @@ fail:
     return st;
 }
 
+/* The groups of the first pass over n values (0 for none). */
+static uint64_t first_groups(const struct ocr_custom *c, uint64_t n) {
+    uint64_t per =
+        (uint64_t)c->geom.local_size * (c->blocked ? CUSTOM_CPU_ITEM_MIN : CUSTOM_GPU_ITEM_MIN);
+    uint64_t groups = n / per + (n % per != 0);
+    return groups > c->geom.max_groups ? c->geom.max_groups : groups;
+}
+
+static uint64_t log2_of(uint64_t pow2) {
+    uint64_t k = 0;
+    while (pow2 >>= 1)
+        ++k;
+    return k;
+}
+
+/* ocr_rk_share's longest chain over a share of c values: a quarter of
+ * them (rounded down) in one running value, up to three more in the
+ * remainder (the chunk walk's go to the first running value), the first
+ * call of each chain on the neutral value, and two to join the four (the
+ * coalesced walk: two in each quad before it joins the running value). */
+static uint64_t walk_depth(uint64_t c) {
+    return c / 4 + 3 + 2;
+}
+
+uint64_t ocr_reducer_custom_depth(const ocr_reducer *r, uint64_t n) {
+    if (!r || !r->custom) return 0;
+    const struct ocr_custom *c = r->custom;
+    uint64_t local = c->geom.local_size, groups = first_groups(c, n), tree = log2_of(local);
+    if (groups == 0) return 0;
+    uint64_t items = groups * local, share = n / items + (n % items != 0);
+    uint64_t depth = walk_depth(share) + tree;
+    if (groups > 1) /* ocr_rk_final: each work-item walks its partials, then the tree */
+        depth += groups / local + (groups % local != 0) + tree;
+    return depth;
+}
+
 /* The launches; *ev the last one's. */
 static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, const cl_event *wl,
                           cl_event *ev) {
     ocr_status st;
     size_t local = r->custom->geom.local_size;
-    uint64_t per =
-        (uint64_t)local * (r->custom->blocked ? CUSTOM_CPU_ITEM_MIN : CUSTOM_GPU_ITEM_MIN);
-    uint64_t groups = c->n / per + (c->n % per != 0), most = r->custom->geom.max_groups;
+    uint64_t groups = first_groups(r->custom, c->n);
     cl_event first = NULL;
-    if (groups > most) groups = most;
     if (groups == 0) /* empty: the neutral value */
         return launch_final(r, c, r->scratch[0], 0, nw, wl, ev);
     if (groups == 1) {
