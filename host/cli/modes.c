@@ -294,7 +294,9 @@ static ocr_status refuse_without_ability(const cli_options *o) {
                  ocr_op_name(o->op), s ? s->name : "a --kernel-file kernel");
         return cli_usage_error(msg);
     }
-    for (size_t i = 0; i < sizeof option_needs / sizeof option_needs[0]; ++i)
+    /* A custom run builds no kernel of the ladder: its own row says what it takes. */
+    const int custom = cli_given(o, "preset") || cli_given(o, "map");
+    for (size_t i = 0; !custom && i < sizeof option_needs / sizeof option_needs[0]; ++i)
         if (cli_given(o, option_needs[i].option) &&
             (!s || (s->caps & option_needs[i].needs) != option_needs[i].needs)) {
             snprintf(msg, sizeof msg, "--%s applies only to reduce7, not %s",

@@ -10,6 +10,15 @@ foreach(p dot nrm2 asum stats)
   cli_test(custom_preset_${p}_double_w64 --rc 0 --out "^Test PASSED!$"
            -- ${OCR} --preset ${p} --type double -w 64 -s 70001 -r 1)
 endforeach()
+# -g, the first pass's groups: 1 (one work-item's chunk on a CPU, then the
+# final pass over one partial) and 3 groups of 64 (the coalesced walk, a
+# final pass over three partials)
+foreach(p dot stats)
+  cli_test(custom_preset_${p}_g1 --rc 0 --out "^Test PASSED!$"
+           -- ${OCR} --preset ${p} -g 1 -s 100003 -r 1)
+  cli_test(custom_preset_${p}_w64_g3 --rc 0 --out "^Test PASSED!$"
+           -- ${OCR} --preset ${p} -w 64 -g 3 -s 100003 -r 1)
+endforeach()
 cli_test(custom_map_dot_int --rc 0 --out "^Custom reduction 'custom': map x\\[i\\] \\* y\\[i\\], reduce a \\+ b,"
          --out "^Test PASSED!$"
          -- ${OCR} --map "x[i] * y[i]" --reduce "a + b" --neutral 0 --type long -s 100003 -r 1)
