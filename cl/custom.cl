@@ -36,6 +36,12 @@
 #ifndef OCR_RK_LOCAL_SIZE
 #error "the host passes OCR_RK_LOCAL_SIZE and OCR_RK_BLOCKED (ocr_custom.c)"
 #endif
+/* Buffer parameters are restrict in the kernels (below), which only read
+ * the caller's buffers (the output is the library's scratch or a result
+ * that must not overlap them): a GPU may read them through its read-only
+ * cache. Not in the inlined helpers: there restrict becomes an LLVM
+ * intrinsic oclgrind lacks. */
+#define OCR_RK_RESTRICT
 
 /* This work-item's share of [0, n), mapped and combined. */
 static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
@@ -88,6 +94,9 @@ static ocr_rk_acc ocr_rk_tree(__local ocr_rk_acc *ocr_rk_l, const ocr_rk_acc ocr
     }
     return ocr_rk_l[0];
 }
+
+#undef OCR_RK_RESTRICT
+#define OCR_RK_RESTRICT restrict
 
 /* The first pass: group g's value of [0, n) into out[out_off + g]. */
 __kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void

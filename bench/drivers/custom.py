@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """custom.py [--device NAME] - oclreduction's dot and ReductionKernel against
 PyOpenCL's, per call: float32 x[i]*y[i] from 2^10 to 2^24, `.get()` included
-(the value on the host), integer-valued data (every answer checked exactly),
-150 rounds in an order drawn anew each round; medians in µs, as a Markdown
+(the value on the host), with oclreduction.sum(x).get() beside them (the
+package's leanest call: one library call, a 0-d Array, PyOpenCL's .get()),
+integer-valued data (every answer checked exactly), 150 rounds in an order drawn anew each round; medians in µs, as a Markdown
 table. Then stats, mean and var against a plain sum of the same float32
 array, in GB/s of the input (issue 40's target: var at >= 0.95x sum's on a
 GPU; --stats-top 28 reaches 1 GiB). --device: part of a platform or device
@@ -41,7 +42,7 @@ def main() -> int:
     theirs = clr.ReductionKernel(ctx, np.float32, **spec)
     ours = ocr.ReductionKernel(ctx, np.float32, **spec)
     print("| N | oclreduction.dot | pyopencl dot | oclreduction RK | pyopencl RK | dot ratio "
-          "| RK ratio |\n|---:|---:|---:|---:|---:|---:|---:|")
+          "| RK ratio | oclreduction.sum(x) |\n|---:|---:|---:|---:|---:|---:|---:|---:|")
     wrong = 0
     for k in (10, 14, 18, 20, 22, 24):
         rng = np.random.default_rng(k)
@@ -49,10 +50,11 @@ def main() -> int:
         x, y = cla.to_device(q, hx), cla.to_device(q, hy)
         want = float(np.dot(hx.astype(np.float64), hy.astype(np.float64)))
         calls = {"od": lambda: ocr.dot(x, y).get(), "cd": lambda: cla.dot(x, y).get(),
-                 "ork": lambda: ours(x, y).get(), "crk": lambda: theirs(x, y).get()}
+                 "ork": lambda: ours(x, y).get(), "crk": lambda: theirs(x, y).get(),
+                 "os": lambda: ocr.sum(x).get()}
         for name, f in calls.items():
             for _ in range(3):
-                if float(f()) != want:
+                if float(f()) != (float(hx.sum(dtype=np.float64)) if name == "os" else want):
                     wrong += 1
                     print(f"WRONG {name} at 2^{k}")
         t = {name: [] for name in calls}
@@ -65,7 +67,8 @@ def main() -> int:
                 t[name].append(time.perf_counter() - s)
         med = {a: sorted(v)[len(v) // 2] * 1e6 for a, v in t.items()}
         print(f"| 2^{k} | {med['od']:.1f} | {med['cd']:.1f} | {med['ork']:.1f} | {med['crk']:.1f}"
-              f" | {med['cd'] / med['od']:.2f}x | {med['crk'] / med['ork']:.2f}x |", flush=True)
+              f" | {med['cd'] / med['od']:.2f}x | {med['crk'] / med['ork']:.2f}x | {med['os']:.1f} |",
+              flush=True)
     wrong += stats_table(q, min(args.rounds, 20), args.stats_top)
     return 1 if wrong else 0
 

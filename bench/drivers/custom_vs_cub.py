@@ -5,8 +5,10 @@ TransformReduce and cuBLAS's sdot/ddot, oclreduction.var (fused count, mean,
 M2) against CUB's TransformReduce with the same Chan merge, and the plain sum
 (oclReduction -n 7, reduce7) against CUB's Sum, float32 and float64.
 
-Ours is timed with OpenCL kernel events (the first kernel's start to the last
-one's end, on a profiling queue), CUB's and cuBLAS's with CUDA events around
+Ours is timed with OpenCL kernel events on a profiling queue: var (the
+package's own kernels) from the first kernel's start to the last one's end,
+dot (one call of the library's custom reducer) as the gap between the last
+kernels' ends of calls enqueued back to back, CUB's and cuBLAS's with CUDA events around
 the call (bench/cub/cub_transform.cu), the plain sum by oclReduction's own
 JSON (median T kernels). Each round runs every contender once (REPS timed
 calls after 3 warm-ups, median), in an order drawn anew each round; the
@@ -54,17 +56,19 @@ class Recorder:
         cl.enqueue_nd_range_kernel = enqueue
 
     def wrap(self, spec, queue):
-        """Wraps spec's stage 1 for this thread and queue."""
-        k1, k2, wg = spec.kernels(queue)
+        """Wraps spec's stage 1 for this thread and queue (both programs:
+        the common call's index and the general one)."""
         rec = self
+        for unit in (False, True):
+            k1, k2, wg = spec.kernels(queue, unit)
 
-        class K1:
-            def __call__(self, *a, **k):
-                ev = k1(*a, **k)
-                rec.events.append(ev)
-                return ev
-        key = (queue.context.int_ptr, queue.device.int_ptr)
-        spec._local.kernels[key] = (K1(), k2, wg)
+            class K1:
+                def __call__(self, *a, k1=k1, **k):
+                    ev = k1(*a, **k)
+                    rec.events.append(ev)
+                    return ev
+            key = (queue.context.int_ptr, queue.device.int_ptr, unit)
+            spec._local.kernels[key] = (K1(), k2, wg)
 
 
 def time_ours(q, rec, call, check, reps):
@@ -79,6 +83,22 @@ def time_ours(q, rec, call, check, reps):
         ts.append((last.profile.end - first.profile.start) * 1e-6)
     check(r)
     return statistics.median(ts)
+
+
+def time_native(q, call, check, reps):
+    """A reduction that runs as one call of the library (its kernels' events
+    stay inside): REPS + 1 calls enqueued back to back, each returning its
+    last kernel's event; a call's time is the gap between successive calls'
+    ends (the GPU never idles at these sizes: one call enqueues in tens of
+    microseconds and runs for hundreds), median."""
+    for _ in range(3):
+        check(call()[0])
+    q.finish()
+    got = [call() for _ in range(reps + 1)]
+    q.finish()
+    ends = [ev.profile.end for _r, ev in got]
+    check(got[-1][0])
+    return statistics.median((b - a) * 1e-6 for a, b in zip(ends, ends[1:]))
 
 
 def main():
@@ -118,6 +138,9 @@ def main():
         del xy
         want_var = float(np.var(hx.astype(np.float64)))
         ocr.dot(x, y).get(), ocr.var(x).get()  # built
+        dot_spec = _custom._dot_spec(x.dtype, y.dtype, x.dtype, False, None)
+        if _custom._native(dot_spec, q) is False:
+            sys.exit("custom_vs_cub.py: the library did not take the dot's spec")
         for spec in list(_custom._specs.values()):
             rec.wrap(spec, q)
 
@@ -133,7 +156,8 @@ def main():
                 wrong += 1
                 print(f"WRONG ours {name}: {float(r.get())} vs {want}")
         contenders = {
-            ("dot", "ours"): lambda: time_ours(q, rec, lambda: ocr.dot(x, y), check_dot, a.reps),
+            ("dot", "ours"): lambda: time_native(q, lambda: _custom._run(
+                dot_spec, (x, y), q, return_event=True), check_dot, a.reps),
             ("var", "ours"): lambda: time_ours(q, rec, lambda: ocr.var(x), check_var, a.reps),
             ("sum", "ours"): lambda: ours_sum(a, tname),
             ("dot", "cub"): lambda: theirs(a, "dot", tname),

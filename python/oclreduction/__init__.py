@@ -100,7 +100,7 @@ class _Slot:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.reducer: Optional[Reducer] = None
+        self.reducer: Any = None  # a Reducer, a CustomReducer or False (_cached_object)
         self.program: Any = None  # a helper kernel's program (_narrow, _gather, _last_zero)
         self.size = 0  # its kernel's work-group size, where one is fixed
 
@@ -119,7 +119,7 @@ _cache_lock = threading.RLock()  # re-entrant: a collection inside may run _forg
 # read without the lock (a dict lookup is atomic), filled and emptied under
 # it. An entry goes with its context's (_forget, clear_cache); a call that
 # misses takes the locked way, which also watches the caller's Context.
-_built: Dict[tuple, Reducer] = {}
+_built: Dict[tuple, Any] = {}  # Reducers, CustomReducers, False: _cached_object
 
 
 def _forget(ctx_ptr: int, obj_id: int) -> None:
@@ -141,13 +141,25 @@ def _watch(entry: _Entry, ctx_ptr: int, ctx: Any) -> None:
 
 def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str,
             accurate: bool = False) -> Reducer:
+    hit = _built.get((queue.context.int_ptr, queue.device.int_ptr, dtype, acc, op, accurate))
+    if hit is not None:
+        return hit
+    return _cached_object(queue, a, (dtype, acc, op, accurate),
+                          lambda ctx, dev: Reducer(ctx, dtype, op, device=dev, acc_dtype=acc,
+                                                   accurate=accurate))
+
+
+def _cached_object(queue: Any, a: Any, key: tuple, make: Any) -> Any:
+    """The context's object for (queue's device,) + key: make(context, device)
+    the first time (on a Context object of the cache's own), kept with the
+    context's reducers (what make returns, False included, is kept)."""
     ctx = queue.context
     dev = queue.device.int_ptr
-    hit = _built.get((ctx.int_ptr, dev, dtype, acc, op, accurate))
+    key = (dev,) + key
+    hit = _built.get((ctx.int_ptr,) + key)
     if hit is not None:
         return hit
     import pyopencl as cl
-    key = (dev, dtype, acc, op, accurate)
     with _cache_lock:
         entry = _cache.setdefault(ctx.int_ptr, _Entry())
         _watch(entry, ctx.int_ptr, ctx)
@@ -158,8 +170,7 @@ def _cached(queue: Any, a: Any, dtype: np.dtype, acc: np.dtype, op: str,
         if slot.reducer is None:
             # A Context object of its own: the cache watches the callers'.
             own = cl.Context.from_int_ptr(ctx.int_ptr, retain=True)
-            slot.reducer = Reducer(own, dtype, op, device=queue.device, acc_dtype=acc,
-                                   accurate=accurate)
+            slot.reducer = make(own, queue.device)
             with _cache_lock:
                 if _cache.get(ctx.int_ptr) is entry:  # not forgotten meanwhile
                     _built[(ctx.int_ptr,) + key] = slot.reducer

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import DTypeLike
 
-from . import _NannyEvent, _program
+from . import _NannyEvent, _built, _cached_object, _empty_scalar, _program
 from ._typing import Array, Context, Events, Queue
 
 __all__ = ["ReductionKernel", "dot", "vdot", "subset_dot", "norm", "count_nonzero"]
@@ -27,6 +27,13 @@ __all__ = ["ReductionKernel", "dot", "vdot", "subset_dot", "norm", "count_nonzer
 _TEMPLATE = """
 {head}
 {preamble}
+/* i of the k-th element walked: with OCR_RK_UNIT (start 0, step 1, the
+   common call) k itself, without a 64-bit multiply per element. */
+#if OCR_RK_UNIT
+#define OCR_RK_I(k) ((long)(k))
+#else
+#define OCR_RK_I(k) (ocr_rk_start + (long)(k) * ocr_rk_step)
+#endif
 typedef {acc} ocr_rk_acc_t;
 typedef {res} ocr_rk_res_t;
 
@@ -63,7 +70,7 @@ void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
     const ulong ocr_rk_per = (ocr_rk_n + get_global_size(0) - 1) / get_global_size(0);
     const ulong ocr_rk_end = min(ocr_rk_n, (get_global_id(0) + 1) * ocr_rk_per);
     for (ulong ocr_rk_k = get_global_id(0) * ocr_rk_per; ocr_rk_k < ocr_rk_end; ++ocr_rk_k) {{
-        const long i = ocr_rk_start + (long)ocr_rk_k * ocr_rk_step;
+        const long i = OCR_RK_I(ocr_rk_k);
         {seq_step}
     }}
 #else
@@ -77,7 +84,7 @@ void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
 {seq_step4}
     }}
     for (ulong ocr_rk_k = ocr_rk_k0; ocr_rk_k < ocr_rk_n; ocr_rk_k += ocr_rk_g) {{
-        const long i = ocr_rk_start + (long)ocr_rk_k * ocr_rk_step;
+        const long i = OCR_RK_I(ocr_rk_k);
         {seq_step}
     }}
 #endif
@@ -105,6 +112,8 @@ void {name}_stage2(__global char *ocr_rk_out, const ulong ocr_rk_off,
 """
 
 _WIDE = (np.dtype(np.float64), np.dtype(np.complex128))
+# CustomReducer's arguments after the context and device.
+_NativeSpec = Tuple[np.dtype, str, str, str, str, List[Tuple[str, np.dtype, bool]], str]
 
 
 def _ctype(dt: np.dtype) -> str:
@@ -113,9 +122,10 @@ def _ctype(dt: np.dtype) -> str:
     return name
 
 
-# First-pass groups per compute unit (the C library's custom reducer runs as
-# many: 1024 work-items of a GPU's compute unit).
-_GROUPS_PER_CU = 4
+# First-pass groups per compute unit: 2048 work-items of a GPU's, as the C
+# library's custom reducer (var of 2^28 float32 on an H200: 0.40 ms, with 4
+# groups 0.51 ms; bench/results/custom/h200-2026-11-27-b/variants.txt).
+_GROUPS_PER_CU = 8
 
 
 def _blocked(device: Any) -> bool:
@@ -132,7 +142,7 @@ def _four(map_expr: str, seq: Optional[Tuple[str, str, str]]) -> str:
     combine (or the seq's step, four times in the walk's order)."""
     def block(j: int, body: str) -> str:
         return (f"        {{ const ulong ocr_rk_k = ocr_rk_k0 + {j} * ocr_rk_g;\n"
-                f"          const long i = ocr_rk_start + (long)ocr_rk_k * ocr_rk_step;\n"
+                f"          const long i = OCR_RK_I(ocr_rk_k);\n"
                 f"          {body} }}\n")
     if seq:
         return "".join(block(j, seq[1]) for j in range(4))
@@ -193,6 +203,12 @@ class _Spec:
             seq_step=seq[1] if seq else f"ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ({map_expr}));",
             seq_end=seq[2] if seq else "", seq_step4=_four(map_expr, seq))
         self.key = ("custom", self.source, tuple(self.options))
+        # Per argument, the NumPy type a scalar is converted to (None: a vector).
+        self.scalar_types: List[Any] = [None if vec else np.dtype(arg.dtype).type
+                             for arg, vec in zip(self.args, self.vector)]
+        self.native: Optional[_NativeSpec] = None if seq or finish != "r" else _native_spec(
+            self.acc, self.res, neutral, reduce_expr, map_expr, self.args, self.vector,
+            preamble, self.options)
         scalars: List[Any] = []
         for arg, vec in zip(self.args, self.vector):
             scalars += [None, np.uint64] if vec else [np.dtype(arg.dtype)]
@@ -207,24 +223,25 @@ class _Spec:
                            device.local_mem_size // (2 * self.acc.itemsize))
         return 1 << (builtins.max(cap, 1).bit_length() - 1)
 
-    def kernels(self, where: Any) -> Tuple[Any, Any, int]:
+    def kernels(self, where: Any, unit: bool = False) -> Tuple[Any, Any, int]:
         """(stage 1, stage 2, the group size) for where.context and
         where.device: the kernels of this thread (a Kernel's arguments are
-        its own state), made once per thread from the program."""
-        key = (where.context.int_ptr, where.device.int_ptr)
+        its own state), made once per thread from the program. unit: the
+        program for calls whose indices start at 0 with step 1."""
+        key = (where.context.int_ptr, where.device.int_ptr, unit)
         mine = getattr(self._local, "kernels", None)
         if mine is None:
             mine = self._local.kernels = {}
         got = mine.get(key)
         if got is None:
             import pyopencl as cl
-            program, wg = self.program(where)
+            program, wg = self.program(where, unit)
             k1, k2 = (cl.Kernel(program, f"{self.name}_{s}") for s in ("stage1", "stage2"))
             k1.set_scalar_arg_dtypes(self.stage1_types)
             got = mine[key] = (k1, k2, wg)
         return got
 
-    def program(self, where: Any) -> Tuple[Any, int]:
+    def program(self, where: Any, unit: bool = False) -> Tuple[Any, int]:
         """(the program, its group size) for where.context and where.device,
         built once (the package's program cache); a device whose kernels take
         fewer work-items rebuilds with that many. A CPU device walks in
@@ -233,8 +250,10 @@ class _Spec:
         wg = self.group_size(where.device)
         cpu = int(_blocked(where.device))
         for _ in range(3):
-            program = _program(where, self.key + (where.device.int_ptr, wg, cpu), self.source,
-                               self.options + [f"-DOCR_RK_WG={wg}", f"-DOCR_RK_BLOCKED={cpu}"])
+            program = _program(where, self.key + (where.device.int_ptr, wg, cpu, unit),
+                               self.source, self.options + [
+                                   f"-DOCR_RK_WG={wg}", f"-DOCR_RK_BLOCKED={cpu}",
+                                   f"-DOCR_RK_UNIT={int(unit)}"])
             most = builtins.min(
                 cl.Kernel(program, f"{self.name}_{s}").get_work_group_info(
                     cl.kernel_work_group_info.WORK_GROUP_SIZE, where.device)
@@ -243,6 +262,137 @@ class _Spec:
                 return program, wg
             wg = 1 << (most.bit_length() - 1)
         raise RuntimeError(f"{self.name}: no work-group size the device runs")
+
+
+def _native_spec(acc: np.dtype, res: np.dtype, neutral: str, reduce_expr: str, map_expr: str,
+                 args: Sequence[Any], vector: Sequence[bool], preamble: str,
+                 options: Sequence[str]) -> Optional[_NativeSpec]:
+    """The spec as the C library's custom reducer takes it (CustomReducer's
+    arguments after the device's), or None where it cannot: a type the
+    library lacks (complex, struct, bool, float16) or a preamble with
+    preprocessor lines. The map goes into a function of the preamble whose
+    i is a long, as in PyOpenCL's kernels (the library's is a ulong)."""
+    from ._native import TYPES
+    dts = [acc] + [np.dtype(a.dtype) for a in args]
+    if res != acc or any(dt not in TYPES or dt.kind == "f" and dt.itemsize == 2 for dt in dts):
+        return None
+    if "#" in preamble or "%:" in preamble or "??" in preamble:
+        return None
+    params = "".join(f", __global const {_ctype(a.dtype)} *{a.name}" if vec
+                     else f", const {_ctype(a.dtype)} {a.name}" for a, vec in zip(args, vector))
+    helper = (f"{preamble}\ninline {_ctype(acc)} pyocr_map_(const long i{params}) "
+              f"{{ return ({map_expr}); }}\n")
+    call = "pyocr_map_((long)i" + "".join(f", {a.name}" for a in args) + ")"
+    return (acc, neutral, reduce_expr, call, helper,
+            [(a.name, np.dtype(a.dtype), vec) for a, vec in zip(args, vector)],
+            " ".join(options))
+
+
+# The library's work-group size for custom reducers (0: the device's own;
+# the tests set 64 to run a GPU's walk on a CPU).
+_NATIVE_LOCAL = 0
+
+
+def _native(spec: _Spec, queue: Any, a: Any = None) -> Any:
+    """spec's CustomReducer for the queue's context and device, or False
+    where the library does not take it (then the package's own kernels
+    run; they raise PyOpenCL's build error for text no compiler takes)."""
+    if spec.native is None:
+        return False
+    native: _NativeSpec = spec.native  # (a closure does not see a narrowed Optional)
+
+    def make(ctx: Any, dev: Any) -> Any:
+        from ._native import CustomReducer, OcrError
+        try:
+            acc, neutral, reduce_expr, map_expr, preamble, args, options = native
+            return CustomReducer(ctx, dev, acc, neutral, reduce_expr, map_expr, preamble, args,
+                                 options, local_size=_NATIVE_LOCAL)
+        except OcrError:
+            return False
+    return _cached_object(queue, a, ("custom", spec.key, _NATIVE_LOCAL), make)
+
+
+def _run_native(spec: _Spec, args: Sequence[Any], queue: Any, n: int, waits: List[Any],
+                out: Any, allocator: Any) -> Any:
+    """The reduction as one call of the library's custom reducer: (result,
+    event), or None where it does not apply (no elements, an Array
+    argument shorter than n, an offset of part of an element)."""
+    import pyopencl as cl
+    if n == 0:
+        return None
+    r = _native(spec, queue, args[0] if spec.vector and spec.vector[0] else None)
+    if r is False:
+        return None
+    values: List[Any] = []
+    for a, st, vec in zip(args, spec.scalar_types, spec.vector):
+        if vec:
+            isz = a.dtype.itemsize
+            if a.size < n or a.offset % isz or not isinstance(a.base_data,
+                                                               cl.MemoryObjectHolder):
+                return None
+            values.append((a.base_data.int_ptr, a.offset // isz))
+        else:
+            values.append(st(a).item())
+    if out is None:
+        out = _empty_scalar(queue, spec.res, allocator)
+    elif out.offset % spec.res.itemsize:
+        return None
+    ev = r.enqueue_custom(queue, n, values, out.base_data.int_ptr,
+                          out.offset // spec.res.itemsize, waits)
+    return out, ev
+
+
+def _run_hot(spec: _Spec, args: Sequence[Any], queue: Any, wait_for: Events) -> Any:
+    """_run's common call in few steps (range, slice, out and allocator not
+    given; every Array argument a contiguous buffer Array of whole elements,
+    none shorter than the first; the library takes the spec): the result,
+    or None where _run's general way applies (which also raises its
+    errors). The same call as _run_native's."""
+    if spec.native is None or len(args) != len(spec.args):
+        return None
+    if not _ARRAY:
+        import pyopencl as cl
+        import pyopencl.array as cla
+        import pyopencl.tools as clt
+        _ARRAY[:] = [cla.Array, (cl.Buffer, clt.PooledBuffer)]
+    values: List[Any] = []
+    waits: List[Any] = list(wait_for) if wait_for else []
+    vectors: List[Any] = []
+    n = -1
+    for a, vec, st in zip(args, spec.vector, spec.scalar_types):
+        if not vec:
+            values.append(st(a).item())
+            continue
+        if type(a) is not _ARRAY[0] or type(a.base_data) not in _ARRAY[1]:
+            return None
+        isz = a.dtype.itemsize
+        if a.offset % isz or not a.flags.forc:
+            return None
+        if n < 0:
+            n = a.size
+        elif a.size < n:
+            return None
+        values.append((a.base_data.int_ptr, a.offset // isz))
+        waits.extend(a.events)
+        vectors.append(a)
+    if n <= 0:
+        return None
+    queue = queue if queue is not None else vectors[0].queue
+    if queue is None:
+        return None
+    r = _built.get((queue.context.int_ptr, queue.device.int_ptr, "custom", spec.key,
+                    _NATIVE_LOCAL))
+    if not r:  # not built yet here (or the library refused): the general way
+        return None
+    out = _empty_scalar(queue, spec.res, vectors[0].allocator)
+    ev = r.enqueue_custom(queue, n, values, out.base_data.int_ptr, 0, waits)
+    out.events.append(ev)
+    _retire(vectors, ev)
+    return out
+
+
+# (pyopencl.array.Array, the buffer types _run_hot takes), set at the first call.
+_ARRAY: List[Any] = []
 
 
 def _bounds(range_: Any, slice_: Any, first: Any) -> Tuple[int, int, int]:
@@ -278,6 +428,11 @@ def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events =
          return_event: bool = False, range: Any = None, slice: Any = None, out: Any = None,
          allocator: Any = None) -> Any:
     """spec's reduction of args: a 0-d Array of spec.res (out, if given)."""
+    if range is None and slice is None and out is None and allocator is None and (
+            not return_event):
+        got = _run_hot(spec, args, queue, wait_for)
+        if got is not None:
+            return got
     import pyopencl as cl
     import pyopencl.array as cla
     if len(args) != len(spec.args):
@@ -303,11 +458,18 @@ def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events =
             raise RuntimeError(f"{spec.name} cannot deal with non-contiguous arrays")
         call += [a.base_data, np.uint64(a.offset)]  # an empty Array's: NULL, never read
         waits.extend(a.events)
-    k1, k2, wg = spec.kernels(queue)
+    if out is not None and (out.size != 1 or out.dtype != spec.res):
+        raise TypeError(f"out= takes one element of {spec.res}")
+    done = _run_native(spec, args, queue, n, waits, out, allocator) if (
+        start == 0 and step == 1) else None
+    if done is not None:
+        out, ev = done
+        out.add_event(ev)
+        _retire(vectors, ev)
+        return (out, ev) if return_event else out
+    k1, k2, wg = spec.kernels(queue, start == 0 and step == 1)
     if out is None:
         out = cla.empty(queue, (), spec.res, allocator=allocator)
-    elif out.size != 1 or out.dtype != spec.res:
-        raise TypeError(f"out= takes one element of {spec.res}")
     # Up to 32 elements a work-item, one group and one launch: a second launch
     # and its buffer cost more than the walk (at 2^10 on POCL, 0.7x PyOpenCL).
     groups = 1 if n <= 32 * wg else builtins.min(-(-n // wg),
@@ -368,8 +530,12 @@ class ReductionKernel:
         self._spec = _Spec(self.dtype_out, neutral, reduce_expr,
                            map_expr if map_expr is not None else "in[i]", arguments, name,
                            options, preamble)
-        # Built now, so that a bad expression fails here with the compiler's log.
-        self._spec.program(types.SimpleNamespace(context=ctx, device=ctx.devices[0]))
+        # Built now, so that a bad expression fails here with the compiler's
+        # log: the library's kernel, or where it does not take the spec, the
+        # package's own.
+        where = types.SimpleNamespace(context=ctx, device=ctx.devices[0])
+        if _native(self._spec, where) is False:
+            self._spec.program(where)
 
     def __call__(self, *args: Any, queue: Optional[Queue] = None, wait_for: Events = None,
                  return_event: bool = False, range: Optional[builtins.slice] = None,

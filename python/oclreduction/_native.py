@@ -358,3 +358,73 @@ class Reducer:
             self.release()
         except Exception:
             pass
+
+
+class CustomReducer(Reducer):
+    """The library's custom reducer (ocr_reducer_create_custom) for
+    (context, device): map over i < n of the arguments, combined by reduce
+    from neutral, in acc_dtype. args: (name, dtype, is_buffer) in the
+    kernel's order, each dtype one the library has (not float16). Raises
+    OcrError where the library refuses the spec (USAGE) or the compiler its
+    text (BUILD). local_size, groups, kernel_dir: as ocr_reducer_options'
+    (0, None: the device's, the kernels compiled into the library)."""
+
+    def __init__(self, context: Any, device: Any, acc_dtype: Any, neutral: str, reduce: str,
+                 map: str, preamble: str, args: Sequence[Tuple[str, Any, bool]],
+                 build_options: str = "", local_size: int = 0, groups: int = 0,
+                 kernel_dir: Optional[str] = None) -> None:
+        self._r = ctypes.c_void_p()
+        self._lock = threading.Lock()
+        self.context, self.device = context, device
+        self.acc_dtype = self.dtype = np.dtype(acc_dtype)
+        self.op = "custom"
+        keep = [s.encode() for s in (neutral, reduce, map, preamble, build_options)]
+        cargs = (D.ocr_custom_arg * max(len(args), 1))()
+        for k, (name, dt, buf) in enumerate(args):
+            keep.append(name.encode())
+            cargs[k].name, cargs[k].type, cargs[k].is_buffer = keep[-1], type_of(dt), int(buf)
+        spec = D.ocr_custom_spec(size=ctypes.sizeof(D.ocr_custom_spec),
+                                 type=type_of(self.acc_dtype), neutral=keep[0],
+                                 reduce=keep[1], map=keep[2], preamble=keep[3] or None,
+                                 args=cargs, num_args=len(args))
+        opt = D.ocr_reducer_options(size=ctypes.sizeof(D.ocr_reducer_options),
+                                    local_size=local_size, groups=groups,
+                                    build_options=keep[4] or None,
+                                    kernel_dir=kernel_dir.encode() if kernel_dir else None)
+        st = lib.ocr_reducer_create_custom(context.int_ptr, device.int_ptr, ctypes.byref(spec),
+                                           ctypes.byref(opt), ctypes.byref(self._r))
+        if st != D.OCR_OK:
+            raise OcrError(st, lib.ocr_reducer_last_error(None).decode(errors="replace"))
+        # Per argument: the ocr_value member a scalar goes in (None: a buffer).
+        self._fields = [None if buf else _SCALAR_FIELD[(np.dtype(dt).kind,
+                                                        np.dtype(dt).itemsize)]
+                        for _name, dt, buf in args]
+        self._values = (D.ocr_custom_value * max(len(args), 1))()
+
+    def enqueue_custom(self, queue: Any, n: int, values: Sequence[Any], res: int, roff: int,
+                       waits: Sequence[Any]) -> Any:
+        """map(i), i < n, combined into element roff of the cl_mem `res` (an
+        address), after the pyopencl Events in waits; the event. values, in
+        the arguments' order: a buffer's (cl_mem address, first element), a
+        scalar's value (of its dtype). The caller checked the sizes."""
+        wl, nw = _events(waits)
+        done = ctypes.c_void_p()
+        with self._lock:
+            if self._r.value is None:
+                raise ValueError("the reducer was released")
+            cv = self._values
+            for k, (field, v) in enumerate(zip(self._fields, values)):
+                if field is None:
+                    cv[k].buf, cv[k].offset = v
+                else:
+                    setattr(cv[k].scalar, field, v)
+            st = lib.ocr_reducer_reduce_custom_into(self._r, queue.int_ptr, n, cv, res, roff,
+                                                    nw, wl, ctypes.byref(done))
+            if st != D.OCR_OK:
+                self._fail(st)
+        return _event(done)
+
+
+# The ocr_value member a scalar argument of (kind, size) is passed in.
+_SCALAR_FIELD = {("i", 1): "i", ("i", 2): "i", ("i", 4): "i", ("i", 8): "l", ("u", 1): "u",
+                 ("u", 2): "u", ("u", 4): "u", ("u", 8): "ul", ("f", 4): "f", ("f", 8): "d"}

@@ -18,23 +18,36 @@ def gpu_walk(monkeypatch):
     """Every spec built afresh, walking as on a GPU."""
     monkeypatch.setattr(_custom, "_blocked", lambda device: False)
     monkeypatch.setattr(_custom, "_specs", {})
+    # The library's custom reducer: groups of 64 walk as on a GPU.
+    monkeypatch.setattr(_custom, "_NATIVE_LOCAL", 64)
 
 
-def test_the_walk_is_the_gpu_one(queue):
-    """The fixture reaches the build: the program is built for the GPU walk."""
+def test_the_walk_is_the_gpu_one(queue, monkeypatch):
+    """The fixture reaches both builds: the library's custom reducer gets
+    groups of 64 (its coalesced walk; a CPU's chunk walk needs groups of
+    one), and a spec it does not take (a preamble with a #define) the
+    package's own program built for the GPU walk."""
     import numpy as np
     import pyopencl.array as cla
     import oclreduction as ocr
-    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "x[i]", "__global long *x")
-    seen = []
-    real = _custom._program
+    from oclreduction import _native
+    made, seen = [], []
+    real_init, real_program = _native.CustomReducer.__init__, _custom._program
 
-    def spy(where, key, source, options):
+    def spy_init(self, *args, **kw):
+        made.append(kw.get("local_size"))
+        real_init(self, *args, **kw)
+
+    def spy_program(where, key, source, options):
         seen.append(options)
-        return real(where, key, source, options)
-    _custom._program = spy
-    try:
-        assert k(cla.arange(queue, 4099, dtype=np.int64)).get()[()] == 4099 * 4098 // 2
-    finally:
-        _custom._program = real
-    assert seen and all("-DOCR_RK_BLOCKED=0" in o for o in seen)
+        return real_program(where, key, source, options)
+    monkeypatch.setattr(_native.CustomReducer, "__init__", spy_init)
+    monkeypatch.setattr(_custom, "_program", spy_program)
+    x = cla.arange(queue, 4099, dtype=np.int64)
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "x[i]", "__global long *x")
+    assert k(x).get()[()] == 4099 * 4098 // 2
+    assert made == [64] and not seen
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "TWICE(x[i])",
+                            "__global long *x", preamble="#define TWICE(v) (2 * (v))")
+    assert k(x).get()[()] == 4099 * 4098
+    assert made == [64] and seen and all("-DOCR_RK_BLOCKED=0" in o for o in seen)

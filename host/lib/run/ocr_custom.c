@@ -16,10 +16,13 @@
 
 /* Elements per work-item at least before a launch takes another group (a
  * GPU's work-items stride over the grid, a CPU's one-item groups each take a
- * chunk), and groups per compute unit: reduce7's registry row's numbers. */
+ * chunk), and groups per compute unit: reduce7's registry row's numbers,
+ * but 2048 work-items of a GPU's compute unit, not 1024 (its most resident
+ * on NVIDIA's: a float dot of 2^28 on an H200 took 0.494 ms, not 0.505;
+ * bench/results/custom/h200-2026-11-27-b/variants.txt). */
 #define CUSTOM_GPU_ITEM_MIN   16
 #define CUSTOM_CPU_ITEM_MIN   2048
-#define CUSTOM_GPU_ITEMS_CU   1024
+#define CUSTOM_GPU_ITEMS_CU   2048
 #define CUSTOM_CPU_GROUPS_CU  4
 #define CUSTOM_GPU_LOCAL_SIZE 256
 

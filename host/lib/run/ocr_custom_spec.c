@@ -227,7 +227,8 @@ static void add_params(text *t, const ocr_custom_spec *sp, int which) {
         else if (which == MAP_ARGS)
             add(t, a->is_buffer ? "%socr_rk_p%zu + ocr_rk_o%zu" : "%socr_rk_p%zu", sep, k, k);
         else if (a->is_buffer && which == KERNEL_PARAMS)
-            add(t, "%s__global const %s *ocr_rk_p%zu, const ulong ocr_rk_o%zu", sep, tn, k, k);
+            add(t, "%s__global const %s *OCR_RK_RESTRICT ocr_rk_p%zu, const ulong ocr_rk_o%zu", sep,
+                tn, k, k);
         else if (a->is_buffer)
             add(t, "%s__global const %s *%s", sep, tn, a->name);
         else if (which == KERNEL_PARAMS)

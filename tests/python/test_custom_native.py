@@ -1,0 +1,149 @@
+"""ReductionKernel through the C library's custom reducer (one native call)
+and through the package's own kernels where the library does not take the
+spec or the call: each way is checked against NumPy, and that the way
+expected ran (a test that cannot tell them apart could pass with either
+broken)."""
+import numpy as np
+import pyopencl as cl
+import pyopencl.array as cla
+import pytest
+
+import oclreduction as ocr
+from oclreduction import _custom
+
+# Scalar argument types the library passes in ocr_value (every one but half).
+SCALARS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+           np.float32, np.float64]
+
+
+@pytest.fixture
+def ways(monkeypatch):
+    """Which way each call went: 'native' or 'package'."""
+    seen = []
+    real_kernels = _custom._Spec.kernels
+
+    def spy(real):
+        def native(*a, **kw):
+            got = real(*a, **kw)
+            if got is not None:
+                seen.append("native")
+            return got
+        return native
+
+    def kernels(self, where, *rest):
+        seen.append("package")
+        return real_kernels(self, where, *rest)
+    for name in ("_run_native", "_run_hot"):  # the general call's and the common one's
+        monkeypatch.setattr(_custom, name, spy(getattr(_custom, name)))
+    monkeypatch.setattr(_custom._Spec, "kernels", kernels)
+    return seen
+
+
+def fp64(queue):
+    return queue.device.double_fp_config != 0
+
+
+@pytest.mark.parametrize("st", SCALARS)
+def test_scalar_of_every_type(queue, ways, st):
+    """A scalar of each type reaches the kernel as its value (a wrong
+    ocr_value member gives another): sum(x[i] * s) in int64 or double."""
+    if np.dtype(st) == np.float64 and not fp64(queue):
+        pytest.skip("no fp64 on this device")
+    n = 70001
+    rng = np.random.default_rng(int(np.dtype(st).num))
+    x = rng.integers(-5, 6, n).astype(np.int32)
+    info = np.iinfo(st) if np.dtype(st).kind in "iu" else None
+    s = st(info.max - 3 if info is not None and info.bits < 64 else -2.75 if info is None
+           else 12345)
+    acc = np.float64 if np.dtype(st).kind == "f" and fp64(queue) else np.int64
+    if np.dtype(st) == np.float32 and not fp64(queue):
+        acc, s = np.float32, st(-2.75)
+    ct = {np.int8: "char", np.uint8: "uchar", np.int16: "short", np.uint16: "ushort",
+          np.int32: "int", np.uint32: "uint", np.int64: "long", np.uint64: "ulong",
+          np.float32: "float", np.float64: "double"}[st]
+    act = "double" if acc == np.float64 else "float" if acc == np.float32 else "long"
+    k = ocr.ReductionKernel(queue.context, acc, "0", "a+b", f"({act})x[i] * ({act})s",
+                            f"__global const int *x, {ct} s")
+    got = k(cla.to_device(queue, x), s).get()[()]
+    want = x.astype(np.float64).sum() * float(s)
+    assert got == want, (st, s, got, want)
+    assert ways == ["native"]
+
+
+def test_i_is_a_signed_long(queue, ways):
+    """i as PyOpenCL's kernels have it (a long): i - 10 < 0 for the first ten."""
+    x = cla.zeros(queue, 1000, np.float32)
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "(i - 10 < 0) ? 1 : 0",
+                            "__global const float *x")
+    assert k(x).get()[()] == 10
+    assert ways == ["native"]
+
+
+@pytest.mark.parametrize("n", [1, 2, 255, 256, 257, 4099, 1000003])
+def test_native_against_package(queue, ways, n):
+    """The same specs both ways (the package's way forced through a range=
+    that starts at 1 and a copy of x with a leading element): a float dot,
+    max, an int count, a min with a scalar bound."""
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    a, b = cla.to_device(queue, x), cla.to_device(queue, y)
+    a1 = cla.to_device(queue, np.concatenate([[np.float32(1e30)], x]))
+    b1 = cla.to_device(queue, np.concatenate([[np.float32(1e30)], y]))
+    specs = [
+        (np.float32, "0", "a+b", "x[i]*y[i]", lambda: np.dot(x.astype(np.float64), y)),
+        (np.float32, "-INFINITY", "fmax(a, b)", "x[i]-y[i]", lambda: np.max(x - y)),
+        (np.int64, "0", "a+b", "(long)(x[i] > y[i])", lambda: int(np.sum(x > y))),
+    ]
+    for dt, neutral, red, mp, want in specs:
+        k = ocr.ReductionKernel(queue.context, dt, neutral, red, mp,
+                                "__global const float *x, __global const float *y")
+        del ways[:]
+        native = k(a, b).get()[()]
+        package = k(a1, b1, range=slice(1, n + 1)).get()[()]
+        assert ways == ["native", "package"]
+        if dt == np.int64 or red != "a+b":
+            assert native == want() and package == want()
+        else:
+            tol = 1e-4 * np.sqrt(n) * max(1.0, np.abs(x * y).sum() / np.sqrt(n))
+            assert abs(native - want()) <= tol and abs(package - want()) <= tol
+
+
+def test_what_the_library_does_not_take(queue, ways):
+    """Each goes the package's way, with the right value: a preamble with a
+    #define, complex data, a slice that starts past 0, an Array argument
+    shorter than n, an empty input, an argument named a."""
+    n = 5003
+    x = np.arange(n, dtype=np.int64)
+    a = cla.to_device(queue, x)
+    short = cla.to_device(queue, x[:10])
+    ctx = queue.context
+    k = ocr.ReductionKernel(ctx, np.int64, "0", "a+b", "TWICE(x[i])", "__global long *x",
+                            preamble="#define TWICE(v) (2 * (v))")
+    assert k(a).get()[()] == 2 * x.sum()
+    c = ocr.ReductionKernel(ctx, np.complex64, "cfloat_new(0, 0)", "cfloat_add(a, b)",
+                            arguments="__global cfloat_t *in")
+    z = (x[:100] + 1j).astype(np.complex64)
+    assert c(cla.to_device(queue, z)).get()[()] == z.astype(np.complex128).sum()
+    s = ocr.ReductionKernel(ctx, np.int64, "0", "a+b", "x[i] + y[0]",
+                            "__global long *x, __global long *y")
+    assert s(a, a, slice=slice(3, None)).get()[()] == x[3:].sum()
+    assert s(a, short).get()[()] == x.sum()
+    assert s(a[:0], a[:0]).get()[()] == 0
+    named = ocr.ReductionKernel(ctx, np.int64, "0", "a+b", "a[i]", "__global long *a")
+    assert named(a).get()[()] == x.sum()
+    assert ways == ["package"] * 6
+
+
+def test_out_offset_events_and_result(queue, ways):
+    """out= at an element of a larger Array, return_event, the events the
+    native call adds (the result's and each Array argument's)."""
+    x = np.arange(20011, dtype=np.float64 if fp64(queue) else np.float32)
+    a = cla.to_device(queue, x)
+    ct = "double" if x.dtype == np.float64 else "float"
+    k = ocr.ReductionKernel(queue.context, x.dtype, "0", "a+b", "x[i]", f"__global {ct} *x")
+    out = cla.zeros(queue, 3, x.dtype)
+    res, ev = k(a, out=out[1:2], return_event=True)
+    assert isinstance(ev, cl.Event) and res.events[-1] is ev and a.events[-1] is ev
+    assert list(out.get()) == [0, x.sum(), 0]
+    assert ways == ["native"]
