@@ -190,9 +190,11 @@ class _Spec:
         for arg, vec in zip(self.args, self.vector):
             ct = _ctype(arg.dtype)
             if vec:  # the pointer moved to the Array's offset (bytes) once
-                decls += f", __global {ct} *ocr_rk_{arg.name}, const ulong ocr_rk_{arg.name}_off"
+                # ocr_rk_p_ and ocr_rk_o_ prefixes: no name of the template's
+                # (ocr_rk_out, ocr_rk_off, ...) whatever the argument's name.
+                decls += f", __global {ct} *ocr_rk_p_{arg.name}, const ulong ocr_rk_o_{arg.name}"
                 binds += (f"    __global {ct} *const {arg.name} = (__global {ct} *)((__global "
-                          f"char *)ocr_rk_{arg.name} + ocr_rk_{arg.name}_off);\n")
+                          f"char *)ocr_rk_p_{arg.name} + ocr_rk_o_{arg.name});\n")
             else:
                 decls += f", const {ct} {arg.name}"
         self.source = _TEMPLATE.format(
@@ -332,14 +334,40 @@ def _run_native(spec: _Spec, args: Sequence[Any], queue: Any, n: int, waits: Lis
                 return None
             values.append((a.base_data.int_ptr, a.offset // isz))
         else:
-            values.append(st(a).item())
+            values.append(_scalar_arg(st, a))
     if out is None:
         out = _empty_scalar(queue, spec.res, allocator)
-    elif out.offset % spec.res.itemsize:
+    elif out.offset % spec.res.itemsize or any(
+            vec and a.base_data.int_ptr == out.base_data.int_ptr
+            for a, vec in zip(args, spec.vector)):
+        # out= in memory the reduction reads: the library refuses a result
+        # that may overlap its input; the package's kernels write it after
+        # every read, as PyOpenCL's do.
         return None
-    ev = r.enqueue_custom(queue, n, values, out.base_data.int_ptr,
-                          out.offset // spec.res.itemsize, waits)
+    from ._native import OcrError
+    try:
+        ev = r.enqueue_custom(queue, n, values, out.base_data.int_ptr,
+                              out.offset // spec.res.itemsize, waits)
+    except OcrError as e:  # USAGE: a call it refuses (out= in a sub-buffer of an input)
+        if e.status_name != "USAGE":
+            raise
+        return None
     return out, ev
+
+
+def _scalar_arg(st: Any, a: Any) -> Any:
+    """A scalar argument's value for the library (a Python int or float) in
+    the argument's type st: a NumPy scalar converted as NumPy does; a Python
+    number checked as PyOpenCL's conversion does (an integer argument takes
+    an integer within its type's range: else TypeError or OverflowError)."""
+    if isinstance(a, np.generic) or np.dtype(st).kind == "f":
+        return st(a).item()
+    if not isinstance(a, int):
+        raise TypeError(f"a {np.dtype(st)} argument takes an integer, not {a!r}")
+    info = np.iinfo(st)
+    if not info.min <= a <= info.max:
+        raise OverflowError(f"{a} is out of the range of a {np.dtype(st)} argument")
+    return a
 
 
 def _run_hot(spec: _Spec, args: Sequence[Any], queue: Any, wait_for: Events) -> Any:
@@ -361,7 +389,7 @@ def _run_hot(spec: _Spec, args: Sequence[Any], queue: Any, wait_for: Events) -> 
     n = -1
     for a, vec, st in zip(args, spec.vector, spec.scalar_types):
         if not vec:
-            values.append(st(a).item())
+            values.append(_scalar_arg(st, a))
             continue
         if type(a) is not _ARRAY[0] or type(a.base_data) not in _ARRAY[1]:
             return None

@@ -147,3 +147,57 @@ def test_out_offset_events_and_result(queue, ways):
     assert isinstance(ev, cl.Event) and res.events[-1] is ev and a.events[-1] is ev
     assert list(out.get()) == [0, x.sum(), 0]
     assert ways == ["native"]
+
+
+@pytest.mark.parametrize("name", ["out", "off", "start", "step", "last", "t", "v", "per", "end",
+                                  "part", "k", "g"])
+def test_argument_names_the_kernels_use(queue, ways, name):
+    """An argument may have any name the kernels' own parameters and
+    variables have (ocr_rk_out, ocr_rk_off, ...): both ways, and an empty
+    input, give PyOpenCL's values; so does a pair x, x_off."""
+    n = 1001
+    x = np.arange(n, dtype=np.int64)
+    a = cla.to_device(queue, x)
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", f"{name}[i]",
+                            f"__global const long *{name}")
+    assert k(a).get()[()] == x.sum()
+    assert k(a, range=slice(5, n, 3)).get()[()] == x[5::3].sum()
+    assert k(a[:0]).get()[()] == 0
+    assert ways == ["native", "package", "package"]
+    pair = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "x[i] * x_off[i]",
+                               "__global const long *x, __global const long *x_off")
+    assert pair(a, a).get()[()] == (x * x).sum()
+    assert pair(a, a, range=slice(1, n)).get()[()] == (x * x)[1:].sum()
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32])
+def test_out_in_memory_the_reduction_reads(queue, ways, dtype):
+    """out= an element the map reads: the value is the sum of the elements
+    as they were (PyOpenCL's kernels read them all before the write), by the
+    package's kernels (the library refuses a result inside its input)."""
+    x = np.arange(70001).astype(dtype)
+    a = cla.to_device(queue, x)
+    ct = "long" if dtype == np.int64 else "float"
+    k = ocr.ReductionKernel(queue.context, dtype, "0", "a+b", "x[i]", f"__global {ct} *x")
+    want = x.astype(np.float64).sum()
+    got = k(a, out=a[-1:]).get()[()]
+    assert abs(float(got) - want) <= 1e-6 * want and a.get()[-1] == got
+    assert ways == ["package"]
+
+
+def test_python_scalars_are_checked(queue, ways):
+    """A Python number an argument's type cannot hold is refused, as
+    PyOpenCL's conversion refuses it (no silent wrap); NumPy scalars
+    convert as NumPy does."""
+    a = cla.to_device(queue, np.ones(100, np.int32))
+    for ct, bad in (("uint", -1), ("uchar", -1), ("ulong", -1), ("char", 300), ("long", 2**63)):
+        k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "(long)s * x[i]",
+                                f"__global const int *x, {ct} s")
+        with pytest.raises(OverflowError):
+            k(a, bad)
+        assert k(a, 3).get()[()] == 300
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "(long)s * x[i]",
+                            "__global const int *x, int s")
+    with pytest.raises(TypeError):
+        k(a, 2.7)
+    assert k(a, np.int32(-4)).get()[()] == -400
