@@ -328,11 +328,12 @@ def _run_native(spec: _Spec, args: Sequence[Any], queue: Any, n: int, waits: Lis
     values: List[Any] = []
     for a, st, vec in zip(args, spec.scalar_types, spec.vector):
         if vec:
-            isz = a.dtype.itemsize
-            if a.size < n or a.offset % isz or not isinstance(a.base_data,
-                                                               cl.MemoryObjectHolder):
+            if a.size < n or not isinstance(a.base_data, cl.MemoryObjectHolder):
                 return None
-            values.append((a.base_data.int_ptr, a.offset // isz))
+            at = _at(a)
+            if at is None:
+                return None
+            values.append(at)
         else:
             values.append(_scalar_arg(st, a))
     if out is None:
@@ -353,6 +354,13 @@ def _run_native(spec: _Spec, args: Sequence[Any], queue: Any, n: int, waits: Lis
             raise
         return None
     return out, ev
+
+
+def _at(a: Any) -> Optional[Tuple[int, int]]:
+    """An Array argument as the library takes it: (its cl_mem address, its
+    first element), or None where its offset is part of an element."""
+    isz = a.dtype.itemsize
+    return None if a.offset % isz else (a.base_data.int_ptr, a.offset // isz)
 
 
 def _scalar_arg(st: Any, a: Any) -> Any:
@@ -393,14 +401,14 @@ def _run_hot(spec: _Spec, args: Sequence[Any], queue: Any, wait_for: Events) -> 
             continue
         if type(a) is not _ARRAY[0] or type(a.base_data) not in _ARRAY[1]:
             return None
-        isz = a.dtype.itemsize
-        if a.offset % isz or not a.flags.forc:
+        at = _at(a)
+        if at is None or not a.flags.forc:
             return None
         if n < 0:
             n = a.size
         elif a.size < n:
             return None
-        values.append((a.base_data.int_ptr, a.offset // isz))
+        values.append(at)
         waits.extend(a.events)
         vectors.append(a)
     if n <= 0:
