@@ -43,7 +43,7 @@ def main() -> int:
     ap.add_argument("--kernel-dirs", default="cl", help="comma-separated")
     ap.add_argument("--groups-per-cu", default="0,8", help="the library's, comma-separated")
     ap.add_argument("--package-groups-per-cu", default="4,8", help="comma-separated")
-    ap.add_argument("--cub", default="", help="cub_transform (bench/cub); none: skipped")
+    ap.add_argument("--cub", default="", help="cub_transform (bench/cub); none or empty: skipped")
     a = ap.parse_args()
     dev = [d for p in cl.get_platforms() for d in p.get_devices()
            if a.device.lower() in (d.name + " " + p.name).lower()][0]
@@ -108,7 +108,7 @@ def main() -> int:
         cont[("var", "unit", g)] = var(g, True)
         cont[("var", "general", g)] = var(g, False)
     cont[("sum", "ocr", 0)] = lambda: array_call(lambda: ocr.sum(x), lambda r: True)
-    if a.cub:
+    if a.cub not in ("", "none"):
         for what in ("dot", "cublas_dot", "stats", "sum"):
             cont[(what, "cub", 0)] = lambda what=what: cub(what)
     rows = {}

@@ -2,7 +2,7 @@
 and dot, vdot, subset_dot, norm and count_nonzero built on it.
 
 A reduction is two launches: a first pass of a fixed number of work-groups
-(the device's compute units x 4) whose work-items each accumulate
+(the device's compute units x _GROUPS_PER_CU) whose work-items each accumulate
 map_expr(i) over a grid-stride loop and then combine in one local-memory
 tree per group, writing one partial per group; then one group reduces the
 partials. Inputs of at most one group's size take the first pass alone.
@@ -10,9 +10,10 @@ partials. Inputs of at most one group's size take the first pass alone.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import threading
 import types
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, ContextManager, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -62,24 +63,34 @@ void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
                    const int ocr_rk_last) {{
     __local ocr_rk_acc_t ocr_rk_t[OCR_RK_WG];
 {binds}
-{seq_begin}
+    /* This work-item's walk: its first k and how many it takes (a seq's
+       begin may read element ocr_rk_first where ocr_rk_count > 0). */
 #if OCR_RK_BLOCKED
     /* A CPU runs a group's work-items one after another on one core: each
        walks its own contiguous chunk (a grid stride would touch one element
        per cache line and jump; 4-5x slower on POCL). */
     const ulong ocr_rk_per = (ocr_rk_n + get_global_size(0) - 1) / get_global_size(0);
-    const ulong ocr_rk_end = min(ocr_rk_n, (get_global_id(0) + 1) * ocr_rk_per);
-    for (ulong ocr_rk_k = get_global_id(0) * ocr_rk_per; ocr_rk_k < ocr_rk_end; ++ocr_rk_k) {{
+    const ulong ocr_rk_first = min(ocr_rk_n, get_global_id(0) * ocr_rk_per);
+    const ulong ocr_rk_end = min(ocr_rk_n, ocr_rk_first + ocr_rk_per);
+    const ulong ocr_rk_count = ocr_rk_end - ocr_rk_first;
+#else
+    const ulong ocr_rk_g = get_global_size(0), ocr_rk_first = get_global_id(0);
+    const ulong ocr_rk_count =
+        ocr_rk_first < ocr_rk_n ? (ocr_rk_n - 1 - ocr_rk_first) / ocr_rk_g + 1 : 0;
+#endif
+{seq_begin}
+#if OCR_RK_BLOCKED
+    for (ulong ocr_rk_k = ocr_rk_first; ocr_rk_k < ocr_rk_end; ++ocr_rk_k) {{
         const long i = OCR_RK_I(ocr_rk_k);
         {seq_step}
     }}
 #else
+{vec_begin}
     /* A GPU: neighbouring work-items read neighbouring elements (coalesced),
        four elements a step, each loaded before any is combined: four loads
        of a work-item in flight, not one (with one, a float dot read 2^28
        elements at half of CUB's rate on an H200). */
-    const ulong ocr_rk_g = get_global_size(0);
-    ulong ocr_rk_k0 = get_global_id(0);
+    ulong ocr_rk_k0 = ocr_rk_first;
     for (; ocr_rk_k0 + 3 * ocr_rk_g < ocr_rk_n; ocr_rk_k0 += 4 * ocr_rk_g) {{
 {seq_step4}
     }}
@@ -87,6 +98,7 @@ void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
         const long i = OCR_RK_I(ocr_rk_k);
         {seq_step}
     }}
+{vec_end}
 #endif
 {seq_end}
     ocr_rk_v = ocr_rk_tree(ocr_rk_t, ocr_rk_v);
@@ -103,7 +115,16 @@ void {name}_stage2(__global char *ocr_rk_out, const ulong ocr_rk_off,
                    __global const ocr_rk_acc_t *ocr_rk_part, const ulong ocr_rk_n) {{
     __local ocr_rk_acc_t ocr_rk_t[OCR_RK_WG];
     ocr_rk_acc_t ocr_rk_v = {neutral};
-    for (ulong k = get_local_id(0); k < ocr_rk_n; k += OCR_RK_WG)
+    ulong k = get_local_id(0);
+    /* A few partials a work-item: their loads' latency is what costs, so
+       four are loaded before any is combined (one at a time, var's second
+       pass took 6 us on an H200). */
+    for (; k + 3 * OCR_RK_WG < ocr_rk_n; k += 4 * OCR_RK_WG) {{
+        const ocr_rk_acc_t p0 = ocr_rk_part[k], p1 = ocr_rk_part[k + OCR_RK_WG],
+                           p2 = ocr_rk_part[k + 2 * OCR_RK_WG], p3 = ocr_rk_part[k + 3 * OCR_RK_WG];
+        ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ocr_rk_reduce(ocr_rk_reduce(p0, p1), ocr_rk_reduce(p2, p3)));
+    }}
+    for (; k < ocr_rk_n; k += OCR_RK_WG)
         ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ocr_rk_part[k]);
     ocr_rk_v = ocr_rk_tree(ocr_rk_t, ocr_rk_v);
     if (get_local_id(0) == 0)
@@ -136,7 +157,7 @@ def _blocked(device: Any) -> bool:
     return bool(device.type & cl.device_type.CPU)
 
 
-def _four(map_expr: str, seq: Optional[Tuple[str, str, str]]) -> str:
+def _four(map_expr: str, seq: Optional[Tuple[str, ...]]) -> str:
     """The GPU walk's step over elements k0, k0 + G, k0 + 2G, k0 + 3G: each
     in its own block (its own i and ocr_rk_k), the maps first, then one
     combine (or the seq's step, four times in the walk's order)."""
@@ -156,17 +177,20 @@ class _Spec:
     """A reduction without its context: the text of its program and how its
     arguments are passed. Hashable through .key (the program cache's).
 
-    seq: (begin, step, end), OpenCL C replacing a work-item's walk, for a
-    reduction whose running state is cheaper than merging each element's
-    mapped value (stats: shifted sums instead of a division per element).
-    begin declares the state, step adds element i (once per element, in the
-    walk's order), end declares ocr_rk_acc_t ocr_rk_v from the state; names
-    start with the spec's own prefix."""
+    seq: (begin, step, end[, vec]), OpenCL C replacing a work-item's walk,
+    for a reduction whose running state is cheaper than merging each
+    element's mapped value (stats: shifted sums instead of a division per
+    element). begin declares the state, step adds element i (once per
+    element, in the walk's order), end declares ocr_rk_acc_t ocr_rk_v from
+    the state; names start with the spec's own prefix. vec, on the GPU walk:
+    "if (condition) { ... }", a walk of its own (vector loads, say) taken
+    where the condition holds (the scalar walk otherwise), which sets the
+    state as the walk would (its count included)."""
 
     def __init__(self, acc: Any, neutral: str, reduce_expr: str, map_expr: str,
                  arguments: Any, name: str, options: Any, preamble: str,
                  res: Any = None, finish: str = "r",
-                 seq: Optional[Tuple[str, str, str]] = None) -> None:
+                 seq: Optional[Tuple[str, ...]] = None) -> None:
         from pyopencl.tools import ScalarArg, VectorArg, parse_arg_list
         self.acc = np.dtype(acc)
         self.res = np.dtype(res) if res is not None else self.acc
@@ -203,7 +227,9 @@ class _Spec:
             binds=binds, neutral=neutral, map=map_expr,
             seq_begin=seq[0] if seq else f"    ocr_rk_acc_t ocr_rk_v = {neutral};",
             seq_step=seq[1] if seq else f"ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ({map_expr}));",
-            seq_end=seq[2] if seq else "", seq_step4=_four(map_expr, seq))
+            seq_end=seq[2] if seq else "", seq_step4=_four(map_expr, seq),
+            vec_begin=seq[3] + " else {" if seq and len(seq) > 3 else "",
+            vec_end="    }" if seq and len(seq) > 3 else "")
         self.key = ("custom", self.source, tuple(self.options))
         # Per argument, the NumPy type a scalar is converted to (None: a vector).
         self.scalar_types: List[Any] = [None if vec else np.dtype(arg.dtype).type
@@ -460,6 +486,87 @@ def _retire(vectors: Sequence[Any], ev: Any) -> None:
             v.events[:] = [e for e in v.events if isinstance(e, _NannyEvent)] + [ev]
 
 
+class _Partials:
+    """A queue's buffer for the first pass's partials, kept between calls:
+    releasing one per call while its kernels are pending blocked the host on
+    NVIDIA's OpenCL until they ended (var of 2^28 float32 called back to back
+    on an H200: 0.39 ms a call against 0.25 ms with the buffer kept). The
+    next call's first pass waits for the last one's second pass (last), so
+    the reuse is safe on an out-of-order queue too."""
+    __slots__ = ("lock", "buf", "last")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.buf: Any = None
+        self.last: Any = None
+
+    def take(self, queue: Any, nbytes: int) -> Any:
+        """The buffer, at least nbytes (grown when short); under self.lock."""
+        if self.buf is None or self.buf.size < nbytes:
+            import pyopencl as cl
+            self.buf = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE,
+                                 builtins.max(nbytes, 2 * (self.buf.size if self.buf else 0)))
+        return self.buf
+
+
+class _PartialsOfDevice:
+    """The _Partials of a (context, device), one per queue, at most _QUEUES
+    (past them, a call allocates its partials as before)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.queues: Dict[int, _Partials] = {}
+
+    def get(self, queue: Any) -> Optional[_Partials]:
+        got = self.queues.get(queue.int_ptr)
+        if got is None:
+            with self.lock:
+                if len(self.queues) >= _QUEUES:
+                    return None
+                got = self.queues.setdefault(queue.int_ptr, _Partials())
+        return got
+
+
+_QUEUES = 16
+
+
+def _partials(queue: Any, first: Any) -> Optional[_Partials]:
+    """queue's kept partials (None: allocate them for this call). Keyed by the
+    queue's handle, which a later queue may reuse: harmless, the event chain
+    orders the calls whichever queue they come from."""
+    got = _cached_object(queue, first, ("partials",), lambda ctx, dev: _PartialsOfDevice())
+    return got.get(queue) if got else None
+
+
+def _two_passes(spec: _Spec, queue: Any, kernels: Tuple[Any, Any, int], groups: int,
+                out: Any, args: List[Any], waits: List[Any], allocator: Any,
+                first: Any) -> Any:
+    """Enqueues the first pass (groups partials, then args) after waits and
+    the second into out; its event. The partials are the queue's kept
+    buffer (allocator None) or allocator's."""
+    import pyopencl as cl
+    import pyopencl.array as cla
+    k1, k2, wg = kernels
+    kept = _partials(queue, first) if allocator is None else None
+    guard: ContextManager[Any] = contextlib.nullcontext()
+    if kept is not None:
+        guard = kept.lock
+    with guard:
+        if kept is not None:
+            part = kept.take(queue, groups * spec.acc.itemsize)
+            if kept.last is not None:
+                waits = waits + [kept.last]
+        else:
+            part = cla.empty(queue, (groups,), spec.acc, allocator=allocator).base_data
+        ev = k1(queue, (groups * wg,), (wg,), part, np.uint64(0), *args, np.int32(0),
+                wait_for=waits or None)
+        k2.set_args(out.base_data, np.uint64(out.offset), part, np.uint64(groups))
+        ev = cl.enqueue_nd_range_kernel(queue, k2, (wg,), (wg,), wait_for=[ev])
+        if kept is not None:
+            kept.last = ev
+    return ev
+
+
 def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events = None,
          return_event: bool = False, range: Any = None, slice: Any = None, out: Any = None,
          allocator: Any = None) -> Any:
@@ -515,11 +622,8 @@ def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events =
         ev = k1(queue, (wg,), (wg,), out.base_data, np.uint64(out.offset), *call, *tail,
                 np.int32(1), wait_for=waits or None)
     else:  # partials, then one group over them
-        part = cla.empty(queue, (groups,), spec.acc, allocator=allocator)
-        ev = k1(queue, (groups * wg,), (wg,), part.base_data, np.uint64(0), *call, *tail,
-                np.int32(0), wait_for=waits or None)
-        k2.set_args(out.base_data, np.uint64(out.offset), part.base_data, np.uint64(groups))
-        ev = cl.enqueue_nd_range_kernel(queue, k2, (wg,), (wg,), wait_for=[ev])
+        ev = _two_passes(spec, queue, (k1, k2, wg), groups, out, call + tail, waits,
+                         allocator, first)
     out.add_event(ev)
     _retire(vectors, ev)
     return (out, ev) if return_event else out

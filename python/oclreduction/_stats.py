@@ -90,16 +90,81 @@ inline R ocr_st_var(OCR_ST_T r, R ddof) { return r.m2 / fmax((R)r.n - ddof, (R)0
 # first element k (s1 of x - k, s2 of its squares: no division per element,
 # and k lies among the data, so M2 = s2 - s1^2/c cancels little), then one
 # triple merged by the tree. s0, the plain sum, gives NumPy's mean where an
-# element is inf or NaN (s1 is then not finite) and M2 is NaN.
-_SEQ_BEGIN = """    ulong ocr_st_c = 0;
-    R ocr_st_k = 0, ocr_st_s0 = 0, ocr_st_s1 = 0, ocr_st_s2 = 0;"""
+# element is inf or NaN (s1 is then not finite) and M2 is NaN. k and the
+# count c are known before the walk (the template's ocr_rk_first and
+# ocr_rk_count): a step is a load and four flops, no select or counter (with
+# them, var of 2^28 float32 read at 0.92x our sum's rate on an H200).
+_SEQ_BEGIN = """    ulong ocr_st_c = ocr_rk_count;
+    R ocr_st_k = 0, ocr_st_s0 = 0, ocr_st_s1 = 0, ocr_st_s2 = 0;
+    if (ocr_st_c) {
+        const ulong ocr_rk_k = ocr_rk_first;
+        const long i = OCR_RK_I(ocr_rk_k);
+        ocr_st_k = X;
+    }"""
 _SEQ_STEP = """{ const R ocr_st_x = X;
-          ocr_st_k = ocr_st_c ? ocr_st_k : ocr_st_x;
           const R ocr_st_d = ocr_st_x - ocr_st_k;
           ocr_st_s0 += ocr_st_x;
           ocr_st_s1 += ocr_st_d;
-          ocr_st_s2 += ocr_st_d * ocr_st_d;
-          ++ocr_st_c; }"""
+          ocr_st_s2 += ocr_st_d * ocr_st_d; }"""
+# The GPU walk over float or double data whose first element is aligned to
+# its vector (VT of W lanes: float2, double4), in the common call (i = k):
+# four vector loads a step, the sums kept per lane; work-item 0 takes the
+# last n % W elements. The first pass of var of 2^28 elements on an H200:
+# float 0.2535 ms with scalar loads, 0.2452 with float2, 0.2571 with float4;
+# double 0.5119 scalar, 0.5050 with double2, 0.4786 with double4
+# (bench/drivers/var_walks.py --walks; bench/results/custom/h200-2026-11-29).
+# The shift k is begin's: an element of the data all the same.
+_SEQ_VEC = """#if OCR_RK_UNIT
+    if (((ulong)x & (sizeof(@VT@) - 1)) == 0)
+#else
+    if (0)
+#endif
+    {
+        const ulong ocr_st_nv = ocr_rk_n / @W@;
+        ulong ocr_st_v = get_global_id(0);
+        ocr_st_c = @W@ * (ocr_st_v < ocr_st_nv ? (ocr_st_nv - 1 - ocr_st_v) / ocr_rk_g + 1 : 0) +
+                   (ocr_st_v == 0 ? ocr_rk_n % @W@ : 0);
+        __global const @VT@ *const ocr_st_xv = (__global const @VT@ *)x;
+        @VT@ ocr_st_a0 = (@VT@)(0), ocr_st_a1 = ocr_st_a0, ocr_st_a2 = ocr_st_a0;
+#define OCR_ST_VSTEP(e) { const @VT@ ocr_st_e = (e), ocr_st_d = ocr_st_e - ocr_st_k; \\
+        ocr_st_a0 += ocr_st_e; ocr_st_a1 += ocr_st_d; ocr_st_a2 += ocr_st_d * ocr_st_d; }
+        for (; ocr_st_v + 3 * ocr_rk_g < ocr_st_nv; ocr_st_v += 4 * ocr_rk_g) {
+            const @VT@ ocr_st_e0 = ocr_st_xv[ocr_st_v], ocr_st_e1 = ocr_st_xv[ocr_st_v + ocr_rk_g],
+                     ocr_st_e2 = ocr_st_xv[ocr_st_v + 2 * ocr_rk_g],
+                     ocr_st_e3 = ocr_st_xv[ocr_st_v + 3 * ocr_rk_g];
+            OCR_ST_VSTEP(ocr_st_e0) OCR_ST_VSTEP(ocr_st_e1)
+            OCR_ST_VSTEP(ocr_st_e2) OCR_ST_VSTEP(ocr_st_e3)
+        }
+        for (; ocr_st_v < ocr_st_nv; ocr_st_v += ocr_rk_g)
+            OCR_ST_VSTEP(ocr_st_xv[ocr_st_v])
+#undef OCR_ST_VSTEP
+        ocr_st_s0 = @LANES0@;
+        ocr_st_s1 = @LANES1@;
+        ocr_st_s2 = @LANES2@;
+        if (get_global_id(0) == 0)
+            for (ulong ocr_rk_k = ocr_st_nv * @W@; ocr_rk_k < ocr_rk_n; ++ocr_rk_k) {
+                const long i = OCR_RK_I(ocr_rk_k);
+                @STEP@
+            }
+    }"""
+
+
+# The lanes of each type's vector (float2, double4: measured best on an
+# H200, where float4 and double2 were slower) and the sum of a vector's lanes.
+_VEC_LANES = {np.dtype(np.float32): 2, np.dtype(np.float64): 4}
+_LANES = {2: "{0}.s0 + {0}.s1", 4: "({0}.s0 + {0}.s1) + ({0}.s2 + {0}.s3)"}
+
+
+def _vec_walk(r: np.dtype, step: str, lanes: int = 0) -> str:
+    """_SEQ_VEC for data of type r (step: the scalar walk's step), with
+    lanes (default: _VEC_LANES's) to a vector."""
+    w = lanes or _VEC_LANES[r]
+    text = _SEQ_VEC.replace("@VT@", f"{_ctype(r)}{w}").replace("@W@", str(w))
+    for j in range(3):
+        text = text.replace(f"@LANES{j}@", _LANES[w].format(f"ocr_st_a{j}"))
+    return text.replace("@STEP@", step)
+
+
 _SEQ_END = """    ocr_rk_acc_t ocr_rk_v = ocr_st_zero();
     if (ocr_st_c) {
         const R c = (R)ocr_st_c;
@@ -248,8 +313,10 @@ def _stats_spec(src: np.dtype, res: np.dtype, r: np.dtype, minmax: bool, kind: s
         dt, finish = (acc, "r") if kind == "stats" else _finish(kind, src, res, r, ddof)
         # ocr_rk_k: the template's index of the element in the view's order
         # (i counts in the buffer), which argmin and argmax report.
-        seq = None if minmax or src.kind == "c" else (
-            _SEQ_BEGIN, _SEQ_STEP.replace("X", re), _SEQ_END)
+        step = _SEQ_STEP.replace("X", re)
+        seq: Optional[Tuple[str, ...]] = None if minmax or src.kind == "c" else (
+            _SEQ_BEGIN.replace("X", re), step, _SEQ_END) + (
+            (_vec_walk(r, step),) if src == r else ())
         return _Spec(acc, "ocr_st_zero()", "ocr_st_merge(a, b)",
                      f"ocr_st_one({re}, {im}, {v}, ocr_rk_k)", arg, "ocr_stats", None,
                      "\n".join(head) + "\n" + decl + order + _MERGE, res=dt, finish=finish,

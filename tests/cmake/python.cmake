@@ -107,4 +107,12 @@ if(OCR_BUILD_BENCH)
   set_tests_properties(bench.custom PROPERTIES LABELS "bench;python" TIMEOUT 300
     SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "WRONG"
     ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+  # bench/drivers/var_walks.py: every walk variant builds (the GPU walk, on
+  # the first device) and gets var right; the passes are timed.
+  add_test(NAME bench.var_walks COMMAND ${PY_NEEDS} "pyopencl numpy" -- ${OCR_PYTEST_PYTHON}
+           ${PROJECT_SOURCE_DIR}/bench/drivers/var_walks.py --device "" --size 16 --passes
+           --walks --gpu-walk --rounds 1 --reps 2)
+  set_tests_properties(bench.var_walks PROPERTIES LABELS "bench;python" TIMEOUT 300
+    SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "WRONG"
+    ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
 endif()

@@ -6,6 +6,7 @@ tree's (ctest python.pytest: PYTHONPATH=build/python) or an installed wheel
 come from (test_installed.py), so the source tree is never tested by mistake.
 """
 import os
+import weakref
 
 import numpy as np
 import pyopencl as cl
@@ -25,7 +26,9 @@ def context():
 
 @pytest.fixture(scope="session")
 def queue(context):
-    return cl.CommandQueue(context)
+    q = cl.CommandQueue(context)
+    yield q
+    q.finish()
 
 
 @pytest.fixture(scope="session")
@@ -33,7 +36,32 @@ def ooo_queue(context):
     props = cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
     if not context.devices[0].queue_properties & props:
         pytest.skip("the device has no out-of-order queues")
-    return cl.CommandQueue(context, properties=props)
+    q = cl.CommandQueue(context, properties=props)
+    yield q
+    q.finish()
+
+
+# Work left in flight is finished when a test ends (the queues it made that
+# are still alive) and when the session ends (the fixtures' queues): a
+# process that exits while POCL compiles a kernel on a worker thread can die
+# in LLVM as its exit handlers run (seen with PyOpenCL's own tests).
+_MADE: "weakref.WeakSet[cl.CommandQueue]" = weakref.WeakSet()
+
+
+class _Queue(cl.CommandQueue):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _MADE.add(self)
+
+
+cl.CommandQueue = _Queue
+
+
+@pytest.fixture(autouse=True)
+def _finish_queues():
+    yield
+    for q in list(_MADE):
+        q.finish()
 
 
 def has_fp64(queue):

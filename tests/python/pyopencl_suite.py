@@ -30,9 +30,34 @@ SELECTION = ["test_algorithm.py::test_sum", "test_algorithm.py::test_minmax",
              "test_array.py::test_dtype_conversions"]
 
 CONFTEST = '''
+import pyopencl
 import pyopencl.array
 import pyopencl.reduction
+import pytest
 import oclreduction
+
+# Every queue a test makes is finished when the test ends: some tests leave
+# work in flight (test_dtype_conversions checks only the dtype of cumsum's
+# result), and a process that exits while POCL compiles a kernel for it on a
+# worker thread can die in LLVM as its exit handlers run (seen: SIGSEGV in
+# scan_final_update's code generation, after all tests had passed).
+_MADE = []
+
+
+class _Queue(pyopencl.CommandQueue):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _MADE.append(self)
+
+
+pyopencl.CommandQueue = _Queue
+
+
+@pytest.fixture(autouse=True)
+def _finish_queues():
+    yield
+    while _MADE:
+        _MADE.pop().finish()
 
 CALLS = {"n": 0}
 

@@ -7,6 +7,7 @@ import pyopencl.array as cla
 import pytest
 
 import oclreduction as ocr
+from oclreduction import _custom
 
 SIZES = [0, 1, 2, 3, 1000003]
 TYPES = [np.int32, np.int64, np.float32, np.float64, np.complex64, np.complex128]
@@ -201,3 +202,93 @@ def test_out_of_order_queue_waits(ooo_queue):
     assert got.get()[()] == 4 * n and cnt.get()[()] == n
     mine = [e for e in a.events if not isinstance(e, cl.NannyEvent)]  # the copy's stays
     assert [e.int_ptr for e in mine] == [last.int_ptr]
+
+
+def _var_spec_calls(monkeypatch):
+    """Records each first pass of the package's kernels: (the partials
+    buffer, the events it waited for, the event it returned)."""
+    seen = []
+    real = _custom._Spec.kernels
+
+    def kernels(self, where, unit=False):
+        k1, k2, wg = real(self, where, unit)
+
+        def spy(queue, gsize, lsize, out, *args, wait_for=None):
+            ev = k1(queue, gsize, lsize, out, *args, wait_for=wait_for)
+            seen.append((out, list(wait_for or []), ev))
+            return ev
+        return spy, k2, wg
+    monkeypatch.setattr(_custom._Spec, "kernels", kernels)
+    return seen
+
+
+def test_partials_are_kept_and_chained(ooo_queue, monkeypatch):
+    """Two passes (more than one group): the partials buffer is the queue's
+    own, the same on every call, and each call's first pass waits for the
+    last call's end (so an out-of-order queue cannot run them together);
+    every answer right on that queue."""
+    seen = _var_spec_calls(monkeypatch)
+    monkeypatch.setattr(_custom, "_specs", {})
+    n = 300001
+    got, want = [], []
+    for k in range(12):
+        h = np.full(n, float(k), np.float32)
+        h[k] = -1000.0
+        got.append(ocr.var(cla.to_device(ooo_queue, h)))
+        want.append(np.var(h.astype(np.float64)))
+    ends = [g.events[-1].int_ptr for g in got]
+    for g, w in zip(got, want):
+        assert abs(float(g.get()) - w) <= 1e-4 * w
+    assert len(seen) == 12 and len({id(s[0]) for s in seen}) == 1
+    # call k's first pass waited for call k - 1's second pass (its result's)
+    for k in range(1, 12):
+        assert ends[k - 1] in [e.int_ptr for e in seen[k][1]]
+
+
+def test_partials_per_queue_and_past_the_cap(context, monkeypatch):
+    """Each queue has its own kept partials (calls on two queues do not wait
+    for each other); past _QUEUES queues a call allocates its own; an
+    allocator= given is used instead, as PyOpenCL's."""
+    seen = _var_spec_calls(monkeypatch)
+    monkeypatch.setattr(_custom, "_QUEUES", 2)
+    ocr.clear_cache()
+    qs = [cl.CommandQueue(context) for _ in range(3)]
+    h = np.arange(100003, dtype=np.float32)
+    for q in qs + qs:
+        a = cla.to_device(q, h)
+        assert abs(float(ocr.var(a).get()) - np.var(h.astype(np.float64))) <= 1e-5 * np.var(h)
+    bufs = [s[0] for s in seen]
+    assert bufs[0] is bufs[3] and bufs[1] is bufs[4] and bufs[0] is not bufs[1]
+    assert bufs[2] is not bufs[5]  # the third queue: a buffer per call
+    assert seen[0][2].int_ptr not in [e.int_ptr for e in seen[1][1]]  # no wait across queues
+    made = []
+
+    def allocator(nbytes):
+        made.append(nbytes)
+        return cl.Buffer(context, cl.mem_flags.READ_WRITE, nbytes)
+    a = cla.to_device(qs[0], h, allocator=allocator)
+    assert abs(float(ocr.var(a).get()) - np.var(h.astype(np.float64))) <= 1e-5 * np.var(h)
+    assert len(made) >= 2  # the result and the partials
+
+
+@pytest.mark.parametrize("mutant", [False, True])
+def test_second_pass_over_many_partials(queue, monkeypatch, mutant):
+    """More than four partials a work-item in the second pass (its loop of
+    four loads a step, then the rest): exact integer sums and var right, and
+    a mutant of that loop (one partial read twice) caught. A CPU device has
+    too few groups for it unless told to launch more."""
+    monkeypatch.setattr(_custom, "_GROUPS_PER_CU", 4096 // queue.device.max_compute_units + 1)
+    monkeypatch.setattr(_custom, "_specs", {})
+    if mutant:
+        wrong = ("p3 = ocr_rk_part[k + 3 * OCR_RK_WG]", "p3 = ocr_rk_part[k + 2 * OCR_RK_WG]")
+        assert wrong[0] in _custom._TEMPLATE
+        monkeypatch.setattr(_custom, "_TEMPLATE", _custom._TEMPLATE.replace(*wrong))
+    n = 2_000_003
+    h = np.arange(n, dtype=np.int64) % 1000 - 400
+    k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "ONE(x[i])",
+                            "__global long *x", preamble="#define ONE(v) (v)")
+    got = int(k(cla.to_device(queue, h)).get())
+    hf = (h / 7).astype(np.float64)
+    var = float(ocr.var(cla.to_device(queue, hf)).get())
+    right = got == int(h.sum()) and abs(var - np.var(hf)) <= 1e-12 * np.var(hf)
+    assert right != mutant, (got, int(h.sum()), var, np.var(hf))

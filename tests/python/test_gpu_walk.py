@@ -9,8 +9,9 @@ from oclreduction import _custom
 from test_custom import (test_count_nonzero, test_dot_offsets_and_slice,  # noqa: F401
                          test_dot_vdot, test_kernel_every_index_once, test_kernel_pyopencl_call,
                          test_norm)
-from test_stats import (test_a_wrong_walk_is_caught, test_every_dtype,  # noqa: F401
-                        test_nan_and_inf, test_offsets_and_views, test_random_sizes_and_seeds)
+from test_stats import (test_a_wrong_count_is_caught, test_a_wrong_walk_is_caught,  # noqa: F401
+                        test_every_dtype, test_nan_and_inf, test_offsets_and_views,
+                        test_random_sizes_and_seeds)
 
 
 @pytest.fixture(autouse=True)
@@ -51,3 +52,31 @@ def test_the_walk_is_the_gpu_one(queue, monkeypatch):
                             "__global long *x", preamble="#define TWICE(v) (2 * (v))")
     assert k(x).get()[()] == 4099 * 4098
     assert made == [64] and seen and all("-DOCR_RK_BLOCKED=0" in o for o in seen)
+
+
+@pytest.mark.parametrize("wrong", [
+    ("ocr_st_nv * @W@; ocr_rk_k", "ocr_rk_n; ocr_rk_k"),  # the last n % W left out
+    ("ocr_rk_n % @W@ : 0", "0 : 0"),  # ... or read but not counted
+    ("ocr_st_a2 += ocr_st_d * ocr_st_d", "ocr_st_a2 += ocr_st_d"),  # the lanes' squares
+    ("ocr_st_e3 = ocr_st_xv[ocr_st_v + 3 * ocr_rk_g]", "ocr_st_e3 = ocr_st_xv[ocr_st_v]"),
+    ("ocr_st_s1 = @LANES1@", "ocr_st_s1 = @W@ * ocr_st_a1.s0"),  # the other lanes left out
+])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_wrong_vector_walk_is_caught(queue, monkeypatch, wrong, dtype):
+    """The stats' vector walk (float and double data aligned to float2 /
+    double4, the common call) runs: each of its mutants fails the reference
+    check, while a view one element off takes the scalar walk and stays
+    right."""
+    import numpy as np
+    import pyopencl.array as cla
+    import oclreduction as ocr
+    from oclreduction import _stats
+    from test_stats import check, real_eps, values
+    x = values(np.dtype(dtype), 100003, 13, loc=3.0)
+    a = cla.to_device(queue, x)
+    assert wrong[0] in _stats._SEQ_VEC
+    monkeypatch.setattr(_stats, "_SEQ_VEC", _stats._SEQ_VEC.replace(*wrong))
+    eps = real_eps(np.dtype(dtype))
+    with pytest.raises(AssertionError):
+        check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x, 0, eps)
+    check(ocr.mean(a[1:]).get()[()], ocr.var(a[1:]).get()[()], x[1:], 0, eps)

@@ -292,7 +292,8 @@ def test_a_wrong_merge_is_caught(queue, monkeypatch):
 
 @pytest.mark.parametrize("part,wrong", [
     ("_SEQ_STEP", ("ocr_st_d * ocr_st_d", "ocr_st_d")),           # s2 of d, not d^2
-    ("_SEQ_STEP", ("ocr_st_c ? ocr_st_k : ocr_st_x", "ocr_st_x")),  # a moving shift
+    ("_SEQ_STEP", ("ocr_st_x - ocr_st_k", "ocr_st_x - ocr_st_s1")),  # a moving shift
+    ("_SEQ_BEGIN", ("ocr_st_c = ocr_rk_count", "ocr_st_c = ocr_rk_count + 1")),  # one too many
     ("_SEQ_END", ("ocr_st_k + ocr_st_s1 / c", "ocr_st_s1 / c")),   # the shift left out
     ("_SEQ_END", ("ocr_st_s1 * (ocr_st_s1 / c)", "ocr_st_s1")),    # M2's correction
     ("_SEQ_END", ("ocr_rk_v.n = ocr_st_c", "ocr_rk_v.n = 1")),     # the work-item's count
@@ -300,9 +301,12 @@ def test_a_wrong_merge_is_caught(queue, monkeypatch):
 def test_a_wrong_walk_is_caught(queue, monkeypatch, part, wrong):
     """Mutants of a work-item's own walk (shifted sums, then one triple)
     built afresh must fail the reference check; mean, var and stats() all
-    take that walk for real data without min/max."""
-    x = values(np.float32, 100003, 11, loc=3.0)
-    a = cla.to_device(queue, x)
+    take that walk for real data without min/max. The view starts one
+    element off 16 bytes: on the GPU walk, the scalar one, not the 16-byte
+    loads (test_gpu_walk's own mutants)."""
+    x = values(np.float32, 100004, 11, loc=3.0)
+    a = cla.to_device(queue, x)[1:]
+    x = x[1:]
     monkeypatch.setattr(_custom, "_specs", {})
     assert wrong[0] in getattr(_stats, part)  # the mutant changes the text
     monkeypatch.setattr(_stats, part, getattr(_stats, part).replace(*wrong))
@@ -311,3 +315,21 @@ def test_a_wrong_walk_is_caught(queue, monkeypatch, part, wrong):
         check(got.mean, got.var, x, 0, real_eps(np.float32))
     with pytest.raises(AssertionError):
         check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x, 0, real_eps(np.float32))
+
+
+@pytest.mark.parametrize("size", [100003, 7])
+def test_a_wrong_count_is_caught(queue, monkeypatch, size):
+    """The template's count of a work-item's elements (the seq walk's c: the
+    stats take it rather than counting) off by one for the walk this device
+    takes (the GPU walk: the work-items whose last stride falls short) must
+    fail the reference check. The view starts one element off 16 bytes: the
+    GPU walk's 16-byte loads (which count for themselves) are not taken."""
+    wrong = (("ocr_rk_end - ocr_rk_first", "ocr_rk_per") if _custom._blocked(queue.device)
+             else ("/ ocr_rk_g + 1 : 0", "/ ocr_rk_g : 0"))
+    x = values(np.float32, size + 1, 12, loc=3.0)
+    a = cla.to_device(queue, x)[1:]
+    monkeypatch.setattr(_custom, "_specs", {})
+    assert wrong[0] in _custom._TEMPLATE
+    monkeypatch.setattr(_custom, "_TEMPLATE", _custom._TEMPLATE.replace(*wrong))
+    with pytest.raises(AssertionError):
+        check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x[1:], 0, real_eps(np.float32))
