@@ -488,11 +488,15 @@ def _retire(vectors: Sequence[Any], ev: Any) -> None:
 
 class _Partials:
     """A queue's buffer for the first pass's partials, kept between calls:
-    releasing one per call while its kernels are pending blocked the host on
-    NVIDIA's OpenCL until they ended (var of 2^28 float32 called back to back
-    on an H200: 0.39 ms a call against 0.25 ms with the buffer kept). The
-    next call's first pass waits for the last one's second pass (last), so
-    the reuse is safe on an out-of-order queue too."""
+    releasing one per call while its kernels were pending blocked the host
+    on NVIDIA's OpenCL until they ended (var of 2^28 float32 called back to
+    back on an H200: 0.42-0.45 ms a call against 0.25 ms with it kept).
+    Taking it adds no wait: on an in-order queue the last call's passes run
+    before this call's anyway; on an out-of-order queue it is taken only
+    once they have ended (or failed), else the call makes its own, so a call
+    blocked on an event, or one that failed, holds up no other. last: the
+    last pass enqueued on the buffer (a pending one keeps its queue, so the
+    handle is not reused meanwhile)."""
     __slots__ = ("lock", "buf", "last")
 
     def __init__(self) -> None:
@@ -500,18 +504,29 @@ class _Partials:
         self.buf: Any = None
         self.last: Any = None
 
+    def idle(self) -> bool:
+        """Whether no pass enqueued on the buffer is pending; under self.lock."""
+        if self.last is not None and self.last.command_execution_status <= 0:
+            self.last = None  # complete (0) or failed (< 0)
+        return self.last is None
+
     def take(self, queue: Any, nbytes: int) -> Any:
-        """The buffer, at least nbytes (grown when short); under self.lock."""
+        """The buffer, at least nbytes (grown when short), or None where a
+        pass this call would not follow may still use it; under self.lock."""
+        import pyopencl as cl
+        if not self.idle() and (
+                queue.properties & cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE):
+            return None
         if self.buf is None or self.buf.size < nbytes:
-            import pyopencl as cl
             self.buf = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE,
                                  builtins.max(nbytes, 2 * (self.buf.size if self.buf else 0)))
         return self.buf
 
 
 class _PartialsOfDevice:
-    """The _Partials of a (context, device), one per queue, at most _QUEUES
-    (past them, a call allocates its partials as before)."""
+    """The _Partials of a (context, device), one per queue handle, at most
+    _QUEUES: a new queue past them drops those no pass uses (queues gone,
+    most often), or else allocates its partials per call."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -522,18 +537,28 @@ class _PartialsOfDevice:
         if got is None:
             with self.lock:
                 if len(self.queues) >= _QUEUES:
+                    self._sweep()
+                if len(self.queues) >= _QUEUES:
                     return None
                 got = self.queues.setdefault(queue.int_ptr, _Partials())
         return got
+
+    def _sweep(self) -> None:
+        """Drops the idle entries (not one a call holds); under self.lock."""
+        for key, p in list(self.queues.items()):
+            if p.lock.acquire(blocking=False):
+                try:
+                    if p.idle():
+                        del self.queues[key]
+                finally:
+                    p.lock.release()
 
 
 _QUEUES = 16
 
 
 def _partials(queue: Any, first: Any) -> Optional[_Partials]:
-    """queue's kept partials (None: allocate them for this call). Keyed by the
-    queue's handle, which a later queue may reuse: harmless, the event chain
-    orders the calls whichever queue they come from."""
+    """queue's kept partials (None: allocate them for this call)."""
     got = _cached_object(queue, first, ("partials",), lambda ctx, dev: _PartialsOfDevice())
     return got.get(queue) if got else None
 
@@ -543,7 +568,7 @@ def _two_passes(spec: _Spec, queue: Any, kernels: Tuple[Any, Any, int], groups: 
                 first: Any) -> Any:
     """Enqueues the first pass (groups partials, then args) after waits and
     the second into out; its event. The partials are the queue's kept
-    buffer (allocator None) or allocator's."""
+    buffer where it is free (allocator None), else made for this call."""
     import pyopencl as cl
     import pyopencl.array as cla
     k1, k2, wg = kernels
@@ -552,14 +577,14 @@ def _two_passes(spec: _Spec, queue: Any, kernels: Tuple[Any, Any, int], groups: 
     if kept is not None:
         guard = kept.lock
     with guard:
-        if kept is not None:
-            part = kept.take(queue, groups * spec.acc.itemsize)
-            if kept.last is not None:
-                waits = waits + [kept.last]
-        else:
+        part = kept.take(queue, groups * spec.acc.itemsize) if kept is not None else None
+        if part is None:
+            kept = None
             part = cla.empty(queue, (groups,), spec.acc, allocator=allocator).base_data
         ev = k1(queue, (groups * wg,), (wg,), part, np.uint64(0), *args, np.int32(0),
                 wait_for=waits or None)
+        if kept is not None:  # the first pass counts should the second fail to enqueue
+            kept.last = ev
         k2.set_args(out.base_data, np.uint64(out.offset), part, np.uint64(groups))
         ev = cl.enqueue_nd_range_kernel(queue, k2, (wg,), (wg,), wait_for=[ev])
         if kept is not None:

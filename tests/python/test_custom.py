@@ -222,52 +222,130 @@ def _var_spec_calls(monkeypatch):
     return seen
 
 
-def test_partials_are_kept_and_chained(ooo_queue, monkeypatch):
-    """Two passes (more than one group): the partials buffer is the queue's
-    own, the same on every call, and each call's first pass waits for the
-    last call's end (so an out-of-order queue cannot run them together);
-    every answer right on that queue."""
+def _done_soon(ev, seconds=20.0):
+    """Whether ev completes within seconds (a test that would otherwise hang
+    fails instead)."""
+    import time
+    end = time.monotonic() + seconds
+    while ev.command_execution_status > 0:
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return ev.command_execution_status == 0
+
+
+def _data(k, n=300001):
+    h = np.full(n, float(k), np.float32)
+    h[k] = -1000.0
+    return h
+
+
+def _right(got, h):
+    return abs(float(got.get()) - np.var(h.astype(np.float64))) <= 1e-4 * np.var(h)
+
+
+def test_partials_kept_on_an_in_order_queue(queue, monkeypatch):
+    """Two passes (more than one group), calls back to back on an in-order
+    queue: one partials buffer, the queue's own, on every call, and no wait
+    added to a first pass (the queue orders the calls); every answer right."""
     seen = _var_spec_calls(monkeypatch)
     monkeypatch.setattr(_custom, "_specs", {})
-    n = 300001
-    got, want = [], []
-    for k in range(12):
-        h = np.full(n, float(k), np.float32)
-        h[k] = -1000.0
-        got.append(ocr.var(cla.to_device(ooo_queue, h)))
-        want.append(np.var(h.astype(np.float64)))
-    ends = [g.events[-1].int_ptr for g in got]
-    for g, w in zip(got, want):
-        assert abs(float(g.get()) - w) <= 1e-4 * w
+    hs = [_data(k) for k in range(12)]
+    xs = [cla.to_device(queue, h) for h in hs]
+    queue.finish()
+    got = [ocr.var(x) for x in xs]
+    ends = {g.events[-1].int_ptr for g in got} | {e.int_ptr for _b, _w, e in seen}
+    assert all(_right(g, h) for g, h in zip(got, hs))
     assert len(seen) == 12 and len({id(s[0]) for s in seen}) == 1
-    # call k's first pass waited for call k - 1's second pass (its result's)
-    for k in range(1, 12):
-        assert ends[k - 1] in [e.int_ptr for e in seen[k][1]]
+    assert not any(e.int_ptr in ends for _b, w, _e in seen for e in w)
+
+
+def test_partials_on_an_out_of_order_queue_add_no_wait(context, monkeypatch):
+    """On an out-of-order queue a call whose predecessor is still pending
+    (held by a user event) makes its own partials and does not wait for it;
+    once the predecessor ends, the kept buffer is taken again."""
+    props = cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+    if not context.devices[0].queue_properties & props:
+        pytest.skip("the device has no out-of-order queues")
+    q = cl.CommandQueue(context, properties=props)
+    seen = _var_spec_calls(monkeypatch)
+    monkeypatch.setattr(_custom, "_specs", {})
+    hs = [_data(k) for k in range(3)]
+    xs = [cla.to_device(q, h) for h in hs]
+    q.finish()
+    gate = cl.UserEvent(context)
+    try:
+        a = ocr.var(xs[0], wait_for=[gate])
+        b = ocr.var(xs[1])
+        assert _done_soon(b.events[-1]), "a call waited for an unrelated pending one"
+    finally:  # (POCL's blocking reads finish the whole queue: read after this)
+        gate.set_status(cl.command_execution_status.COMPLETE)
+    assert _right(b, hs[1]) and _right(a, hs[0])
+    c = ocr.var(xs[2])
+    assert _right(c, hs[2])
+    assert seen[1][0] is not seen[0][0] and seen[2][0] is seen[0][0]
+    assert seen[0][2].int_ptr not in [e.int_ptr for e in seen[1][1]]
+
+
+@pytest.mark.parametrize("ooo", [False, True])
+def test_a_failed_call_holds_up_no_other(context, monkeypatch, ooo):
+    """A call whose wait list fails (a user event set to an error) leaves
+    the kept partials usable: the next calls on that queue complete, right."""
+    props = cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE if ooo else 0
+    if ooo and not context.devices[0].queue_properties & props:
+        pytest.skip("the device has no out-of-order queues")
+    q = cl.CommandQueue(context, properties=props)
+    monkeypatch.setattr(_custom, "_specs", {})
+    hs = [_data(k) for k in range(3)]
+    xs = [cla.to_device(q, h) for h in hs]
+    q.finish()
+    gate = cl.UserEvent(context)
+    ocr.var(xs[0], wait_for=[gate])
+    gate.set_status(-5)
+    for x, h in zip(xs[1:], hs[1:]):
+        b = ocr.var(x)
+        assert _done_soon(b.events[-1]), "a call waited for a failed one"
+        assert _right(b, h)
 
 
 def test_partials_per_queue_and_past_the_cap(context, monkeypatch):
     """Each queue has its own kept partials (calls on two queues do not wait
-    for each other); past _QUEUES queues a call allocates its own; an
-    allocator= given is used instead, as PyOpenCL's."""
+    for each other); past _QUEUES queues a new queue takes the place of one
+    with nothing pending (a queue gone, most often), else allocates per
+    call; an allocator= given is used instead, as PyOpenCL's."""
     seen = _var_spec_calls(monkeypatch)
     monkeypatch.setattr(_custom, "_QUEUES", 2)
     ocr.clear_cache()
     qs = [cl.CommandQueue(context) for _ in range(3)]
     h = np.arange(100003, dtype=np.float32)
-    for q in qs + qs:
-        a = cla.to_device(q, h)
-        assert abs(float(ocr.var(a).get()) - np.var(h.astype(np.float64))) <= 1e-5 * np.var(h)
-    bufs = [s[0] for s in seen]
-    assert bufs[0] is bufs[3] and bufs[1] is bufs[4] and bufs[0] is not bufs[1]
-    assert bufs[2] is not bufs[5]  # the third queue: a buffer per call
+    want = np.var(h.astype(np.float64))
+    gates = [cl.UserEvent(context) for _ in range(2)]
+    try:  # queues 0 and 1 busy: queue 2 allocates per call
+        held = [ocr.var(cla.to_device(q, h), wait_for=[g]) for q, g in zip(qs, gates)]
+        for _ in range(2):
+            assert abs(float(ocr.var(cla.to_device(qs[2], h)).get()) - want) <= 1e-5 * want
+    finally:
+        for g in gates:
+            g.set_status(cl.command_execution_status.COMPLETE)
+    assert all(abs(float(r.get()) - want) <= 1e-5 * want for r in held)
+    bufs = [s_[0] for s_ in seen]
+    assert bufs[0] is not bufs[1] and bufs[2] is not bufs[3]
     assert seen[0][2].int_ptr not in [e.int_ptr for e in seen[1][1]]  # no wait across queues
+    for _ in range(3):  # queues made, used and dropped: their entries give way
+        q = cl.CommandQueue(context)
+        assert abs(float(ocr.var(cla.to_device(q, h)).get()) - want) <= 1e-5 * want
+        del q
+    q = cl.CommandQueue(context)
+    for _ in range(2):
+        assert abs(float(ocr.var(cla.to_device(q, h)).get()) - want) <= 1e-5 * want
+    assert seen[-1][0] is seen[-2][0]
     made = []
 
     def allocator(nbytes):
         made.append(nbytes)
         return cl.Buffer(context, cl.mem_flags.READ_WRITE, nbytes)
     a = cla.to_device(qs[0], h, allocator=allocator)
-    assert abs(float(ocr.var(a).get()) - np.var(h.astype(np.float64))) <= 1e-5 * np.var(h)
+    assert abs(float(ocr.var(a).get()) - want) <= 1e-5 * want
     assert len(made) >= 2  # the result and the partials
 
 

@@ -3,6 +3,8 @@ a step, then the rest one at a time) run on this CPU device, whose own walk
 is the blocked one: every index once, the step's four maps and their
 combine, the seq walk of stats (shifted sums) and its mutants, at sizes
 that leave 0-3 elements to the one-at-a-time rest."""
+import contextlib
+
 import pytest
 
 from oclreduction import _custom
@@ -60,23 +62,32 @@ def test_the_walk_is_the_gpu_one(queue, monkeypatch):
     ("ocr_st_a2 += ocr_st_d * ocr_st_d", "ocr_st_a2 += ocr_st_d"),  # the lanes' squares
     ("ocr_st_e3 = ocr_st_xv[ocr_st_v + 3 * ocr_rk_g]", "ocr_st_e3 = ocr_st_xv[ocr_st_v]"),
     ("ocr_st_s1 = @LANES1@", "ocr_st_s1 = @W@ * ocr_st_a1.s0"),  # the other lanes left out
+    ("(__global const @VT@ *)x", "(__global const @VT@ *)ocr_rk_p_x"),  # the view's offset
+    None,  # the walk as it is: right on both views
 ])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_a_wrong_vector_walk_is_caught(queue, monkeypatch, wrong, dtype):
     """The stats' vector walk (float and double data aligned to float2 /
-    double4, the common call) runs: each of its mutants fails the reference
-    check, while a view one element off takes the scalar walk and stays
-    right."""
+    double4, the common call) runs, from the buffer's start and from a view
+    on a later vector: each mutant fails the reference check or the count
+    (an outlier sits in the last element, which the n % W tail reads),
+    while a view one element off takes the scalar walk and stays right."""
     import numpy as np
     import pyopencl.array as cla
     import oclreduction as ocr
     from oclreduction import _stats
     from test_stats import check, real_eps, values
-    x = values(np.dtype(dtype), 100003, 13, loc=3.0)
+    dt = np.dtype(dtype)
+    w = _stats._VEC_LANES[dt]
+    x = values(dt, 100003 + w, 13, loc=3.0)
+    x[-1] = 1000.0
     a = cla.to_device(queue, x)
-    assert wrong[0] in _stats._SEQ_VEC
-    monkeypatch.setattr(_stats, "_SEQ_VEC", _stats._SEQ_VEC.replace(*wrong))
-    eps = real_eps(np.dtype(dtype))
-    with pytest.raises(AssertionError):
-        check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x, 0, eps)
+    if wrong is not None:
+        assert wrong[0] in _stats._SEQ_VEC
+        monkeypatch.setattr(_stats, "_SEQ_VEC", _stats._SEQ_VEC.replace(*wrong))
+    eps = real_eps(dt)
+    with pytest.raises(AssertionError) if wrong else contextlib.nullcontext():
+        for v, h in ((a, x), (a[w:], x[w:])):  # 100003 + w and 100003: a tail each
+            assert ocr.stats(v).count == h.size
+            check(ocr.mean(v).get()[()], ocr.var(v).get()[()], h, 0, eps)
     check(ocr.mean(a[1:]).get()[()], ocr.var(a[1:]).get()[()], x[1:], 0, eps)
