@@ -16,14 +16,27 @@
  *
  * Why it is fast: reduce7's shape. A fixed grid of groups streams the input
  * once, each work-item combining in registers; one tree per group; the
- * groups' partials go to scratch, and one group of ocr_rk_final combines
- * them (two launches; one when a single group does it all). On a GPU
+ * groups' partials go to scratch, and one group combines them: the last
+ * group to finish, in the same launch (ocr_rk_first_finish, where the host
+ * passes OCR_RK_FINISH), or ocr_rk_final in a second one. On a GPU
  * (OCR_RK_BLOCKED=0) work-item t takes i = t, t + G, t + 2G, ...: neighbours
  * read neighbours (coalesced), and four map values are loaded before any is
  * combined, so four loads per work-item are in flight rather than one. On a
  * CPU (one-item groups) each work-item takes a contiguous chunk, so a core
  * walks memory in one direction and its prefetcher keeps up, with four
  * running values (four independent chains of combines in flight).
+ *
+ * Finishing in one launch: a second launch costs a caller who reads the
+ * value about 11 µs on an H200 (a one-work-item kernel launched and read
+ * through PyOpenCL: 24 µs; with a second launch between: 35 µs), more than
+ * the first pass itself up to 2^20 floats. Each group publishes its value,
+ * then takes a ticket from an atomic counter; the group that draws the last
+ * one reads every value and writes the answer. OpenCL 1.2 does not make one
+ * group's writes visible to another, so the host passes OCR_RK_FINISH=1
+ * (OpenCL 2.0/3.0 acquire-release atomics at device scope) or 2 (NVIDIA's
+ * OpenCL 1.2, whose global fence is device-wide, as reduce7's finish), and
+ * only for up to 255 groups: for a full grid the finish cost more than the
+ * launch it saved. Elsewhere it launches twice.
  *
  * What it costs: the map is evaluated once per element, scalar loads only
  * (no 16-byte vectors: the map may read any element of any buffer), and the
@@ -107,6 +120,54 @@ ocr_rk_first(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
     if (get_local_id(0) == 0)
         ocr_rk_out[ocr_rk_out_off + get_group_id(0)] = ocr_rk_x;
 }
+
+#if defined(OCR_RK_FINISH) && OCR_RK_FINISH
+/* The first pass and the last group's finish: the value of [0, n) into
+ * out[out_off]. The host zeroes `ticket` once (the last group leaves it zero
+ * again) and launches calls of one reducer one after another, never
+ * overlapping; `partial` holds one value per group. */
+__kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void
+ocr_rk_first_finish(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
+                    const ulong ocr_rk_out_off,
+#if OCR_RK_FINISH == 1
+                    volatile __global atomic_uint *ocr_rk_ticket,
+#else
+                    volatile __global uint *ocr_rk_ticket,
+#endif
+                    volatile __global ocr_rk_acc *ocr_rk_partial, OCR_RK_PARAMS) {
+    __local ocr_rk_acc ocr_rk_l[OCR_RK_LOCAL_SIZE];
+    __local uint ocr_rk_last;
+    const uint ocr_rk_lid = get_local_id(0), ocr_rk_groups = get_num_groups(0);
+    ocr_rk_acc ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_share(ocr_rk_n, OCR_RK_FORWARD));
+    if (ocr_rk_lid == 0) {
+        ocr_rk_partial[get_group_id(0)] = ocr_rk_x;
+#if OCR_RK_FINISH == 1
+        /* release: our value before the ticket; acquire: every value before ours */
+        ocr_rk_last = atomic_fetch_add_explicit(ocr_rk_ticket, 1u, memory_order_acq_rel,
+                                                memory_scope_device) == ocr_rk_groups - 1;
+#else
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        ocr_rk_last = atomic_inc(ocr_rk_ticket) == ocr_rk_groups - 1;
+#endif
+    }
+    /* work-item 0's view to its group; every item has read ocr_rk_l[0] */
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (!ocr_rk_last)
+        return;
+    ocr_rk_x = ocr_rk_neutral();
+    for (uint ocr_rk_j = ocr_rk_lid; ocr_rk_j < ocr_rk_groups; ocr_rk_j += OCR_RK_LOCAL_SIZE)
+        ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_partial[ocr_rk_j]);
+    ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_x);
+    if (ocr_rk_lid == 0) {
+        ocr_rk_out[ocr_rk_out_off] = ocr_rk_x;
+#if OCR_RK_FINISH == 1
+        atomic_store_explicit(ocr_rk_ticket, 0u, memory_order_relaxed, memory_scope_device);
+#else
+        atomic_xchg(ocr_rk_ticket, 0u);
+#endif
+    }
+}
+#endif
 
 /* The second pass, one group: m partials into out[out_off] (m = 0: the
  * neutral element, the value of an empty input). */

@@ -230,6 +230,11 @@ ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_
  * over their partials and its tree. Each call rounds a float sum once: the
  * depth of ocr_sum_bound. 0 for another reducer or NULL. */
 uint64_t ocr_reducer_custom_depth(const ocr_reducer *r, uint64_t n);
+/* How many kernels a custom reducer's call on n values launches: 1 where one
+ * group does it all, or the last of up to 255 groups finishes (cl/custom.cl's
+ * ocr_rk_first_finish, where the device lets it), else 2. 0 for another
+ * reducer or NULL. */
+uint64_t ocr_reducer_custom_launches(const ocr_reducer *r, uint64_t n);
 /* Enqueues every pass of plan p (made for k's geometry) of the built kernel k
  * on the in-order queue q: pass 0 reads the p->n values at the start of `in`,
  * pass i writes scratch[i % 2] (each holds at least the first two passes'

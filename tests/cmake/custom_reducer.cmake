@@ -21,6 +21,20 @@ foreach(part types exprs calls)
            ENVIRONMENT "TEST_CUSTOM_LOCAL=64;TEST_CUSTOM_GROUPS=7"
            COMMAND test_custom ${part} 4)
 endforeach()
+# One launch where the device lets the last group finish (POCL, Intel's CPU
+# runtime, NVIDIA's: cl/custom.cl's ocr_rk_first_finish) and two with
+# -cl-std=CL1.2 (the caller's language version): both answer every case, the
+# finish as a multi-group call's only launch, three calls in a row (its
+# ticket left as the next call needs it), blocking and not.
+ocr_test(custom_reducer.launches LABELS quick reducer custom COMMAND test_custom launches)
+foreach(part launches types exprs calls)
+  ocr_test(custom_reducer.${part}_two_launches LABELS reducer custom PROPERTIES TIMEOUT 600
+           ENVIRONMENT "TEST_CUSTOM_OPTIONS=-cl-std=CL1.2"
+           COMMAND test_custom ${part} 5)
+endforeach()
+ocr_test(custom_reducer.exprs_w64g7_two_launches LABELS reducer custom PROPERTIES TIMEOUT 600
+         ENVIRONMENT "TEST_CUSTOM_LOCAL=64;TEST_CUSTOM_GROUPS=7;TEST_CUSTOM_OPTIONS=-cl-std=CL1.2"
+         COMMAND test_custom exprs 6)
 # oclgrind: race-free (a barrier at every level of the tree) and in bounds,
 # in groups of 8 on a grid of at most 3 (the coalesced walk, several rounds,
 # two passes) and in one-item groups; the tree without a barrier is a race.

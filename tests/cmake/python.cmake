@@ -115,4 +115,12 @@ if(OCR_BUILD_BENCH)
   set_tests_properties(bench.var_walks PROPERTIES LABELS "bench;python" TIMEOUT 300
     SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "WRONG"
     ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+  # bench/drivers/per_call_floor.py: every call answers right (one group,
+  # then several: the custom reducer's one-launch finish on POCL) and the
+  # table prints.
+  add_test(NAME bench.per_call_floor COMMAND ${PY_NEEDS} "pyopencl numpy" -- ${OCR_PYTEST_PYTHON}
+           ${PROJECT_SOURCE_DIR}/bench/drivers/per_call_floor.py --device "" --sizes 10,15)
+  set_tests_properties(bench.per_call_floor PROPERTIES LABELS "bench;python" TIMEOUT 300
+    SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "WRONG" PASS_REGULAR_EXPRESSION "\\| 2\\^15 \\|"
+    ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
 endif()

@@ -49,23 +49,22 @@ static void print_bad_options(cl_program prog, const ocr_device *dev, const char
 }
 
 /* One build attempt with the given local size. */
-/* How reduce7_finish may let its last group read the other groups' values
- * (cl/reduce7.cl): 1 with OpenCL 2.0/3.0 acquire-release atomics at device
- * scope (*std: the -cl-std option they need), 2 on NVIDIA's OpenCL 1.2, whose
- * global fences are device-wide, 0 (two launches) elsewhere or when the user
- * chose the language version. */
+/* How a last group may read the other groups' values (reduce7_finish,
+ * ocr_rk_first_finish): 1 with OpenCL 2.0/3.0 acquire-release atomics at
+ * device scope (*std: the -cl-std option they need), 2 on NVIDIA's OpenCL
+ * 1.2, whose global fences are device-wide, 0 (two launches) elsewhere or
+ * when the caller's options choose the language version. */
 #define OCR_ATOMIC_MEMORY_CAPABILITIES 0x1063 /* OpenCL 3.0 */
 #define OCR_ATOMIC_ACQ_REL             (1u << 1)
 #define OCR_ATOMIC_SCOPE_DEVICE        (1u << 5)
-static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq, int *mode,
-                              const char **std) {
+ocr_status ocr_finish_mode(const ocr_device *dev, const char *options, int *mode,
+                           const char **std) {
     const ocr_device_info *in = &dev->info;
     ocr_status st = OCR_OK;
     int major = 0, minor = 0;
     *mode = 0;
     *std = "";
-    if (rq->spec.kind != OCR_PER_GRID || rq->kernel_file) return OCR_OK;
-    if (rq->extra_options && strstr(rq->extra_options, "-cl-std")) return OCR_OK;
+    if (options && strstr(options, "-cl-std")) return OCR_OK;
     /* oclgrind checks against OpenCL 1.2, where one group reading another's
      * partial is a race: it reports the finish as one (checked), so keep two
      * launches there. */
@@ -89,6 +88,15 @@ static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq
     if (strstr(in->vendor, "NVIDIA")) *mode = 2;
 fail:
     return st;
+}
+
+/* reduce7's: a built-in per-grid kernel only (a user's file keeps its own). */
+static ocr_status finish_mode(const ocr_device *dev, const ocr_build_request *rq, int *mode,
+                              const char **std) {
+    *mode = 0;
+    *std = "";
+    if (rq->spec.kind != OCR_PER_GRID || rq->kernel_file) return OCR_OK;
+    return ocr_finish_mode(dev, rq->extra_options, mode, std);
 }
 
 /* 1 if the built program lists `name` among its kernels (CL_PROGRAM_KERNEL_NAMES:

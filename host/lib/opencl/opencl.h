@@ -37,6 +37,12 @@ struct ocr_device {
  * that stays on the device"). */
 #define OCR_FINISH_READ_MAX_GROUPS 255
 
+/* How a kernel's last group may read the other groups' values in one launch
+ * (1: OpenCL 2.0/3.0 acquire-release atomics, *std their -cl-std option; 2:
+ * NVIDIA's device-wide global fence; 0: it may not, launch twice), for a
+ * build with the caller's `options` (may be NULL). */
+ocr_status ocr_finish_mode(const ocr_device *dev, const char *options, int *mode, const char **std);
+
 struct ocr_kernel {
     cl_program program;
     cl_kernel kernel;

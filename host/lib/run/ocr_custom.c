@@ -4,7 +4,8 @@
  * reduce7's; a call sets the caller's arguments, launches ocr_rk_first (a
  * grid of groups, one partial each, into the reducer's scratch; or the
  * result itself when one group does it all) and ocr_rk_final (one group
- * over the partials; alone for n = 0: the neutral value). The queue, wait
+ * over the partials; alone for n = 0: the neutral value), or where the
+ * device lets the last group finish, ocr_rk_first_finish alone. The queue, wait
  * list, previous-call and blocking read-back rules are the reducer's
  * (ocr_reducer_priv.h). Prints nothing. */
 #define _POSIX_C_SOURCE 200809L
@@ -129,22 +130,68 @@ fail:
     return st;
 }
 
+/* The build options, with the one-launch finish (ocr_finish_mode's; 0: none). */
+static ocr_status custom_options(const ocr_reducer *r, const ocr_reducer_options *opt, int finish,
+                                 const char *std, char *opts, size_t size) {
+    char fin[48] = "";
+    if (finish) snprintf(fin, sizeof fin, " -D OCR_RK_FINISH=%d%s", finish, std);
+    int len = snprintf(opts, size, "-D OCR_RK_LOCAL_SIZE=%zu -D OCR_RK_BLOCKED=%d%s%s%s",
+                       r->custom->geom.local_size, r->custom->blocked, fin,
+                       opt->build_options ? " " : "", opt->build_options ? opt->build_options : "");
+    if (len < 0 || (size_t)len >= size) {
+        ocr_errorf("build options too long");
+        return OCR_USAGE;
+    }
+    return OCR_OK;
+}
+
+/* The one-launch kernel and its zeroed ticket, where the kernel runs groups
+ * of the reducer's size (else two launches, as without it; as from a
+ * kernel_dir whose custom.cl has no ocr_rk_first_finish). */
+static ocr_status setup_finish(ocr_reducer *r) {
+    struct ocr_custom *c = r->custom;
+    ocr_status st = OCR_OK;
+    cl_int err;
+    size_t most = 0;
+    cl_uint zero = 0;
+    c->finish = clCreateKernel(c->program, "ocr_rk_first_finish", &err);
+    if (err == CL_INVALID_KERNEL_NAME) return OCR_OK;
+    OCR_CHECK(err, "clCreateKernel");
+    OCR_CL(clGetKernelWorkGroupInfo(c->finish, r->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most,
+                                    &most, NULL));
+    if (most < c->geom.local_size) {
+        clReleaseKernel(c->finish), c->finish = NULL;
+        return OCR_OK;
+    }
+    c->ticket = clCreateBuffer(r->dev.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               sizeof zero, &zero, &err);
+    OCR_CHECK(err, "clCreateBuffer");
+    OCR_CL(clSetKernelArg(c->finish, 3, sizeof c->ticket, &c->ticket));
+fail:
+    return st;
+}
+
+/* Built with the one-launch finish where the device has one; a spec whose
+ * text the finish's language version refuses (-cl-std=CL2.0 or CL3.0) is
+ * built as it is, and its failure reported. */
 static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
                                const ocr_reducer_options *opt) {
     ocr_status st;
     ocr_strbuf src = {NULL, 0, 0};
     char opts[1024];
-    const char *call;
-    int len = snprintf(opts, sizeof opts, "-D OCR_RK_LOCAL_SIZE=%zu -D OCR_RK_BLOCKED=%d%s%s",
-                       r->custom->geom.local_size, r->custom->blocked,
-                       opt->build_options ? " " : "", opt->build_options ? opt->build_options : "");
-    if (len < 0 || (size_t)len >= sizeof opts) {
-        ocr_errorf("build options too long");
-        return OCR_USAGE;
+    const char *call, *std = "";
+    int finish = 0;
+    cl_int err = CL_SUCCESS;
+    if ((st = ocr_finish_mode(&r->dev, opt->build_options, &finish, &std)) != OCR_OK ||
+        (st = custom_source(r, sp, opt, &src)) != OCR_OK)
+        goto done;
+    for (;; finish = 0, std = "") {
+        if ((st = custom_options(r, opt, finish, std, opts, sizeof opts)) != OCR_OK) goto done;
+        err = ocr_program_get(&r->dev, src.s, src.len, opts, OCR_BUILD_DISK_CACHE,
+                              &r->custom->program, &call);
+        if (err == CL_SUCCESS || err == CL_OUT_OF_HOST_MEMORY || !finish) break;
+        ocr_program_put(r->custom->program), r->custom->program = NULL;
     }
-    if ((st = custom_source(r, sp, opt, &src)) != OCR_OK) goto done;
-    int flags = OCR_BUILD_DISK_CACHE;
-    cl_int err = ocr_program_get(&r->dev, src.s, src.len, opts, flags, &r->custom->program, &call);
     if (err != CL_SUCCESS) {
         say_build_failure(r, r->custom->program, sp, opts);
         ocr_program_put(r->custom->program);
@@ -152,8 +199,9 @@ static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
         st = err == CL_OUT_OF_HOST_MEMORY ? OCR_NO_MEMORY : OCR_BUILD;
         goto done;
     }
-    if ((st = custom_kernel(r, "ocr_rk_first", &r->custom->first)) == OCR_OK)
-        st = custom_kernel(r, "ocr_rk_final", &r->custom->final);
+    if ((st = custom_kernel(r, "ocr_rk_first", &r->custom->first)) == OCR_OK &&
+        (st = custom_kernel(r, "ocr_rk_final", &r->custom->final)) == OCR_OK && finish)
+        st = setup_finish(r);
 done:
     free(src.s);
     return st;
@@ -220,6 +268,8 @@ ocr_status ocr_reducer_create_custom(cl_context ctx, cl_device_id device,
 
 static void custom_free(struct ocr_custom *c) {
     if (!c) return;
+    if (c->ticket) clReleaseMemObject(c->ticket);
+    if (c->finish) clReleaseKernel(c->finish);
     if (c->final) clReleaseKernel(c->final);
     if (c->first) clReleaseKernel(c->first);
     ocr_program_put(c->program);
@@ -321,11 +371,11 @@ static ocr_status check_call(ocr_reducer *r, const custom_call *c) {
     return OCR_OK;
 }
 
-/* ocr_rk_first's arguments: n, out, out_off, then the caller's. */
-static ocr_status set_first(ocr_reducer *r, const custom_call *c, cl_mem out, cl_ulong out_off) {
+/* A first pass's arguments: n, out, out_off, then the caller's from `at`
+ * (ocr_rk_first: 3; ocr_rk_first_finish: 5, after its ticket and partials). */
+static ocr_status set_first(ocr_reducer *r, const custom_call *c, cl_kernel k, cl_uint at,
+                            cl_mem out, cl_ulong out_off) {
     ocr_status st = OCR_OK;
-    cl_kernel k = r->custom->first;
-    cl_uint at = 3;
     cl_ulong n = c->n;
     OCR_CL(clSetKernelArg(k, 0, sizeof n, &n));
     OCR_CL(clSetKernelArg(k, 1, sizeof out, &out));
@@ -410,6 +460,34 @@ uint64_t ocr_reducer_custom_depth(const ocr_reducer *r, uint64_t n) {
     return depth;
 }
 
+/* Whether groups > 1 finish in one launch: where the device has the finish,
+ * up to OCR_FINISH_READ_MAX_GROUPS groups, the value read at once or not.
+ * Past them the finish cost more than the launch it saves on an H200 (a
+ * float dot of 2^24, its value read after each call: 4-8 µs more in five
+ * rounds of five; bench/results/custom/h200-2026-11-29/launches.md). */
+static int one_launch(const struct ocr_custom *c, uint64_t groups) {
+    return c->finish && groups <= OCR_FINISH_READ_MAX_GROUPS;
+}
+
+uint64_t ocr_reducer_custom_launches(const ocr_reducer *r, uint64_t n) {
+    if (!r || !r->custom) return 0;
+    uint64_t groups = first_groups(r->custom, n);
+    return groups <= 1 || one_launch(r->custom, groups) ? 1 : 2;
+}
+
+/* ocr_rk_first_finish over `groups` groups, their values in scratch[0],
+ * the answer into the result. */
+static ocr_status launch_finish(ocr_reducer *r, const custom_call *c, uint64_t groups, cl_uint nw,
+                                const cl_event *wl, cl_event *ev) {
+    ocr_status st;
+    cl_kernel k = r->custom->finish;
+    if ((st = set_first(r, c, k, 5, c->result, c->result_offset)) != OCR_OK) return st;
+    OCR_CL(clSetKernelArg(k, 4, sizeof r->scratch[0], &r->scratch[0]));
+    st = launch(c->q, k, (size_t)groups, r->custom->geom.local_size, nw, wl, ev);
+fail:
+    return st;
+}
+
 /* The launches; *ev the last one's. */
 static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, const cl_event *wl,
                           cl_event *ev) {
@@ -420,11 +498,13 @@ static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, cons
     if (groups == 0) /* empty: the neutral value */
         return launch_final(r, c, r->scratch[0], 0, nw, wl, ev);
     if (groups == 1) {
-        if ((st = set_first(r, c, c->result, c->result_offset)) != OCR_OK) return st;
+        if ((st = set_first(r, c, r->custom->first, 3, c->result, c->result_offset)) != OCR_OK)
+            return st;
         return launch(c->q, r->custom->first, 1, local, nw, wl, ev);
     }
-    if ((st = ocr_reducer_grow(r, 0, groups)) != OCR_OK ||
-        (st = set_first(r, c, r->scratch[0], 0)) ||
+    if ((st = ocr_reducer_grow(r, 0, groups)) != OCR_OK) return st;
+    if (one_launch(r->custom, groups)) return launch_finish(r, c, groups, nw, wl, ev);
+    if ((st = set_first(r, c, r->custom->first, 3, r->scratch[0], 0)) ||
         (st = launch(c->q, r->custom->first, (size_t)groups, local, nw, wl,
                      r->q_ooo ? &first : NULL)) != OCR_OK)
         return st;

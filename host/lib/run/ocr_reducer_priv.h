@@ -48,6 +48,8 @@ typedef struct {
 struct ocr_custom {
     cl_program program;
     cl_kernel first, final; /* cl/custom.cl's two passes */
+    cl_kernel finish;       /* ocr_rk_first_finish (one launch), or NULL */
+    cl_mem ticket;          /* its group counter, zero between launches */
     ocr_geometry geom;      /* local_size, max_groups (per_grid) */
     int blocked;            /* a CPU's walk: one-item groups, contiguous chunks */
     size_t acc_size;        /* bytes of the accumulator and result */

@@ -22,11 +22,18 @@
  *   test_custom few SEED       dot, scalars, NaN and the calls on
  *                              n up to 1001 (for oclgrind: races,
  *                              uninitialized values, bounds)
+ *   test_custom launches       how many kernels a multi-group call launches
+ *                              (ocr_reducer_custom_launches): prints "one
+ *                              launch" or "two launches"; with
+ *                              -cl-std=CL1.2 in TEST_CUSTOM_OPTIONS it must
+ *                              be two (the caller chose the language), and
+ *                              a reducer answers alike either way
  *   test_custom cache K        one process: maps x[i] and 2*x[i] differ; with
  *                              K: prints the sum of K*x[i] (cache_test runs
  *                              two processes on one disk cache)
  *
  * TEST_CUSTOM_KERNEL_DIR: build custom.cl from there (the mutants);
+ * TEST_CUSTOM_OPTIONS: their build options (-cl-std=CL1.2: two launches);
  * TEST_CUSTOM_LOCAL, TEST_CUSTOM_GROUPS: the reducers' local_size and groups
  * (on a CPU, groups of more than one work-item take the GPU's coalesced
  * walk). The library prints nothing; POCL's compiler itself writes "N errors
@@ -62,6 +69,7 @@ static uint64_t big = 100003; /* the scalar cases' n */
 static ocr_reducer_options options(void) {
     ocr_reducer_options o = OCR_REDUCER_OPTIONS;
     o.kernel_dir = getenv("TEST_CUSTOM_KERNEL_DIR");
+    o.build_options = getenv("TEST_CUSTOM_OPTIONS");
     if (getenv("TEST_CUSTOM_LOCAL")) o.local_size = strtoull(getenv("TEST_CUSTOM_LOCAL"), NULL, 0);
     if (getenv("TEST_CUSTOM_GROUPS")) o.groups = strtoull(getenv("TEST_CUSTOM_GROUPS"), NULL, 0);
     return o;
@@ -599,6 +607,53 @@ static double sum_times(int k, const float *x, cl_mem bx, uint64_t n, double *wa
     return got;
 }
 
+/* The launches of a dot over n values, blocking and not, and the dot
+ * itself both ways against the host's. */
+static void test_launches(void) {
+    ocr_custom_arg args[] = {{"x", OCR_INT, 1}, {"y", OCR_INT, 1}};
+    ocr_custom_spec sp = OCR_CUSTOM_SPEC;
+    sp.args = args, sp.num_args = 2, sp.map = "(long)x[i] * y[i]", sp.reduce = "a + b",
+    sp.neutral = "0", sp.type = OCR_LONG;
+    ocr_reducer *r = make(&sp);
+    const char *opts = getenv("TEST_CUSTOM_OPTIONS");
+    int two = opts && strstr(opts, "-cl-std=CL1.2");
+    /* several groups, fewer than 256 (one-item groups of 2048 on a CPU,
+     * 256 x 16 elements on a GPU) */
+    uint64_t n = (uint64_t)1 << 17, launches = ocr_reducer_custom_launches(r, n);
+    EXPECT(launches == 1 || launches == 2, "launches %llu", (unsigned long long)launches);
+    EXPECT(!two || launches == 2, "with -cl-std=CL1.2: %llu launches",
+           (unsigned long long)launches);
+    EXPECT(ocr_reducer_custom_launches(r, 1) == 1, "one element: one launch");
+    printf("%s\n", launches == 1 ? "one launch" : "two launches");
+    int32_t *x = malloc(n * 4), *y = malloc(n * 4);
+    for (uint64_t k = 0; k < n; ++k)
+        x[k] = 0, y[k] = (int32_t)(next() >> 40);
+    cl_mem bx = buffer(x, n * 4), by = buffer(y, n * 4);
+    cl_int e;
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8, NULL, &e);
+    CL_OK(e);
+    ocr_custom_value v[2] = {{bx, 0, {0}}, {by, 0, {0}}};
+    for (int round = 0; r && round < 3; ++round) { /* a ticket left wrong shows in a later call */
+        long long got = -1, got2 = -1, want = 0;
+        for (uint64_t k = 0; k < n; ++k) /* new data: every group's value changes */
+            x[k] = (int32_t)(next() % 2001) - 1000, want += (long long)x[k] * y[k];
+        CL_OK(clEnqueueWriteBuffer(q, bx, CL_TRUE, 0, n * 4, x, 0, NULL, NULL));
+        cl_event done = NULL;
+        EXPECT(ocr_reducer_reduce_custom(r, q, n, v, &got) == OCR_OK, "%s",
+               ocr_reducer_last_error(r));
+        EXPECT(ocr_reducer_reduce_custom_into(r, q, n, v, out, 0, 0, NULL, &done) == OCR_OK, "%s",
+               ocr_reducer_last_error(r));
+        CL_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 8, &got2, done ? 1 : 0, done ? &done : NULL,
+                                  NULL));
+        if (done) clReleaseEvent(done);
+        EXPECT(got == want && got2 == want, "round %d: %lld and %lld, want %lld", round, got, got2,
+               want);
+    }
+    clReleaseMemObject(out), clReleaseMemObject(bx), clReleaseMemObject(by);
+    free(x), free(y);
+    ocr_reducer_release(r);
+}
+
 static void test_cache(int k) {
     uint64_t n = 4096;
     float *x = malloc(n * sizeof *x);
@@ -621,7 +676,8 @@ static void test_cache(int k) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_custom types|exprs|calls SEED | refusals | cache [K]\n");
+        fprintf(stderr,
+                "usage: test_custom types|exprs|calls SEED | refusals | launches | cache [K]\n");
         return 2;
     }
     rng = argc > 2 ? strtoull(argv[2], NULL, 0) * 2654435761u + 88172645463325252ull : 1;
@@ -650,6 +706,8 @@ int main(int argc, char **argv) {
         test_dot(), test_nan(), test_into(q, "in-order");
     } else if (!strcmp(argv[1], "refusals"))
         test_refusals();
+    else if (!strcmp(argv[1], "launches"))
+        test_launches();
     else if (!strcmp(argv[1], "cache"))
         test_cache(argc > 2 ? atoi(argv[2]) : 0);
     else
