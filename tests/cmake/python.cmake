@@ -91,6 +91,18 @@ add_test(NAME python.pyopencl_suite_pypi COMMAND ${SCRIPTS}/python_pypi_suite.sh
 set_tests_properties(python.pyopencl_suite_pypi PROPERTIES LABELS "python" TIMEOUT 1200
   SKIP_RETURN_CODE 77 ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 
+# The package's own kernels (the ReductionKernel template, mean/var/std/
+# stats with their walks) under oclgrind: no race, no access out of bounds,
+# every answer right; the template's tree without a barrier is a race.
+if(OCLGRIND)
+  add_test(NAME python.oclgrind_kernels COMMAND ${PY_NEEDS} "pyopencl numpy" --
+           ${SCRIPTS}/python_oclgrind.sh ${OCR_PYTEST_PYTHON}
+           ${CMAKE_CURRENT_SOURCE_DIR}/python/oclgrind_kernels.py)
+  set_tests_properties(python.oclgrind_kernels PROPERTIES LABELS "oclgrind;python" TIMEOUT 600
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "PYTHONPATH=${OCR_PYTHON_PACKAGE_DIR};PYTHONDONTWRITEBYTECODE=1")
+endif()
+
 # The type hints under mypy: the package checks clean, a consumer of every
 # public call is accepted, each misuse in tests/python/typing/bad.py refused
 # (Debian: mypy; SKIPPED without it).

@@ -1,0 +1,76 @@
+"""The package's own kernels under oclgrind: every case answers as NumPy
+does, and tests/scripts/python_oclgrind.sh runs this under oclgrind
+--data-races --check-api (out-of-bounds accesses always reported) and
+requires no diagnostic. Those kernels are the ReductionKernel template
+(_custom._TEMPLATE: a spec the C library does not take, here one with a
+#define in its preamble) and the statistics built on it (mean, var, std,
+stats: their own walks, the vector walk among them), in one group and in two
+passes over partials, in the GPU's coalesced walk and a CPU's chunks.
+
+    oclgrind_kernels.py [--no-barrier]
+
+--no-barrier: the template's tree without the barrier of its levels (the
+script in oclgrind must then report a race). Exit 0 when every answer was
+right, 1 otherwise. PYTHONPATH must reach the package."""
+import sys
+
+import numpy as np
+import pyopencl as cl
+import pyopencl.array as cla
+
+import oclreduction as ocr
+from oclreduction import _custom
+
+TREE = """        if (l < s)
+            t[l] = ocr_rk_reduce(t[l], t[l + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);"""
+
+
+def main() -> int:
+    if "--no-barrier" in sys.argv[1:]:
+        assert TREE in _custom._TEMPLATE, "the template's tree changed: update the mutant"
+        _custom._TEMPLATE = _custom._TEMPLATE.replace(
+            TREE, TREE.replace("        barrier(CLK_LOCAL_MEM_FENCE);", ""))
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    print(f"device: {q.device.name}")
+    rng = np.random.default_rng(7)
+    wrong = 0
+
+    def check(what, got, want, tol):
+        nonlocal wrong
+        if not abs(float(got) - float(want)) <= tol * max(1.0, abs(float(want))):
+            wrong += 1
+            print(f"WRONG {what}: {got!r}, want {want!r}")
+
+    # one group (n <= 32 x the group), two passes (more)
+    sizes = (1, 7, 300, 9001)
+    rk = ocr.ReductionKernel(ctx, np.float32, "0", "a+b", "x[i]*y[i] + OCR_T_ONE",
+                             "__global const float *x, __global const float *y",
+                             preamble="#define OCR_T_ONE 0.0f")
+    for walk in ("gpu", "cpu"):
+        _custom._blocked = (lambda device: False) if walk == "gpu" else (lambda device: True)
+        for n in sizes:
+            hx = rng.integers(-4, 5, n + 1).astype(np.float32)
+            hy = rng.integers(-4, 5, n + 1).astype(np.float32)
+            x, y = cla.to_device(q, hx), cla.to_device(q, hy)
+            want = float(np.dot(hx[1:].astype(np.float64), hy[1:].astype(np.float64)))
+            check(f"{walk} RK n={n}", rk(x[1:], y[1:]).get(), want, 0)
+            for dt, tol in ((np.float32, 1e-4), (np.float64, 1e-12)):
+                h = rng.standard_normal(n + 1).astype(dt)
+                a = cla.to_device(q, h)
+                for off in (0, 1):  # aligned to the vector walk's vector, and not
+                    v, hv = a[off:], h[off:].astype(np.float64)
+                    check(f"{walk} mean {dt.__name__} n={n} +{off}", ocr.mean(v).get(),
+                          hv.mean(), tol)
+                    check(f"{walk} var {dt.__name__} n={n} +{off}", ocr.var(v).get(),
+                          hv.var(), tol)
+                    s = ocr.stats(v)
+                    check(f"{walk} stats.std {dt.__name__} n={n} +{off}", s.std, hv.std(), tol)
+    q.finish()
+    print(f"{'FAILED' if wrong else 'PASSED'}: {wrong} wrong")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
