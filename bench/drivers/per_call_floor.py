@@ -6,7 +6,8 @@ same with a second launch between (floor2; wide: a first kernel as wide as
 a reduction's first pass), beside oclreduction.sum(x).get(), a float32
 ReductionKernel dot x[i]*y[i] of the package's and of PyOpenCL's, each with
 .get(). Tight loops: 200 untimed calls, then the median of 2000 (µs); three
-rounds, the calls' order reversed every other round; every answer checked.
+rounds, the calls' order reversed every other round; each call's answer
+checked once per size, before it is timed.
 PYTHONPATH must reach the package (build/python)."""
 import argparse
 import statistics

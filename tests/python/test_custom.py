@@ -234,6 +234,26 @@ def _done_soon(ev, seconds=20.0):
     return ev.command_execution_status == 0
 
 
+def _runs_past_a_gate(q, seconds=5.0):
+    """PyOpenCL alone: whether a kernel enqueued on the out-of-order queue q
+    after one held by a user event completes while that one is held."""
+    ctx = q.context
+    prg = cl.Program(ctx, "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }"
+                     ).build()
+    k1, k2 = cl.Kernel(prg, "k"), cl.Kernel(prg, "k")
+    # kept until the end (POCL 3.1 aborts when a held kernel's buffer is freed)
+    bufs = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 256) for _ in range(2)]
+    k1.set_args(bufs[0])
+    k2.set_args(bufs[1])
+    gate = cl.UserEvent(ctx)
+    try:
+        cl.enqueue_nd_range_kernel(q, k1, (64,), None, wait_for=[gate])
+        return _done_soon(cl.enqueue_nd_range_kernel(q, k2, (64,), None), seconds)
+    finally:
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        q.finish()
+
+
 def _data(k, n=300001):
     h = np.full(n, float(k), np.float32)
     h[k] = -1000.0
@@ -268,6 +288,9 @@ def test_partials_on_an_out_of_order_queue_add_no_wait(context, monkeypatch):
     if not context.devices[0].queue_properties & props:
         pytest.skip("the device has no out-of-order queues")
     q = cl.CommandQueue(context, properties=props)
+    if not _runs_past_a_gate(q):
+        pytest.skip("this runtime runs an out-of-order queue in order: a command behind one "
+                    "held by a user event waits whoever enqueues it (NVIDIA's OpenCL)")
     seen = _var_spec_calls(monkeypatch)
     monkeypatch.setattr(_custom, "_specs", {})
     hs = [_data(k) for k in range(3)]

@@ -180,7 +180,7 @@ def test_out_in_memory_the_reduction_reads(queue, ways, dtype):
     ct = "long" if dtype == np.int64 else "float"
     k = ocr.ReductionKernel(queue.context, dtype, "0", "a+b", "x[i]", f"__global {ct} *x")
     want = x.astype(np.float64).sum()
-    got = k(a, out=a[-1:]).get()[()]
+    got = k(a, out=a[-1:]).get().item()  # out= is a[-1:], a 1-d Array of one
     assert abs(float(got) - want) <= 1e-6 * want and a.get()[-1] == got
     assert ways == ["package"]
 
@@ -201,3 +201,45 @@ def test_python_scalars_are_checked(queue, ways):
     with pytest.raises(TypeError):
         k(a, 2.7)
     assert k(a, np.int32(-4)).get()[()] == -400
+
+
+def test_one_launch_many_calls_queues_and_threads(context, ways):
+    """The library's calls of 2 to 255 groups finish in one launch where the
+    device lets the last group do it (a ticket and a scratch shared by every
+    call of the reducer): many calls back to back on new data, then four
+    queues fed by four threads at once, each value exact (integer data,
+    int64 results). A partial read before it is written, or a ticket left
+    set, gives another value."""
+    import threading
+    k = ocr.ReductionKernel(context, np.int64, "0", "a+b", "(long)x[i] * y[i]",
+                            "__global const int *x, __global const int *y")
+    rng = np.random.default_rng(20261129)
+    # n from a GPU's 2 groups of 256 x 16 (4097) to its 255 (a CPU: 2 to 8)
+    sizes = rng.integers(4097, 255 * 4096, 48)
+    data = [(rng.integers(-1000, 1001, n).astype(np.int32),
+             rng.integers(-1000, 1001, n).astype(np.int32)) for n in sizes]
+    want = [int(np.dot(x.astype(np.int64), y.astype(np.int64))) for x, y in data]
+    q = cl.CommandQueue(context)
+    on = [(cla.to_device(q, x), cla.to_device(q, y)) for x, y in data]
+    del ways[:]
+    got = [k(x, y) for x, y in on]  # enqueued back to back, read after
+    assert [int(g.get()[()]) for g in got] == want
+    assert set(ways) == {"native"}
+    q.finish()
+    wrong: list = []
+
+    def feed(j: int) -> None:
+        qj = cl.CommandQueue(context)
+        for rnd in range(3):
+            for t in range(j, len(data), 4):
+                x, y = (cla.to_device(qj, h) for h in data[t])
+                v = int(k(x, y).get()[()])
+                if v != want[t]:
+                    wrong.append((j, rnd, int(sizes[t]), v, want[t]))
+        qj.finish()
+    threads = [threading.Thread(target=feed, args=(j,)) for j in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not wrong, wrong[:5]

@@ -76,18 +76,20 @@ def test_a_wrong_vector_walk_is_caught(queue, monkeypatch, wrong, dtype):
     import pyopencl.array as cla
     import oclreduction as ocr
     from oclreduction import _stats
-    from test_stats import check, real_eps, values
+    from test_stats import check, real_eps, values, walk_n
     dt = np.dtype(dtype)
     w = _stats._VEC_LANES[dt]
-    x = values(dt, 100003 + w, 13, loc=3.0)
+    n = walk_n(queue, per_item=8 * w)  # the four-vector steps run on any device
+    x = values(dt, n + w, 13, loc=3.0)
     x[-1] = 1000.0
+    x[:w] = 500.0  # before the view a[w:]: a walk that reads from the buffer's start sees them
     a = cla.to_device(queue, x)
     if wrong is not None:
         assert wrong[0] in _stats._SEQ_VEC
         monkeypatch.setattr(_stats, "_SEQ_VEC", _stats._SEQ_VEC.replace(*wrong))
     eps = real_eps(dt)
     with pytest.raises(AssertionError) if wrong else contextlib.nullcontext():
-        for v, h in ((a, x), (a[w:], x[w:])):  # 100003 + w and 100003: a tail each
+        for v, h in ((a, x), (a[w:], x[w:])):  # n + w and n (n % 4 == 3): a tail each
             assert ocr.stats(v).count == h.size
             check(ocr.mean(v).get()[()], ocr.var(v).get()[()], h, 0, eps)
     check(ocr.mean(a[1:]).get()[()], ocr.var(a[1:]).get()[()], x[1:], 0, eps)

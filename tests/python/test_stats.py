@@ -290,6 +290,16 @@ def test_a_wrong_merge_is_caught(queue, monkeypatch):
     check(ocr.mean(a).get()[()], ocr.var(a).get()[()], x, 0, real_eps(np.float32))
 
 
+def walk_n(queue, per_item=8, least=100003):
+    """Elements enough that every work-item of a first pass walks per_item
+    of them on this device (groups of 256 at most, the package's groups per
+    compute unit), n % 4 == 3: fewer, and a walk's mutant can hide (an
+    H200's 270,336 work-items took one of 100,003 elements each, whose
+    shifted square is 0 however it is summed)."""
+    g = 256 * _custom._GROUPS_PER_CU * queue.device.max_compute_units
+    return max(least, per_item * g) | 3
+
+
 @pytest.mark.parametrize("part,wrong", [
     ("_SEQ_STEP", ("ocr_st_d * ocr_st_d", "ocr_st_d")),           # s2 of d, not d^2
     ("_SEQ_STEP", ("ocr_st_x - ocr_st_k", "ocr_st_x - ocr_st_s1")),  # a moving shift
@@ -304,7 +314,7 @@ def test_a_wrong_walk_is_caught(queue, monkeypatch, part, wrong):
     take that walk for real data without min/max. The view starts one
     element off 16 bytes: on the GPU walk, the scalar one, not the 16-byte
     loads (test_gpu_walk's own mutants)."""
-    x = values(np.float32, 100004, 11, loc=3.0)
+    x = values(np.float32, walk_n(queue) + 1, 11, loc=3.0)
     a = cla.to_device(queue, x)[1:]
     x = x[1:]
     monkeypatch.setattr(_custom, "_specs", {})

@@ -17,8 +17,12 @@ fails=0
 # the unmutated copy passes, in both walks
 cp -r "$cl" "$dir/ok"
 for local in 1 64; do
-  TEST_CUSTOM_KERNEL_DIR="$dir/ok" TEST_CUSTOM_LOCAL=$local "$t" exprs 5 >/dev/null 2>&1 ||
-    { echo "FAIL: the unmutated copy fails at local $local"; exit 1; }
+  for run in "exprs 5" "launches" "exprs 5 -cl-std=CL1.2"; do
+    set -- $run
+    TEST_CUSTOM_KERNEL_DIR="$dir/ok" TEST_CUSTOM_LOCAL=$local TEST_CUSTOM_OPTIONS=${3:-} \
+      "$t" $1 ${2:-} >/dev/null 2>&1 ||
+      { echo "FAIL: the unmutated copy fails $run at local $local"; exit 1; }
+  done
 done
 mutant() { # NAME LOCAL FROM TO [PART [OPTIONS]]
   rm -rf "$dir/m"; cp -r "$cl" "$dir/m"

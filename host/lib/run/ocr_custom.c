@@ -173,7 +173,8 @@ fail:
 
 /* Built with the one-launch finish where the device has one; a spec whose
  * text the finish's language version refuses (-cl-std=CL2.0 or CL3.0) is
- * built as it is, and its failure reported. */
+ * built as it is, and its failure reported. Where the finish cannot be set
+ * up (a query or its ticket failing), two launches, as without it. */
 static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
                                const ocr_reducer_options *opt) {
     ocr_status st;
@@ -182,9 +183,9 @@ static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
     const char *call, *std = "";
     int finish = 0;
     cl_int err = CL_SUCCESS;
-    if ((st = ocr_finish_mode(&r->dev, opt->build_options, &finish, &std)) != OCR_OK ||
-        (st = custom_source(r, sp, opt, &src)) != OCR_OK)
-        goto done;
+    if (ocr_finish_mode(&r->dev, opt->build_options, &finish, &std) != OCR_OK)
+        finish = 0, std = "", ocr_last_error_clear(); /* two launches, as before it */
+    if ((st = custom_source(r, sp, opt, &src)) != OCR_OK) goto done;
     for (;; finish = 0, std = "") {
         if ((st = custom_options(r, opt, finish, std, opts, sizeof opts)) != OCR_OK) goto done;
         err = ocr_program_get(&r->dev, src.s, src.len, opts, OCR_BUILD_DISK_CACHE,
@@ -200,8 +201,12 @@ static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
         goto done;
     }
     if ((st = custom_kernel(r, "ocr_rk_first", &r->custom->first)) == OCR_OK &&
-        (st = custom_kernel(r, "ocr_rk_final", &r->custom->final)) == OCR_OK && finish)
-        st = setup_finish(r);
+        (st = custom_kernel(r, "ocr_rk_final", &r->custom->final)) == OCR_OK && finish &&
+        setup_finish(r) != OCR_OK) { /* two launches, as without it */
+        if (r->custom->ticket) clReleaseMemObject(r->custom->ticket), r->custom->ticket = NULL;
+        if (r->custom->finish) clReleaseKernel(r->custom->finish), r->custom->finish = NULL;
+        ocr_last_error_clear();
+    }
 done:
     free(src.s);
     return st;
