@@ -468,8 +468,8 @@ uint64_t ocr_reducer_custom_depth(const ocr_reducer *r, uint64_t n) {
 /* Whether groups > 1 finish in one launch: where the device has the finish,
  * up to OCR_FINISH_READ_MAX_GROUPS groups, the value read at once or not.
  * Past them the finish cost more than the launch it saves on an H200 (a
- * float dot of 2^24, its value read after each call: 4-8 µs more in five
- * rounds of five; bench/results/custom/h200-2026-11-29/launches.md). */
+ * float dot of 2^24, its value read after each call: 4-8 µs more in each of
+ * five rounds; bench/results/custom/h200-2026-11-29/launches.md). */
 static int one_launch(const struct ocr_custom *c, uint64_t groups) {
     return c->finish && groups <= OCR_FINISH_READ_MAX_GROUPS;
 }
