@@ -30,7 +30,7 @@ import pyopencl as cl
 import pyopencl.array as cla
 
 import oclreduction as ocr
-from oclreduction import _custom
+from oclreduction import _custom, _linalg
 
 
 def data(n, dtype):
@@ -138,7 +138,7 @@ def main():
         del xy
         want_var = float(np.var(hx.astype(np.float64)))
         ocr.dot(x, y).get(), ocr.var(x).get()  # built
-        dot_spec = _custom._dot_spec(x.dtype, y.dtype, x.dtype, False, None)
+        dot_spec = _linalg._dot_spec(x.dtype, y.dtype, x.dtype, False, None)
         if _custom._native(dot_spec, q) is False:
             sys.exit("custom_vs_cub.py: the library did not take the dot's spec")
         for spec in list(_custom._specs.values()):

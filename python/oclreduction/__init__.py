@@ -1035,5 +1035,6 @@ def reduce(queue: Optional[Queue], array: Array,
 
 
 # The custom reductions need the helpers above (their module imports them).
-from ._custom import ReductionKernel, count_nonzero, dot, norm, subset_dot, vdot  # noqa: E402
+from ._custom import ReductionKernel  # noqa: E402
+from ._linalg import count_nonzero, dot, norm, subset_dot, vdot  # noqa: E402
 from ._stats import Stats, mean, stats, std, var  # noqa: E402

@@ -27,7 +27,7 @@ echo "built $(basename "$whl")"
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 pkg = sorted(n for n in names if not n.startswith("oclreduction-"))
-want = ["oclreduction/__init__.py", "oclreduction/_build_info.py", "oclreduction/_custom.py", "oclreduction/_declarations.py",
+want = ["oclreduction/__init__.py", "oclreduction/_build_info.py", "oclreduction/_custom.py", "oclreduction/_declarations.py", "oclreduction/_linalg.py",
         "oclreduction/_native.py", "oclreduction/_nd.py", "oclreduction/_plan.py", "oclreduction/_stats.py",
         "oclreduction/_typing.py", "oclreduction/liboclreduction.so", "oclreduction/py.typed"]
 assert pkg == want, pkg
