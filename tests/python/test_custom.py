@@ -234,12 +234,15 @@ def _done_soon(ev, seconds=20.0):
     return ev.command_execution_status == 0
 
 
+# One kernel for the runtime probes below: each work-item adds one to its int.
+_BUMP = "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }"
+
+
 def _runs_past_a_gate(q, seconds=5.0):
     """PyOpenCL alone: whether a kernel enqueued on the out-of-order queue q
     after one held by a user event completes while that one is held."""
     ctx = q.context
-    prg = cl.Program(ctx, "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }"
-                     ).build()
+    prg = cl.Program(ctx, _BUMP).build()
     k1, k2 = cl.Kernel(prg, "k"), cl.Kernel(prg, "k")
     # kept until the end (POCL 3.1 aborts when a held kernel's buffer is freed)
     bufs = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 256) for _ in range(2)]
@@ -311,7 +314,8 @@ def test_partials_on_an_out_of_order_queue_add_no_wait(context, monkeypatch):
 
 
 # PyOpenCL alone: a kernel that waits for a user event set to an error, then
-# another kernel on the same queue (argv[1]: the queue's properties). Intel's
+# another kernel on the same queue (argv[1]: the queue's properties; argv[2]:
+# the kernel, _BUMP). Intel's
 # CPU runtime 2026.2.0 dies on the second enqueue with an out-of-order queue
 # (and reports the first kernel COMPLETE).
 _AFTER_A_FAILED_WAIT = """
@@ -319,7 +323,7 @@ import sys
 import pyopencl as cl
 ctx = cl.Context([cl.get_platforms()[0].get_devices()[0]])
 q = cl.CommandQueue(ctx, properties=int(sys.argv[1]))
-k = cl.Program(ctx, "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }").build().k
+k = cl.Program(ctx, sys.argv[2]).build().k
 buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 1024)
 k.set_args(buf)
 gate = cl.UserEvent(ctx)
@@ -335,7 +339,7 @@ def _runtime_survives_a_failed_wait(props):
     process) enqueues a kernel after one whose wait list failed."""
     import subprocess
     import sys
-    p = subprocess.run([sys.executable, "-c", _AFTER_A_FAILED_WAIT, str(int(props))],
+    p = subprocess.run([sys.executable, "-c", _AFTER_A_FAILED_WAIT, str(int(props)), _BUMP],
                        capture_output=True, timeout=120)
     return p.returncode == 0
 

@@ -145,6 +145,12 @@ static ocr_status custom_options(const ocr_reducer *r, const ocr_reducer_options
     return OCR_OK;
 }
 
+/* Back to two launches: the finish's kernel and ticket released. */
+static void drop_finish(struct ocr_custom *c) {
+    if (c->ticket) clReleaseMemObject(c->ticket), c->ticket = NULL;
+    if (c->finish) clReleaseKernel(c->finish), c->finish = NULL;
+}
+
 /* The one-launch kernel and its zeroed ticket, where the kernel runs groups
  * of the reducer's size (else two launches, as without it; as from a
  * kernel_dir whose custom.cl has no ocr_rk_first_finish). */
@@ -203,8 +209,7 @@ static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
     if ((st = custom_kernel(r, "ocr_rk_first", &r->custom->first)) == OCR_OK &&
         (st = custom_kernel(r, "ocr_rk_final", &r->custom->final)) == OCR_OK && finish &&
         setup_finish(r) != OCR_OK) { /* two launches, as without it */
-        if (r->custom->ticket) clReleaseMemObject(r->custom->ticket), r->custom->ticket = NULL;
-        if (r->custom->finish) clReleaseKernel(r->custom->finish), r->custom->finish = NULL;
+        drop_finish(r->custom);
         ocr_last_error_clear();
     }
 done:
@@ -273,8 +278,7 @@ ocr_status ocr_reducer_create_custom(cl_context ctx, cl_device_id device,
 
 static void custom_free(struct ocr_custom *c) {
     if (!c) return;
-    if (c->ticket) clReleaseMemObject(c->ticket);
-    if (c->finish) clReleaseKernel(c->finish);
+    drop_finish(c);
     if (c->final) clReleaseKernel(c->final);
     if (c->first) clReleaseKernel(c->first);
     ocr_program_put(c->program);
