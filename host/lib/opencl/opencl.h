@@ -198,4 +198,20 @@ char *ocr_find_kernel_file_quiet(const char *file, const char *explicit_dir);
 /* Reads a whole file; NULL and a message on failure. */
 char *ocr_read_file(const char *path, size_t *len);
 
+/* ---- the tuning cache: ocr_tune_cache.c (lookup, store, apply in
+ * ocr_bench.h; --tune's sweep is run/ocr_tune.c) ---- */
+
+/* ocr_tune_lookup; with `embedded`, keyed by the hash of the sources compiled
+ * into the library (what the reducer builds) instead of the files. */
+int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir, int embedded,
+                       ocr_tuning *out, char *note, size_t note_len);
+/* The values --tune tries besides the registry row's defaults: the sweep's
+ * candidates, and what a cache entry may hold (an unroll among them, no more
+ * groups per compute unit than the largest). */
+#define OCR_TUNE_N_UNROLLS 3
+#define OCR_TUNE_N_GPCU    4
+extern const unsigned ocr_tune_other_unrolls[OCR_TUNE_N_UNROLLS];
+extern const size_t ocr_tune_gpu_other_gpcu[OCR_TUNE_N_GPCU];
+extern const size_t ocr_tune_cpu_other_gpcu[OCR_TUNE_N_GPCU];
+
 #endif

@@ -16,9 +16,4 @@
     ((res)->expected = (ref).expected, (res)->tolerance = (ref).tolerance,                         \
      (res)->exact = (ref).tolerance == 0, (res)->any_order = (ref).any_order)
 
-/* ocr_tune_lookup; with `embedded`, keyed by the hash of the sources compiled
- * into the library (what the reducer builds) instead of the files. */
-int ocr_tune_lookup_ex(const ocr_device *dev, ocr_type t, const char *kernel_dir, int embedded,
-                       ocr_tuning *out, char *note, size_t note_len);
-
 #endif
