@@ -5,7 +5,7 @@
  * ocr_rk_neutral().
  *
  * The host builds this file after a prelude it generates from the caller's
- * spec (host/lib/run/ocr_custom_spec.c): the accumulator type ocr_rk_acc,
+ * spec (host/lib/reducer/ocr_custom_spec.c): the accumulator type ocr_rk_acc,
  * the three inline functions above (the caller's text in their bodies, never
  * in a macro, so it can redefine nothing of the library's), and the caller's
  * kernel arguments, OCR_RK_PARAMS (buffers with their element offsets,

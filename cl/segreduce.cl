@@ -79,7 +79,7 @@
  *
  * The constants (SEG_UNROLL, SEG_CHUNK_UNROLL, SEG_RUN, SEG_SERIAL,
  * SEG_FIX_SERIAL, SEG_PROBES) are the host's, passed as -D: their one home is the top of
- * host/lib/run/ocr_segments.c, which sizes teams, grids and chunks from them.
+ * host/lib/reducer/ocr_segments.c, which sizes teams, grids and chunks from them.
  *
  * colreduce: a row-major rows x cols matrix reduced along its rows (axis 0),
  * each work-item owning a column: the work-items of a group read consecutive

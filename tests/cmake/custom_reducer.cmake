@@ -1,5 +1,5 @@
 # Custom reducers: a map, a reduce and a neutral of the caller's
-# (ocr_reducer_create_custom, host/lib/run/ocr_custom.c, cl/custom.cl),
+# (ocr_reducer_create_custom, host/lib/reducer/ocr_custom.c, cl/custom.cl),
 # against host loops.
 add_executable(test_custom ${UNIT}/run/test_custom.c)
 target_link_libraries(test_custom PRIVATE oclreduction m)

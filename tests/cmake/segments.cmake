@@ -1,15 +1,15 @@
 # Segmented reductions: one call reduces many segments (offsets),
-# the rows or the columns of a matrix (cl/segreduce.cl, host/lib/run/ocr_segments.c).
+# the rows or the columns of a matrix (cl/segreduce.cl, host/lib/reducer/ocr_segments.c).
 add_executable(test_segments ${UNIT}/run/test_segments.c)
 target_link_libraries(test_segments PRIVATE oclreduction)
 # The chunk size's and the team path's constants, from their one home: the
 # fixtures that must reach the chunk path (or sit on its boundaries), or
 # teams of a given size, follow them.
 foreach(c SEG_CHUNK_ITEMS SEG_CHUNK_LOG2_ONE SEG_UNROLL)
-  file(STRINGS ${PROJECT_SOURCE_DIR}/host/lib/run/ocr_segments.c line REGEX "^#define ${c} +[0-9]+")
+  file(STRINGS ${PROJECT_SOURCE_DIR}/host/lib/reducer/ocr_segments.c line REGEX "^#define ${c} +[0-9]+")
   string(REGEX REPLACE "^#define ${c} +([0-9]+).*" "\\1" value "${line}")
   if(NOT value MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "no #define ${c} in host/lib/run/ocr_segments.c")
+    message(FATAL_ERROR "no #define ${c} in host/lib/reducer/ocr_segments.c")
   endif()
   target_compile_definitions(test_segments PRIVATE ${c}=${value})
   set(${c}_OF_TESTS ${value})

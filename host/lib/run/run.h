@@ -1,9 +1,10 @@
-/* run.h - what the engines of host/lib/run/ share, and report/ reads of
- * them. The reducer's own: ocr_reducer_priv.h, ocr_readback.h. */
+/* run.h - what the benchmark engines of host/lib/run/ (ocr_bench.h) share,
+ * and report/ reads of them. They stand on the reducer's floor
+ * (host/lib/reducer/, reducer.h), whose own state they never read. */
 #ifndef OCR_RUN_PRIV_H
 #define OCR_RUN_PRIV_H
 
-#include "opencl.h"
+#include "reducer.h"
 
 /* Runs of the pinned upload alone that a stream times (its report says so). */
 #define OCR_STREAM_H2D_REPS 5

@@ -1,6 +1,6 @@
 /*
  * test_custom.c - custom reducers (ocr_reducer_create_custom,
- * host/lib/run/ocr_custom.c, cl/custom.cl) against host loops.
+ * host/lib/reducer/ocr_custom.c, cl/custom.cl) against host loops.
  *
  *   test_custom types SEED     every type a spec takes (half excepted; double
  *                              where the device has fp64), as argument and as

@@ -1,5 +1,5 @@
 /*
- * test_reducer.c - the reducer (host/lib/run/ocr_reducer.c) on a context of its own.
+ * test_reducer.c - the reducer (host/lib/reducer/ocr_reducer.c) on a context of its own.
  *
  *   test_reducer KERNEL_DIR    every check below; stderr must stay empty
  *   test_reducer fault NAME    under the fault shim (OCR_FAULT=NAME:1): the

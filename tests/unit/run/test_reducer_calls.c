@@ -17,9 +17,9 @@
  * read or written.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "opencl.h"               /* the program cache's counters */
-#include "run/ocr_readback.h"     /* the OCLREDUCTION_READBACK rows */
-#include "run/ocr_reducer_priv.h" /* its scratch buffers, made once */
+#include "opencl.h"                   /* the program cache's counters */
+#include "reducer/ocr_readback.h"     /* the OCLREDUCTION_READBACK rows */
+#include "reducer/ocr_reducer_priv.h" /* its scratch buffers, made once */
 #include "check.h"
 
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /*
  * test_reducer_misuse.c - a reducer misused is refused (OCR_USAGE), never a
- * crash or a wrong value (host/lib/run/ocr_reducer_guard.c).
+ * crash or a wrong value (host/lib/reducer/ocr_reducer_guard.c).
  *
  *   test_reducer_misuse threads    4 threads call one reducer at once, each
  *                                  on its own queue and data, retrying until

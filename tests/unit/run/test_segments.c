@@ -1,5 +1,5 @@
 /*
- * test_segments.c - the reducer's many-reductions calls (host/lib/run/ocr_segments.c):
+ * test_segments.c - the reducer's many-reductions calls (host/lib/reducer/ocr_segments.c):
  * ocr_reducer_reduce_segments, _rows and _columns against a host loop with
  * ocr_combine, bit for bit (the data are small integers, also as floats, so
  * every order of operations gives the same value).
@@ -23,7 +23,7 @@
  * The edges (cl/segreduce.cl): a chunk of segchunks is SEG_CHUNK_ITEMS
  * elements per work-item rounded up to a power of two, or 2^16 for one-item
  * groups (the chunk path needs the mean segment to fill one); CMake passes
- * the two constants from host/lib/run/ocr_segments.c, so the fixtures below
+ * the two constants from host/lib/reducer/ocr_segments.c, so the fixtures below
  * follow a change there. Boundaries at multiples of the chunk of the
  * groups under test are chunk boundaries, and of 2^16 for any group: segments starting and ending on them, crossing one or
  * dozens of them (segfix's two ways), many tiny ones inside one chunk beside

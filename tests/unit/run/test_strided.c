@@ -1,5 +1,5 @@
 /*
- * test_strided.c - ocr_reducer_reduce_strided (host/lib/run/ocr_strided.c,
+ * test_strided.c - ocr_reducer_reduce_strided (host/lib/reducer/ocr_strided.c,
  * cl/strided.cl): strided views reduced in place, against a host loop over
  * the same elements, bit for bit.
  *

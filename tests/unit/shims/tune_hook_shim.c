@@ -7,7 +7,7 @@
  *                                                  waits up to a minute for
  *                                                  PREFIX.go
  * The library knows nothing of it: the points are the C library's calls
- * that the tuning cache's store makes (host/lib/run/ocr_tune.c).
+ * that the tuning cache's store makes (host/lib/opencl/ocr_tune_cache.c).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -3,7 +3,7 @@
 #ifndef OCR_READBACK_H
 #define OCR_READBACK_H
 
-#include "run.h"
+#include "reducer.h"
 
 typedef struct ocr_readback_row ocr_readback_row;
 
