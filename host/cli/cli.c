@@ -557,9 +557,9 @@ ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
         o->given |= (uint64_t)1 << (d - options);
     }
     if (!o->kernel_file)
-        o->spec = ocr_kernel_find(o->kernel   ? o->kernel
-                                  : o->stream ? "reduce7"
-                                              : CLI_DEFAULT_KERNEL);
+        o->spec = o->kernel   ? ocr_kernel_find(o->kernel)
+                  : o->stream ? ocr_kernel_for(OCR_KERNEL_REDUCER) /* it streams through one */
+                              : ocr_kernel_find(CLI_DEFAULT_KERNEL);
     /* --timeout outside --grade: the whole run's limit (host/cli/watchdog.c) */
     if (cli_given(o, "timeout") && !o->grade) o->run_timeout = o->timeout;
     o->grade_seed_given = cli_given(o, "grade-seed");

@@ -97,14 +97,20 @@ enum {
     OCR_KERNEL_TUNED = 64,    /* set on a request by ocr_tune_apply: its geometry is the tuning
                                  cache's, so a work-group size past what the compiled kernel
                                  allows is shrunk, as a default one is, not refused */
-    OCR_KERNEL_CONFINED = 128 /* set on a request by the grader: a kernel_file's includes stay
-                                 in its folder (no absolute name, no "..", no link out), so a
-                                 graded kernel cannot read the teacher's files */
+    OCR_KERNEL_CONFINED = 128, /* set on a request by the grader: a kernel_file's includes stay
+                                  in its folder (no absolute name, no "..", no link out), so a
+                                  graded kernel cannot read the teacher's files */
+    OCR_KERNEL_REDUCER = 256   /* THE kernel of the reducer (ocr_reducer.h), which --tune tunes
+                                  and --stream runs through it: one row of the registry has it */
 };
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
 const ocr_kernel_spec *ocr_kernel_find(const char *name_or_number);
 const ocr_kernel_spec *ocr_kernel_at(size_t i); /* NULL past the end */
+/* The first built-in kernel whose abilities include all of `caps`
+ * (OCR_KERNEL_*), or NULL: how the library and the program choose a kernel,
+ * never by its name (ocr_kernel_for(OCR_KERNEL_REDUCER): the reducer's). */
+const ocr_kernel_spec *ocr_kernel_for(unsigned caps);
 
 /* What to build: a kernel spec plus the choices that become -D options. */
 typedef struct {

@@ -28,7 +28,7 @@ static const ocr_kernel_spec specs[] = {
      "grid-stride accumulation in registers with 16-byte loads, one tree per group",
      {8, 1024, 4, 1},
      OCR_KERNEL_FREE_GEOMETRY | OCR_KERNEL_TUNABLE | OCR_KERNEL_STREAMABLE | OCR_KERNEL_ARG |
-         OCR_KERNEL_ACCURATE | OCR_KERNEL_SMALL},
+         OCR_KERNEL_ACCURATE | OCR_KERNEL_SMALL | OCR_KERNEL_REDUCER},
     {"race_tail", "lab/race_tail.cl", OCR_PER_GROUP, 64, 1024, 2, 2048,
      "LAB: reduce3 with the tutorial's barrier-free tail (wrong on purpose)", {0}, 0},
     {"reduce3_no_prefetch_barrier", "lab/reduce3_no_prefetch_barrier.cl", OCR_PER_GROUP, 64, 1024,
@@ -39,6 +39,15 @@ static const ocr_kernel_spec specs[] = {
 
 const ocr_kernel_spec *ocr_kernel_at(size_t i) {
     return i < NSPECS ? &specs[i] : NULL;
+}
+
+/* By ability: the reducer, --tune and --stream ask for OCR_KERNEL_REDUCER,
+ * so moving the reducer to another kernel is a change of this table's caps
+ * column alone (test_registry checks that one row has it). */
+const ocr_kernel_spec *ocr_kernel_for(unsigned caps) {
+    for (size_t i = 0; i < NSPECS; ++i)
+        if ((specs[i].caps & caps) == caps) return &specs[i];
+    return NULL;
 }
 
 /* "6", "reduce6" and "race_tail" all work. */

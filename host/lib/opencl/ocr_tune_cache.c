@@ -88,7 +88,7 @@ const size_t ocr_tune_gpu_other_gpcu[OCR_TUNE_N_GPCU] = {4, 16, 2, 32},
  * sweep's largest candidate. More would leave most of a run to the host's
  * finish (a group count past n launches no kernel at all). */
 static size_t most_groups(const ocr_device *dev) {
-    const ocr_kernel_spec *r7 = ocr_kernel_find("reduce7");
+    const ocr_kernel_spec *r7 = ocr_kernel_for(OCR_KERNEL_REDUCER);
     size_t most = r7->grid.gpu_items_per_cu / r7->local_size;
     if (r7->grid.cpu_groups_per_cu > most) most = r7->grid.cpu_groups_per_cu;
     for (size_t i = 0; i < OCR_TUNE_N_GPCU; ++i) {
@@ -108,7 +108,7 @@ static int parse_num(const char *s, int base, unsigned long long max, unsigned l
 }
 
 static int known_unroll(unsigned long long u) {
-    if (u == ocr_kernel_find("reduce7")->grid.unroll) return 1;
+    if (u == ocr_kernel_for(OCR_KERNEL_REDUCER)->grid.unroll) return 1;
     for (size_t i = 0; i < OCR_TUNE_N_UNROLLS; ++i)
         if (u == ocr_tune_other_unrolls[i]) return 1;
     return 0;

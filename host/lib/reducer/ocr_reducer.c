@@ -120,7 +120,7 @@ static ocr_status check_kind(ocr_type input, ocr_type type, ocr_op op) {
  * built-in defaults. */
 static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt) {
     ocr_build_request rq = {
-        .spec = *ocr_kernel_find("reduce7"),
+        .spec = *ocr_kernel_for(OCR_KERNEL_REDUCER),
         .kernel_dir = opt->kernel_dir,
         .type = r->type,
         .op = r->op,

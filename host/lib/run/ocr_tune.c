@@ -11,7 +11,7 @@
  * the built-in defaults). */
 static ocr_build_request r7_request(ocr_type t, const char *kernel_dir, const ocr_tuning *c) {
     ocr_build_request rq = {0};
-    rq.spec = *ocr_kernel_find("reduce7");
+    rq.spec = *ocr_kernel_for(OCR_KERNEL_REDUCER);
     rq.kernel_dir = kernel_dir;
     rq.type = t;
     rq.op = OCR_SUM;
@@ -63,7 +63,7 @@ ocr_status ocr_tune_run(ocr_device *dev, ocr_type t, uint64_t n, double budget_s
      * blocked access with one work-item per group and the groups per core
      * (UNROLL does not apply to blocked access). The registry row's
      * defaults first (ocr_kernels.c); the others around them. */
-    const ocr_kernel_spec *r7 = ocr_kernel_find("reduce7");
+    const ocr_kernel_spec *r7 = ocr_kernel_for(OCR_KERNEL_REDUCER);
     const size_t gpu_local[] = {r7->local_size, 64, 256, 512, 1024};
     const size_t *go = ocr_tune_gpu_other_gpcu, *co = ocr_tune_cpu_other_gpcu;
     const unsigned *uo = ocr_tune_other_unrolls;
