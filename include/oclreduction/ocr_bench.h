@@ -92,11 +92,11 @@ enum {
     OCR_KERNEL_STREAMABLE = 4,    /* the reducer's kernel: it streams inputs beyond one buffer */
     OCR_KERNEL_ARG = 8,           /* keeps indices: argmin and argmax (cl/reduce_common.h) */
     OCR_KERNEL_ACCURATE = 16,     /* builds as a compensated float sum (OCR_ACCURATE) */
-    OCR_KERNEL_SMALL = 32,    /* reads storage types (char .. half) through OCR_IN_T, combining in
-                                 the accumulator (ocr_type_accumulator) */
-    OCR_KERNEL_TUNED = 64,    /* set on a request by ocr_tune_apply: its geometry is the tuning
-                                 cache's, so a work-group size past what the compiled kernel
-                                 allows is shrunk, as a default one is, not refused */
+    OCR_KERNEL_SMALL = 32,     /* reads storage types (char .. half) through OCR_IN_T, combining in
+                                  the accumulator (ocr_type_accumulator) */
+    OCR_KERNEL_TUNED = 64,     /* set on a request by ocr_tune_apply: its geometry is the tuning
+                                  cache's, so a work-group size past what the compiled kernel
+                                  allows is shrunk, as a default one is, not refused */
     OCR_KERNEL_CONFINED = 128, /* set on a request by the grader: a kernel_file's includes stay
                                   in its folder (no absolute name, no "..", no link out), so a
                                   graded kernel cannot read the teacher's files */
