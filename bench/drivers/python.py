@@ -211,7 +211,7 @@ def main():
                 wrong += 1
                 print(f"WRONG at 2^{k}: {v} != {want}")
 
-        red = ocr._cached(q, a, a.dtype, a.dtype, "sum")
+        red = ocr._cache._cached(q, a, a.dtype, a.dtype, "sum")
         res = cla.empty(q, (), dtype)
         val = np.empty((), dtype)
 

@@ -11,7 +11,7 @@ the first pass (start to end), the gap to the second, the second, the span;
 back to back: REPS + 1 calls enqueued without waiting, a call's time the gap
 between successive calls' last kernels' ends, beside oclreduction.sum's the
 same way. Walk variants are built by editing the package's kernel text
-(_stats._SEQ_VEC) in this process, each checked against NumPy's var. The
+(cl/stats.cl as _kernels holds it) or its lanes (_stats._VEC_LANES) in this process, each checked against NumPy's var. The
 data are custom_vs_cub.py's. PYTHONPATH must reach the package (build/python);
 --passes runs against any version of it (to compare two builds)."""
 import argparse
@@ -32,13 +32,13 @@ med = statistics.median
 
 
 def two_a_step(text):
-    """Two vector loads a step instead of four."""
+    """Two vector loads a step instead of four (cl/stats.cl's macro lines)."""
     a = text[text.index("        for (; ocr_st_v + 3 * ocr_rk_g"):text.index(
         "        for (; ocr_st_v < ocr_st_nv")]
-    return text.replace(a, """        for (; ocr_st_v + ocr_rk_g < ocr_st_nv; ocr_st_v += 2 * ocr_rk_g) {
-            const @VT@ ocr_st_e0 = ocr_st_xv[ocr_st_v], ocr_st_e1 = ocr_st_xv[ocr_st_v + ocr_rk_g];
-            OCR_ST_VSTEP(ocr_st_e0) OCR_ST_VSTEP(ocr_st_e1)
-        }
+    return text.replace(a, """        for (; ocr_st_v + ocr_rk_g < ocr_st_nv; ocr_st_v += 2 * ocr_rk_g) { \\
+            const OCR_ST_VT ocr_st_e0 = ocr_st_xv[ocr_st_v], ocr_st_e1 = ocr_st_xv[ocr_st_v + ocr_rk_g]; \\
+            OCR_ST_VSTEP(ocr_st_e0) OCR_ST_VSTEP(ocr_st_e1) \\
+        } \\
 """)
 
 
@@ -108,26 +108,29 @@ def main() -> int:
                 print(f"| {rnd} | " + " | ".join(f"{t:.4f}" for t in p + [v, s]) + " |",
                       flush=True)
         if a.walks:
-            from oclreduction import _stats
-            vec, real = _stats._SEQ_VEC, _stats._vec_walk
-            variants = {"the package's, 4 a step": (vec, real),
-                        "the package's, 2 a step": (two_a_step(vec), real),
-                        "two lanes": (vec, lambda r, step: real(r, step, 2)),
-                        "four lanes": (vec, lambda r, step: real(r, step, 4)),
-                        "scalar": (vec, lambda r, step: "if (0) {}")}
+            from oclreduction import _kernels, _stats
+            vec, lanes = _kernels.source("stats.cl"), dict(_stats._VEC_LANES)
+            variants = {"the package's, 4 a step": (vec, lanes),
+                        "the package's, 2 a step": (two_a_step(vec), lanes),
+                        "two lanes": (vec, dict.fromkeys(lanes, 2)),
+                        "four lanes": (vec, dict.fromkeys(lanes, 4)),
+                        "scalar": (vec.replace("if (OCR_ST_ALIGNED) {", "if (0) {"), lanes)}
+            assert len({t for t, _ in variants.values()}) == 3, "a variant's edit missed"
             got = {}
             for rnd in range(a.rounds):
                 order = list(variants.items())
                 for name, (text, walk) in (order if rnd % 2 == 0 else order[::-1]):
                     _custom._specs.clear()
-                    _stats._SEQ_VEC, _stats._vec_walk = text, walk
+                    _kernels._texts["stats.cl"] = text
+                    _stats._VEC_LANES.update(walk)
                     try:
                         if abs(float(ocr.var(x).get()) - want) > 1e-4 * want:
                             wrong += 1
                             print("WRONG", name, np.dtype(dt))
                         got.setdefault(name, []).append(first_pass(q, x, a.reps)[0])
                     finally:
-                        _stats._SEQ_VEC, _stats._vec_walk = vec, real
+                        _kernels._texts["stats.cl"] = vec
+                        _stats._VEC_LANES.update(lanes)
             _custom._specs.clear()
             print(f"\n{np.dtype(dt)} first pass: | walk | median ms | rounds |\n|---|---:|---|")
             for name, v in got.items():

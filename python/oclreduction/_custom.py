@@ -1,5 +1,5 @@
-"""Custom reductions: ReductionKernel (PyOpenCL's interface, reduce7's shape),
-and the spec cache of the functions built on it (_linalg: dot, vdot,
+"""Custom reductions: ReductionKernel (PyOpenCL's interface, reduce7's shape;
+its kernels are the template cl/custom.cl), and the spec cache of the functions built on it (_linalg: dot, vdot,
 subset_dot, norm, count_nonzero; _stats: mean, var, std, stats).
 
 A reduction is two launches: a first pass of a fixed number of work-groups
@@ -19,119 +19,12 @@ from typing import Any, ContextManager, Dict, List, Optional, Sequence, Tuple, U
 import numpy as np
 from numpy.typing import DTypeLike
 
-from . import _NannyEvent, _built, _cached_object, _empty_scalar, _program
+from . import _kernels
+from ._arrays import _NannyEvent, _empty_scalar
+from ._cache import _built, _cached_object, _program
 from ._typing import Array, Context, Events, Queue
 
 __all__ = ["ReductionKernel"]
-
-# {decls} etc. are filled by _source; OCR_RK_* come as -D options. Every name
-# the kernels add is prefixed ocr_rk_ so that user expressions keep theirs.
-_TEMPLATE = """
-{head}
-{preamble}
-/* i of the k-th element walked: with OCR_RK_UNIT (start 0, step 1, the
-   common call) k itself, without a 64-bit multiply per element. */
-#if OCR_RK_UNIT
-#define OCR_RK_I(k) ((long)(k))
-#else
-#define OCR_RK_I(k) (ocr_rk_start + (long)(k) * ocr_rk_step)
-#endif
-typedef {acc} ocr_rk_acc_t;
-typedef {res} ocr_rk_res_t;
-
-inline ocr_rk_acc_t ocr_rk_reduce(ocr_rk_acc_t a, ocr_rk_acc_t b) {{ return ({reduce}); }}
-inline ocr_rk_res_t ocr_rk_finish(ocr_rk_acc_t r) {{ return ({finish}); }}
-
-/* v combined over the group (work-item 0 gets the total). A barrier at every
-   level: OpenCL promises no lock-step execution within a group. */
-inline ocr_rk_acc_t ocr_rk_tree(__local ocr_rk_acc_t *t, ocr_rk_acc_t v) {{
-    const uint l = get_local_id(0);
-    t[l] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = OCR_RK_WG / 2; s > 0; s >>= 1) {{
-        if (l < s)
-            t[l] = ocr_rk_reduce(t[l], t[l + s]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }}
-    return t[0];
-}}
-
-/* One partial per group at out + off (bytes); last: the group is the only
-   one, and writes the finished result instead. */
-__kernel __attribute__((reqd_work_group_size(OCR_RK_WG, 1, 1)))
-void {name}_stage1(__global char *ocr_rk_out, const ulong ocr_rk_off{decls},
-                   const long ocr_rk_start, const long ocr_rk_step, const ulong ocr_rk_n,
-                   const int ocr_rk_last) {{
-    __local ocr_rk_acc_t ocr_rk_t[OCR_RK_WG];
-{binds}
-    /* This work-item's walk: its first k and how many it takes (a seq's
-       begin may read element ocr_rk_first where ocr_rk_count > 0). */
-#if OCR_RK_BLOCKED
-    /* A CPU runs a group's work-items one after another on one core: each
-       walks its own contiguous chunk (a grid stride would touch one element
-       per cache line and jump; 4-5x slower on POCL). */
-    const ulong ocr_rk_per = (ocr_rk_n + get_global_size(0) - 1) / get_global_size(0);
-    const ulong ocr_rk_first = min(ocr_rk_n, get_global_id(0) * ocr_rk_per);
-    const ulong ocr_rk_end = min(ocr_rk_n, ocr_rk_first + ocr_rk_per);
-    const ulong ocr_rk_count = ocr_rk_end - ocr_rk_first;
-#else
-    const ulong ocr_rk_g = get_global_size(0), ocr_rk_first = get_global_id(0);
-    const ulong ocr_rk_count =
-        ocr_rk_first < ocr_rk_n ? (ocr_rk_n - 1 - ocr_rk_first) / ocr_rk_g + 1 : 0;
-#endif
-{seq_begin}
-#if OCR_RK_BLOCKED
-    for (ulong ocr_rk_k = ocr_rk_first; ocr_rk_k < ocr_rk_end; ++ocr_rk_k) {{
-        const long i = OCR_RK_I(ocr_rk_k);
-        {seq_step}
-    }}
-#else
-{vec_begin}
-    /* A GPU: neighbouring work-items read neighbouring elements (coalesced),
-       four elements a step, each loaded before any is combined: four loads
-       of a work-item in flight, not one (with one, a float dot read 2^28
-       elements at half of CUB's rate on an H200). */
-    ulong ocr_rk_k0 = ocr_rk_first;
-    for (; ocr_rk_k0 + 3 * ocr_rk_g < ocr_rk_n; ocr_rk_k0 += 4 * ocr_rk_g) {{
-{seq_step4}
-    }}
-    for (ulong ocr_rk_k = ocr_rk_k0; ocr_rk_k < ocr_rk_n; ocr_rk_k += ocr_rk_g) {{
-        const long i = OCR_RK_I(ocr_rk_k);
-        {seq_step}
-    }}
-{vec_end}
-#endif
-{seq_end}
-    ocr_rk_v = ocr_rk_tree(ocr_rk_t, ocr_rk_v);
-    if (get_local_id(0) == 0) {{
-        if (ocr_rk_last)
-            *(__global ocr_rk_res_t *)(ocr_rk_out + ocr_rk_off) = ocr_rk_finish(ocr_rk_v);
-        else
-            ((__global ocr_rk_acc_t *)ocr_rk_out)[get_group_id(0)] = ocr_rk_v;
-    }}
-}}
-
-__kernel __attribute__((reqd_work_group_size(OCR_RK_WG, 1, 1)))
-void {name}_stage2(__global char *ocr_rk_out, const ulong ocr_rk_off,
-                   __global const ocr_rk_acc_t *ocr_rk_part, const ulong ocr_rk_n) {{
-    __local ocr_rk_acc_t ocr_rk_t[OCR_RK_WG];
-    ocr_rk_acc_t ocr_rk_v = {neutral};
-    ulong k = get_local_id(0);
-    /* A few partials a work-item: their loads' latency is what costs, so
-       four are loaded before any is combined (one at a time, var's second
-       pass took 6 us on an H200). */
-    for (; k + 3 * OCR_RK_WG < ocr_rk_n; k += 4 * OCR_RK_WG) {{
-        const ocr_rk_acc_t p0 = ocr_rk_part[k], p1 = ocr_rk_part[k + OCR_RK_WG],
-                           p2 = ocr_rk_part[k + 2 * OCR_RK_WG], p3 = ocr_rk_part[k + 3 * OCR_RK_WG];
-        ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ocr_rk_reduce(ocr_rk_reduce(p0, p1), ocr_rk_reduce(p2, p3)));
-    }}
-    for (; k < ocr_rk_n; k += OCR_RK_WG)
-        ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ocr_rk_part[k]);
-    ocr_rk_v = ocr_rk_tree(ocr_rk_t, ocr_rk_v);
-    if (get_local_id(0) == 0)
-        *(__global ocr_rk_res_t *)(ocr_rk_out + ocr_rk_off) = ocr_rk_finish(ocr_rk_v);
-}}
-"""
 
 _WIDE = (np.dtype(np.float64), np.dtype(np.complex128))
 # CustomReducer's arguments after the context and device.
@@ -158,40 +51,18 @@ def _blocked(device: Any) -> bool:
     return bool(device.type & cl.device_type.CPU)
 
 
-def _four(map_expr: str, seq: Optional[Tuple[str, ...]]) -> str:
-    """The GPU walk's step over elements k0, k0 + G, k0 + 2G, k0 + 3G: each
-    in its own block (its own i and ocr_rk_k), the maps first, then one
-    combine (or the seq's step, four times in the walk's order)."""
-    def block(j: int, body: str) -> str:
-        return (f"        {{ const ulong ocr_rk_k = ocr_rk_k0 + {j} * ocr_rk_g;\n"
-                f"          const long i = OCR_RK_I(ocr_rk_k);\n"
-                f"          {body} }}\n")
-    if seq:
-        return "".join(block(j, seq[1]) for j in range(4))
-    return ("        ocr_rk_acc_t ocr_rk_m0, ocr_rk_m1, ocr_rk_m2, ocr_rk_m3;\n"
-            + "".join(block(j, f"ocr_rk_m{j} = ({map_expr});") for j in range(4))
-            + "        ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ocr_rk_reduce(ocr_rk_reduce("
-            "ocr_rk_m0, ocr_rk_m1), ocr_rk_reduce(ocr_rk_m2, ocr_rk_m3)));")
-
-
 class _Spec:
     """A reduction without its context: the text of its program and how its
     arguments are passed. Hashable through .key (the program cache's).
 
-    seq: (begin, step, end[, vec]), OpenCL C replacing a work-item's walk,
-    for a reduction whose running state is cheaper than merging each
-    element's mapped value (stats: shifted sums instead of a division per
-    element). begin declares the state, step adds element i (once per
-    element, in the walk's order), end declares ocr_rk_acc_t ocr_rk_v from
-    the state; names start with the spec's own prefix. vec, on the GPU walk:
-    "if (condition) { ... }", a walk of its own (vector loads, say) taken
-    where the condition holds (the scalar walk otherwise), which sets the
-    state as the walk would (its count included)."""
+    A preamble may replace a work-item's walk with its own by defining
+    OCR_RK_SEQ and its hooks (cl/custom.cl says how; cl/stats.cl does), for
+    a reduction whose running state is cheaper than merging each element's
+    mapped value (stats: shifted sums instead of a division per element)."""
 
     def __init__(self, acc: Any, neutral: str, reduce_expr: str, map_expr: str,
                  arguments: Any, name: str, options: Any, preamble: str,
-                 res: Any = None, finish: str = "r",
-                 seq: Optional[Tuple[str, ...]] = None) -> None:
+                 res: Any = None, finish: str = "r") -> None:
         from pyopencl.tools import ScalarArg, VectorArg, parse_arg_list
         self.acc = np.dtype(acc)
         self.res = np.dtype(res) if res is not None else self.acc
@@ -222,20 +93,15 @@ class _Spec:
                           f"char *)ocr_rk_p_{arg.name} + ocr_rk_o_{arg.name});\n")
             else:
                 decls += f", const {ct} {arg.name}"
-        self.source = _TEMPLATE.format(
-            head="\n".join(head), preamble=preamble, acc=_ctype(self.acc),
-            res=_ctype(self.res), reduce=reduce_expr, finish=finish, name=name, decls=decls,
-            binds=binds, neutral=neutral, map=map_expr,
-            seq_begin=seq[0] if seq else f"    ocr_rk_acc_t ocr_rk_v = {neutral};",
-            seq_step=seq[1] if seq else f"ocr_rk_v = ocr_rk_reduce(ocr_rk_v, ({map_expr}));",
-            seq_end=seq[2] if seq else "", seq_step4=_four(map_expr, seq),
-            vec_begin=seq[3] + " else {" if seq and len(seq) > 3 else "",
-            vec_end="    }" if seq and len(seq) > 3 else "")
+        self.source = _kernels.fill(
+            "custom.cl", HEAD="\n".join(head), PREAMBLE=preamble, ACC=_ctype(self.acc),
+            RES=_ctype(self.res), REDUCE=reduce_expr, FINISH=finish, NAME=name, DECLS=decls,
+            BINDS=binds, NEUTRAL=neutral, MAP=map_expr)
         self.key = ("custom", self.source, tuple(self.options))
         # Per argument, the NumPy type a scalar is converted to (None: a vector).
         self.scalar_types: List[Any] = [None if vec else np.dtype(arg.dtype).type
                              for arg, vec in zip(self.args, self.vector)]
-        self.native: Optional[_NativeSpec] = None if seq or finish != "r" else _native_spec(
+        self.native: Optional[_NativeSpec] = None if finish != "r" else _native_spec(
             self.acc, self.res, neutral, reduce_expr, map_expr, self.args, self.vector,
             preamble, self.options)
         scalars: List[Any] = []

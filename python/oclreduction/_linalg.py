@@ -10,6 +10,7 @@ from typing import Any, Optional, Union
 import numpy as np
 from numpy.typing import DTypeLike
 
+from . import _kernels
 from ._custom import _ctype, _run, _spec, _Spec
 from ._typing import Array, Queue
 
@@ -81,22 +82,6 @@ def subset_dot(subset: Array, a: Array, b: Array, dtype: Optional[DTypeLike] = N
     return _run(spec, (subset, a, b), queue, slice=slice)
 
 
-# L2 without overflow or underflow: a pair (s, q) stands for s * sqrt(q), s the
-# largest |x| so far (LAPACK's nrm2 scaling, merged pairwise). NaN wins; an
-# infinite s stays infinite.
-_NRM2 = """
-inline R2 ocr_nrm2_merge(R2 a, R2 b) {
-    if (isnan(a.x) || isnan(b.x))
-        return (R2)(NAN, 1);
-    const R s = fmax(a.x, b.x);
-    if (s == 0 || isinf(s))
-        return (R2)(s, 1);
-    const R p = a.x / s, q = b.x / s;
-    return (R2)(s, a.y * p * p + b.y * q * q);
-}
-"""
-
-
 def _real_of(dt: np.dtype) -> np.dtype:
     """The type |x| is computed in: NumPy's norm type (float32 for float32 and
     complex64; float64 for the rest, integers too)."""
@@ -114,7 +99,9 @@ def _norm_spec(dt: np.dtype, ord_: Any) -> _Spec:
         if ord_ == np.inf:
             return _Spec(r, "0", "(a >= b || isnan(a)) ? a : b", ab, args, "ocr_norminf",
                          None, "")
-        pre = f"#define R {rc}\n#define R2 {rc}2\n" + _NRM2
+        # L2 without overflow or underflow (cl/nrm2.cl: pairs (s, q) merged
+        # to the larger scale s, LAPACK's nrm2 scaling).
+        pre = f"#define R {rc}\n#define R2 {rc}2\n" + _kernels.source("nrm2.cl")
         return _Spec(_pair(r), "(R2)(0, 0)",
                      "ocr_nrm2_merge(a, b)", f"(R2)({ab}, 1)", args, "ocr_norm2", None, pre,
                      res=r, finish="r.x * sqrt(r.y)")

@@ -9,6 +9,8 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import _kernels
+
 # Dimensions the helper kernels decode (a long16 of sizes, one of steps).
 MAX_DIMS = 16
 
@@ -88,83 +90,6 @@ def vectors(dims: Sequence[int], steps: Sequence[int]) -> Tuple[np.ndarray, np.n
     return d, s
 
 
-# argmin/argmax along one axis: one work-group per result, reading the row
-# where it lies (the kept axes' index decoded from the group's number, the
-# row `step` elements apart), each work-item a strided share, then a tree in
-# local memory. NumPy's rule: the first index of the extreme; a NaN counts as
-# the extreme (its first index wins); -0.0 == +0.0.
-ARG_ROWS = """
-#if FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#if IN_HALF
-typedef float V;
-#define LOAD(j) vload_half((j), in)
-#else
-typedef IN V;
-#define LOAD(j) in[(j)]
-#endif
-#if IS_FLOAT
-#define NAN_(x) isnan(x)
-#else
-#define NAN_(x) 0
-#endif
-#if OP_MIN
-#define BEATS(x, y) ((x) < (y))
-#else
-#define BEATS(x, y) ((x) > (y))
-#endif
-/* (v, i) comes before (b, j): j < 0 is "none yet" */
-static int better(V v, long i, V b, long j) {
-    if (i < 0)
-        return 0;
-    if (j < 0)
-        return 1;
-    if (NAN_(b))
-        return NAN_(v) && i < j;
-    if (NAN_(v))
-        return 1;
-    return BEATS(v, b) || (v == b && i < j);
-}
-__kernel void arg_rows(__global const IN *in, const long first, const int nd, const long16 dims,
-                       const long16 steps, const long step, const long len,
-                       __global long *out, const ulong o) {
-    __local V lv[SIZE];
-    __local long li[SIZE];
-    const int lid = (int)get_local_id(0);
-    long d[16], s[16];
-    vstore16(dims, 0, d);
-    vstore16(steps, 0, s);
-    long r = (long)get_group_id(0), base = first;
-    for (int k = nd - 1; k >= 0; --k) {
-        base += (r % d[k]) * s[k];
-        r /= d[k];
-    }
-    V bv = 0;
-    long bi = -1;
-    for (long i = lid; i < len; i += SIZE) {
-        const V v = LOAD(base + i * step);
-        if (better(v, i, bv, bi)) {
-            bv = v;
-            bi = i;
-        }
-    }
-    lv[lid] = bv;
-    li[lid] = bi;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = SIZE / 2; h > 0; h /= 2) {
-        if (lid < h && better(lv[lid + h], li[lid + h], lv[lid], li[lid])) {
-            lv[lid] = lv[lid + h];
-            li[lid] = li[lid + h];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        out[o + get_group_id(0)] = li[0];
-}
-"""
-
-
 def pow2_floor(x: int) -> int:
     return 1 << (builtins.max(1, x).bit_length() - 1)
 
@@ -188,7 +113,8 @@ def arg_rows(queue: Any, a: Any, op: str, axis: int, waits: List[Any],
     # to 256 the device takes (again smaller if the kernel's limit is lower).
     size = pow2_floor(builtins.min(256, queue.device.max_work_group_size))
     while True:
-        slot = program_slot(queue, ("arg_rows", queue.device.int_ptr, dt, op, size), ARG_ROWS,
+        slot = program_slot(queue, ("arg_rows", queue.device.int_ptr, dt, op, size),
+                            _kernels.source("arg_rows.cl"),
                             _arg_options(cl_names, dt, op, fp64, size), "arg_rows")
         if slot.size >= size:
             break

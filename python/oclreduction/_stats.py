@@ -1,5 +1,6 @@
 """Fused statistics: stats, mean, var and std in one read of the data, built
-on _custom's kernel template (one home for the walk and the tree).
+on _custom's kernel template (one home for the walk and the tree) with
+cl/stats.cl as its preamble (the merge, the element's triple, the walks).
 
 Each element x becomes the triple (count 1, mean x, M2 0) and the triples
 merge with Chan's parallel formula (Welford's update where one side is a
@@ -17,174 +18,15 @@ from typing import Any, List, NamedTuple, Optional, Tuple
 import numpy as np
 from numpy.typing import DTypeLike
 
-from . import _nd
+from . import _kernels, _nd
 from ._custom import _ctype, _run, _spec, _Spec
 from ._typing import Array, Axis, Events, Queue
 
 __all__ = ["Stats", "stats", "mean", "var", "std"]
 
-# The merge and the element's triple; the struct (OCR_ST_T, its fields as
-# _fields gives them) and the OCR_ST_* switches come before it. A side with
-# count 0 is the neutral element: returned as the other, never divided by.
-_MERGE = """
-inline OCR_ST_T ocr_st_merge(OCR_ST_T a, OCR_ST_T b) {
-    if (b.n == 0)
-        return a;
-    if (a.n == 0)
-        return b;
-    OCR_ST_T r = a;
-    r.n = a.n + b.n;
-    /* One count converted per element (b.n is 1 there): a GPU converts a
-       64-bit integer in several instructions. */
-    const R na = (R)a.n, wb = (R)b.n / (na + (R)b.n), d = b.m - a.m;
-#if OCR_ST_COMPLEX
-    const R di = b.mi - a.mi;
-    r.mi = a.mi + di * wb;
-    r.m2 = a.m2 + b.m2 + (d * d + di * di) * (na * wb);
-#else
-    r.m2 = a.m2 + b.m2 + d * d * (na * wb);
-#endif
-    r.m = a.m + d * wb;
-#if !OCR_ST_COMPLEX
-    if (isinf(a.m) || isinf(b.m)) { /* NumPy's sum-then-divide: inf, or inf - inf = NaN */
-        r.m = a.m + b.m;
-        r.m2 = NAN;
-    }
-#endif
-#if OCR_ST_MINMAX /* NumPy's: NaN wins, then the first index of the extreme value */
-    if (OCR_ST_LT(b.lo, a.lo) || (OCR_ST_EQ(b.lo, a.lo) && b.ilo < a.ilo)) {
-        r.lo = b.lo;
-        r.ilo = b.ilo;
-    }
-    if (OCR_ST_GT(b.hi, a.hi) || (OCR_ST_EQ(b.hi, a.hi) && b.ihi < a.ihi)) {
-        r.hi = b.hi;
-        r.ihi = b.ihi;
-    }
-#endif
-    return r;
-}
-
-/* Element k of the view, x + i xi (v: its value for min/max). M2 is x - x:
-   0, or NaN for inf and NaN (NumPy's var of [inf] is NaN: inf - inf). */
-inline OCR_ST_T ocr_st_one(R x, R xi, L v, ulong k) {
-    OCR_ST_T r = ocr_st_zero();
-    r.n = 1;
-    r.m = x;
-    r.m2 = x - x;
-#if OCR_ST_COMPLEX
-    r.mi = xi;
-    r.m2 += xi - xi;
-#endif
-#if OCR_ST_MINMAX
-    r.lo = r.hi = v;
-    r.ilo = r.ihi = k;
-#endif
-    return r;
-}
-
-/* NumPy's var: M2 / max(n - ddof, 0) (0/0: NaN, M2/0: inf). */
-inline R ocr_st_var(OCR_ST_T r, R ddof) { return r.m2 / fmax((R)r.n - ddof, (R)0); }
-"""
-
-# A work-item's own walk over real data without min/max: sums shifted by its
-# first element k (s1 of x - k, s2 of its squares: no division per element,
-# and k lies among the data, so M2 = s2 - s1^2/c cancels little), then one
-# triple merged by the tree. s0, the plain sum, gives NumPy's mean where an
-# element is inf or NaN (s1 is then not finite) and M2 is NaN. k and the
-# count c are known before the walk (the template's ocr_rk_first and
-# ocr_rk_count): a step is a load and four flops, no select or counter (with
-# them, var of 2^28 float32 read at 0.92x our sum's rate on an H200).
-_SEQ_BEGIN = """    ulong ocr_st_c = ocr_rk_count;
-    R ocr_st_k = 0, ocr_st_s0 = 0, ocr_st_s1 = 0, ocr_st_s2 = 0;
-    if (ocr_st_c) {
-        const ulong ocr_rk_k = ocr_rk_first;
-        const long i = OCR_RK_I(ocr_rk_k);
-        ocr_st_k = X;
-    }"""
-_SEQ_STEP = """{ const R ocr_st_x = X;
-          const R ocr_st_d = ocr_st_x - ocr_st_k;
-          ocr_st_s0 += ocr_st_x;
-          ocr_st_s1 += ocr_st_d;
-          ocr_st_s2 += ocr_st_d * ocr_st_d; }"""
-# The GPU walk over float or double data whose first element is aligned to
-# its vector (VT of W lanes: float2, double4), in the common call (i = k):
-# four vector loads a step, the sums kept per lane; work-item 0 takes the
-# last n % W elements. The first pass of var of 2^28 elements on an H200:
-# float 0.2535 ms with scalar loads, 0.2452 with float2, 0.2571 with float4;
-# double 0.5119 scalar, 0.5050 with double2, 0.4786 with double4
-# (bench/drivers/var_walks.py --walks; bench/results/custom/h200-2026-11-29).
-# The shift k is begin's: an element of the data all the same.
-_SEQ_VEC = """#if OCR_RK_UNIT
-    if (((ulong)x & (sizeof(@VT@) - 1)) == 0)
-#else
-    if (0)
-#endif
-    {
-        const ulong ocr_st_nv = ocr_rk_n / @W@;
-        ulong ocr_st_v = get_global_id(0);
-        ocr_st_c = @W@ * (ocr_st_v < ocr_st_nv ? (ocr_st_nv - 1 - ocr_st_v) / ocr_rk_g + 1 : 0) +
-                   (ocr_st_v == 0 ? ocr_rk_n % @W@ : 0);
-        __global const @VT@ *const ocr_st_xv = (__global const @VT@ *)x;
-        @VT@ ocr_st_a0 = (@VT@)(0), ocr_st_a1 = ocr_st_a0, ocr_st_a2 = ocr_st_a0;
-#define OCR_ST_VSTEP(e) { const @VT@ ocr_st_e = (e), ocr_st_d = ocr_st_e - ocr_st_k; \\
-        ocr_st_a0 += ocr_st_e; ocr_st_a1 += ocr_st_d; ocr_st_a2 += ocr_st_d * ocr_st_d; }
-        for (; ocr_st_v + 3 * ocr_rk_g < ocr_st_nv; ocr_st_v += 4 * ocr_rk_g) {
-            const @VT@ ocr_st_e0 = ocr_st_xv[ocr_st_v], ocr_st_e1 = ocr_st_xv[ocr_st_v + ocr_rk_g],
-                     ocr_st_e2 = ocr_st_xv[ocr_st_v + 2 * ocr_rk_g],
-                     ocr_st_e3 = ocr_st_xv[ocr_st_v + 3 * ocr_rk_g];
-            OCR_ST_VSTEP(ocr_st_e0) OCR_ST_VSTEP(ocr_st_e1)
-            OCR_ST_VSTEP(ocr_st_e2) OCR_ST_VSTEP(ocr_st_e3)
-        }
-        for (; ocr_st_v < ocr_st_nv; ocr_st_v += ocr_rk_g)
-            OCR_ST_VSTEP(ocr_st_xv[ocr_st_v])
-#undef OCR_ST_VSTEP
-        ocr_st_s0 = @LANES0@;
-        ocr_st_s1 = @LANES1@;
-        ocr_st_s2 = @LANES2@;
-        if (get_global_id(0) == 0)
-            for (ulong ocr_rk_k = ocr_st_nv * @W@; ocr_rk_k < ocr_rk_n; ++ocr_rk_k) {
-                const long i = OCR_RK_I(ocr_rk_k);
-                @STEP@
-            }
-    }"""
-
-
 # The lanes of each type's vector (float2, double4: measured best on an
-# H200, where float4 and double2 were slower) and the sum of a vector's lanes.
+# H200, where float4 and double2 were slower): cl/stats.cl's vector walk.
 _VEC_LANES = {np.dtype(np.float32): 2, np.dtype(np.float64): 4}
-_LANES = {2: "{0}.s0 + {0}.s1", 4: "({0}.s0 + {0}.s1) + ({0}.s2 + {0}.s3)"}
-
-
-def _vec_walk(r: np.dtype, step: str, lanes: int = 0) -> str:
-    """_SEQ_VEC for data of type r (step: the scalar walk's step), with
-    lanes (default: _VEC_LANES's) to a vector."""
-    w = lanes or _VEC_LANES[r]
-    text = _SEQ_VEC.replace("@VT@", f"{_ctype(r)}{w}").replace("@W@", str(w))
-    for j in range(3):
-        text = text.replace(f"@LANES{j}@", _LANES[w].format(f"ocr_st_a{j}"))
-    return text.replace("@STEP@", step)
-
-
-_SEQ_END = """    ocr_rk_acc_t ocr_rk_v = ocr_st_zero();
-    if (ocr_st_c) {
-        const R c = (R)ocr_st_c;
-        ocr_rk_v.n = ocr_st_c;
-        ocr_rk_v.m = isfinite(ocr_st_s1) ? ocr_st_k + ocr_st_s1 / c : ocr_st_s0 / c;
-        const R m2 = ocr_st_s2 - ocr_st_s1 * (ocr_st_s1 / c); /* >= 0 but for rounding */
-        ocr_rk_v.m2 = isfinite(ocr_st_s1) ? (m2 < 0 ? (R)0 : m2) : (R)NAN;
-    }"""
-
-# NaN orders first for min and max alike (NumPy's propagation); integers plain.
-_FLOAT_ORDER = """
-#define OCR_ST_LT(x, y) ((x) < (y) || (isnan(x) && !isnan(y)))
-#define OCR_ST_GT(x, y) ((x) > (y) || (isnan(x) && !isnan(y)))
-#define OCR_ST_EQ(x, y) ((x) == (y) || (isnan(x) && isnan(y)))
-"""
-_INT_ORDER = """
-#define OCR_ST_LT(x, y) ((x) < (y))
-#define OCR_ST_GT(x, y) ((x) > (y))
-#define OCR_ST_EQ(x, y) ((x) == (y))
-"""
 
 _F16: np.dtype = np.dtype(np.float16)
 _F32: np.dtype = np.dtype(np.float32)
@@ -266,17 +108,13 @@ def _struct(src: np.dtype, r: np.dtype, minmax: bool) -> Tuple[np.dtype, str]:
     return dt, text
 
 
-def _read(src: np.dtype, r: np.dtype) -> Tuple[str, str, str, str]:
-    """(the kernel's argument, the element's real and imaginary parts in R,
-    its value in L): float16 read as ushort through vload_half (no
-    cl_khr_fp16 needed), bool as its byte."""
+def _read(src: np.dtype) -> Tuple[str, List[str]]:
+    """(the kernel's argument, the #define lines saying how cl/stats.cl reads
+    element i): float16 as ushort (vload_half), bool as its byte."""
     if src == _F16:
-        x = "vload_half(i, (__global const half *)x)"
-        return "__global const ushort *x", f"(R){x}", "(R)0", f"(L){x}"
+        return "__global const ushort *x", ["#define OCR_ST_HALF 1"]
     ct = "uchar" if src.kind == "b" else _ctype(src)
-    if src.kind == "c":
-        return f"__global const {ct} *x", "(R)x[i].real", "(R)x[i].imag", "(L)0"
-    return f"__global const {ct} *x", "(R)x[i]", "(R)0", "(L)x[i]"
+    return f"__global const {ct} *x", ["#define OCR_ST_HALF 0"]
 
 
 def _finish(kind: str, src: np.dtype, res: np.dtype, r: np.dtype, ddof: float
@@ -302,25 +140,27 @@ def _stats_spec(src: np.dtype, res: np.dtype, r: np.dtype, minmax: bool, kind: s
     ("stats": the accumulator; "mean", "var", "std": one value of res)."""
     def make() -> _Spec:
         acc, decl = _struct(src, r, minmax)
-        arg, re, im, v = _read(src, r)
+        arg, read = _read(src)
         lohi = _lohi_type(src) if minmax else r
+        walk = not minmax and src.kind != "c"  # the work-item's own walk
+        vec = walk and src == r  # and its vector walk
         head = [f"#define R {_ctype(r)}", f"#define L {_ctype(lohi)}",
                 f"#define OCR_ST_COMPLEX {int(src.kind == 'c')}",
-                f"#define OCR_ST_MINMAX {int(minmax)}"]
+                f"#define OCR_ST_MINMAX {int(minmax)}",
+                f"#define OCR_ST_FLOAT {int(src.kind == 'f')}", *read,
+                f"#define OCR_ST_WALK {int(walk)}", f"#define OCR_ST_VEC {int(vec)}"]
+        if vec:
+            w = _VEC_LANES[r]
+            head += [f"#define OCR_ST_W {w}", f"#define OCR_ST_VT {_ctype(r)}{w}"]
         if r == _F64:  # _Spec enables it for double arguments and results only
             head.insert(0, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
-        order = _FLOAT_ORDER if src.kind == "f" else _INT_ORDER
         dt, finish = (acc, "r") if kind == "stats" else _finish(kind, src, res, r, ddof)
         # ocr_rk_k: the template's index of the element in the view's order
         # (i counts in the buffer), which argmin and argmax report.
-        step = _SEQ_STEP.replace("X", re)
-        seq: Optional[Tuple[str, ...]] = None if minmax or src.kind == "c" else (
-            _SEQ_BEGIN.replace("X", re), step, _SEQ_END) + (
-            (_vec_walk(r, step),) if src == r else ())
         return _Spec(acc, "ocr_st_zero()", "ocr_st_merge(a, b)",
-                     f"ocr_st_one({re}, {im}, {v}, ocr_rk_k)", arg, "ocr_stats", None,
-                     "\n".join(head) + "\n" + decl + order + _MERGE, res=dt, finish=finish,
-                     seq=seq)
+                     "ocr_st_one(OCR_ST_X, OCR_ST_XI, OCR_ST_V, ocr_rk_k)", arg, "ocr_stats",
+                     None, "\n".join(head) + "\n" + decl + _kernels.source("stats.cl"),
+                     res=dt, finish=finish)
     key = ("stats", src, res, r, minmax, kind, float(ddof) if kind in ("var", "std") else 0)
     return _spec(key, make)
 
@@ -421,7 +261,7 @@ def _device(kind: str, a: Any, ddof: float, dtype: Optional[DTypeLike], queue: A
             wait_for: Events, axis: Axis) -> Array:
     """mean, var or std as a 0-d Array of NumPy's dtype (float16: computed in
     float32 and narrowed on the device)."""
-    from . import _narrow
+    from ._passes import _narrow
     c = _prepare(a, dtype, queue, False, axis)
     if not np.isfinite(ddof):
         raise ValueError(f"ddof={ddof!r}: a finite number")

@@ -91,9 +91,11 @@ add_test(NAME python.pyopencl_suite_pypi COMMAND ${SCRIPTS}/python_pypi_suite.sh
 set_tests_properties(python.pyopencl_suite_pypi PROPERTIES LABELS "python" TIMEOUT 1200
   SKIP_RETURN_CODE 77 ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 
-# The package's own kernels (the ReductionKernel template, mean/var/std/
-# stats with their walks) under oclgrind: no race, no access out of bounds,
-# every answer right; the template's tree without a barrier is a race.
+# The package's own kernels, every file of python/oclreduction/cl/ (the
+# ReductionKernel template, mean/var/std/stats with their walks, norm, the
+# passes around a reduction, argmin along an axis; a file no case reads
+# fails it) under oclgrind: no race, no access out of bounds, every answer
+# right; the template's tree without a barrier is a race.
 if(OCLGRIND)
   add_test(NAME python.oclgrind_kernels COMMAND ${PY_NEEDS} "pyopencl numpy" --
            ${SCRIPTS}/python_oclgrind.sh ${OCR_PYTEST_PYTHON}

@@ -90,3 +90,12 @@ def data(dtype, op, n, seed=7):
         return (rng.integers(-100, 100, n) / 4).astype(dt)
     info = np.iinfo(dt)
     return rng.integers(info.min // 2, info.max // 2, n, dtype=dt, endpoint=True)
+
+
+def patch_kernel(monkeypatch, name, old, new):
+    """cl/<name> as the package reads it, with old (which must be there)
+    replaced by new, until the test ends (a mutant of a shipped kernel)."""
+    from oclreduction import _kernels
+    text = _kernels.source(name)
+    assert old in text, f"{name} no longer holds {old!r}: update the mutant"
+    monkeypatch.setitem(_kernels._texts, name, text.replace(old, new))

@@ -1,11 +1,16 @@
 """The package's own kernels under oclgrind: every case answers as NumPy
 does, and tests/scripts/python_oclgrind.sh runs this under oclgrind
 --data-races --check-api (out-of-bounds accesses always reported) and
-requires no diagnostic. Those kernels are the ReductionKernel template
-(_custom._TEMPLATE: a spec the C library does not take, here one with a
-#define in its preamble) and the statistics built on it (mean, var, std,
-stats: their own walks, the vector walk among them), in one group and in two
-passes over partials, in the GPU's coalesced walk and a CPU's chunks.
+requires no diagnostic. Those kernels are the files of the package's cl/
+folder, and the cases must read every one of them (else the script fails,
+naming the file: a new kernel cannot go unchecked): the ReductionKernel
+template (cl/custom.cl: a spec the C library does not take, here one with a
+#define in its preamble) and the statistics built on it (cl/stats.cl: mean,
+var, std, stats, their own walks, the vector walk among them), in one group
+and in two passes over partials, in the GPU's coalesced walk and a CPU's
+chunks; norm's L2 merge (nrm2.cl); the passes around the library's
+reductions (narrow.cl, gather.cl, last_zero.cl) and argmin/argmax along an
+axis (arg_rows.cl).
 
     oclgrind_kernels.py [--no-barrier]
 
@@ -19,7 +24,7 @@ import pyopencl as cl
 import pyopencl.array as cla
 
 import oclreduction as ocr
-from oclreduction import _custom
+from oclreduction import _custom, _kernels
 
 TREE = """        if (l < s)
             t[l] = ocr_rk_reduce(t[l], t[l + s]);
@@ -28,8 +33,9 @@ TREE = """        if (l < s)
 
 def main() -> int:
     if "--no-barrier" in sys.argv[1:]:
-        assert TREE in _custom._TEMPLATE, "the template's tree changed: update the mutant"
-        _custom._TEMPLATE = _custom._TEMPLATE.replace(
+        text = _kernels.source("custom.cl")
+        assert TREE in text, "the template's tree changed: update the mutant"
+        _kernels._texts["custom.cl"] = text.replace(
             TREE, TREE.replace("        barrier(CLK_LOCAL_MEM_FENCE);", ""))
     ctx = cl.create_some_context(interactive=False)
     q = cl.CommandQueue(ctx)
@@ -67,9 +73,34 @@ def main() -> int:
                           hv.var(), tol)
                     s = ocr.stats(v)
                     check(f"{walk} stats.std {dt.__name__} n={n} +{off}", s.std, hv.std(), tol)
+            check(f"{walk} norm n={n}", ocr.norm(cla.to_device(q, hx)).get(),
+                  np.linalg.norm(hx.astype(np.float64)), 1e-5)
+    helpers(q, rng, check)
     q.finish()
+    missed = sorted(set(_kernels.files()) - _kernels.loaded)
+    if missed:
+        wrong += 1
+        print(f"WRONG: no case read {', '.join(missed)} (add one above)")
     print(f"{'FAILED' if wrong else 'PASSED'}: {wrong} wrong")
     return 1 if wrong else 0
+
+
+def helpers(q, rng, check) -> None:
+    """The small kernels around the library's reductions, each once: the
+    library's own kernels run too (oclgrind checks them as well)."""
+    h8 = rng.integers(-100, 100, 1000).astype(np.int8)
+    check("min int8 (narrow.cl)", ocr.min(cla.to_device(q, h8)).get(), h8.min(), 0)
+    h64 = rng.standard_normal(777)
+    check("sum float64 as float32 (gather.cl)",
+          ocr.sum(cla.to_device(q, h64), dtype=np.float32).get(),
+          h64.astype(np.float32).sum(dtype=np.float64), 1e-4)
+    hz = np.array([1.0, -0.0, 2.0, 0.0, 3.0] * 50, np.float32)
+    got = ocr.min(cla.to_device(q, hz)).get()[()]
+    want = np.minimum.reduce(hz)
+    check("min of zeros (last_zero.cl)", np.signbit(got), np.signbit(want), 0)
+    h2 = rng.standard_normal((5, 37)).astype(np.float32)
+    got = ocr.argmin(cla.to_device(q, h2), axis=1).get()
+    check("argmin axis=1 (arg_rows.cl)", int(np.abs(got - h2.argmin(axis=1)).sum()), 0, 0)
 
 
 if __name__ == "__main__":

@@ -243,7 +243,7 @@ def test_cache_does_not_keep_a_context_alive():
     a = cla.to_device(q, np.arange(100, dtype=np.int32))
     assert oclreduction.sum(a).get() == 4950
     ptr = ctx.int_ptr
-    assert ptr in oclreduction._cache
+    assert ptr in oclreduction._cache._cache
     del a, q, ctx
     gc.collect()
-    assert ptr not in oclreduction._cache
+    assert ptr not in oclreduction._cache._cache

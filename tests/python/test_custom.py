@@ -8,6 +8,7 @@ import pytest
 
 import oclreduction as ocr
 from oclreduction import _custom
+from conftest import patch_kernel
 
 SIZES = [0, 1, 2, 3, 1000003]
 TYPES = [np.int32, np.int64, np.float32, np.float64, np.complex64, np.complex128]
@@ -421,8 +422,7 @@ def test_second_pass_over_many_partials(queue, monkeypatch, mutant):
     monkeypatch.setattr(_custom, "_specs", {})
     if mutant:
         wrong = ("p3 = ocr_rk_part[k + 3 * OCR_RK_WG]", "p3 = ocr_rk_part[k + 2 * OCR_RK_WG]")
-        assert wrong[0] in _custom._TEMPLATE
-        monkeypatch.setattr(_custom, "_TEMPLATE", _custom._TEMPLATE.replace(*wrong))
+        patch_kernel(monkeypatch, "custom.cl", *wrong)
     n = 2_000_003
     h = np.arange(n, dtype=np.int64) % 1000 - 400
     k = ocr.ReductionKernel(queue.context, np.int64, "0", "a+b", "ONE(x[i])",

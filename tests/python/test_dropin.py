@@ -358,6 +358,6 @@ def test_results_are_whole_arrays(queue, monkeypatch):
     c = r.copy()
     r.fill(np.float32(2))
     assert r.get()[()] == 2 and c.get()[()] == x.sum()
-    monkeypatch.setattr(ocr, "_scalar_protos", {np.dtype(np.float32): None})
+    monkeypatch.setattr(ocr._arrays, "_scalar_protos", {np.dtype(np.float32): None})
     s = ocr.sum(a)
-    assert s.get()[()] == x.sum() and ocr._scalar_protos[np.dtype(np.float32)] is None
+    assert s.get()[()] == x.sum() and ocr._arrays._scalar_protos[np.dtype(np.float32)] is None

@@ -8,6 +8,7 @@ import contextlib
 import pytest
 
 from oclreduction import _custom
+from conftest import patch_kernel
 from test_custom import (test_count_nonzero, test_dot_offsets_and_slice,  # noqa: F401
                          test_dot_vdot, test_kernel_every_index_once, test_kernel_pyopencl_call,
                          test_norm)
@@ -57,12 +58,12 @@ def test_the_walk_is_the_gpu_one(queue, monkeypatch):
 
 
 @pytest.mark.parametrize("wrong", [
-    ("ocr_st_nv * @W@; ocr_rk_k", "ocr_rk_n; ocr_rk_k"),  # the last n % W left out
-    ("ocr_rk_n % @W@ : 0", "0 : 0"),  # ... or read but not counted
+    ("ocr_st_nv * OCR_ST_W; ocr_rk_k", "ocr_rk_n; ocr_rk_k"),  # the last n % W left out
+    ("ocr_rk_n % OCR_ST_W : 0", "0 : 0"),  # ... or read but not counted
     ("ocr_st_a2 += ocr_st_d * ocr_st_d", "ocr_st_a2 += ocr_st_d"),  # the lanes' squares
     ("ocr_st_e3 = ocr_st_xv[ocr_st_v + 3 * ocr_rk_g]", "ocr_st_e3 = ocr_st_xv[ocr_st_v]"),
-    ("ocr_st_s1 = @LANES1@", "ocr_st_s1 = @W@ * ocr_st_a1.s0"),  # the other lanes left out
-    ("(__global const @VT@ *)x", "(__global const @VT@ *)ocr_rk_p_x"),  # the view's offset
+    ("ocr_st_s1 = OCR_ST_LANES(ocr_st_a1)", "ocr_st_s1 = OCR_ST_W * ocr_st_a1.s0"),  # the other lanes left out
+    ("(__global const OCR_ST_VT *)x", "(__global const OCR_ST_VT *)ocr_rk_p_x"),  # the view's offset
     None,  # the walk as it is: right on both views
 ])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -85,8 +86,7 @@ def test_a_wrong_vector_walk_is_caught(queue, monkeypatch, wrong, dtype):
     x[:w] = 500.0  # before the view a[w:]: a walk that reads from the buffer's start sees them
     a = cla.to_device(queue, x)
     if wrong is not None:
-        assert wrong[0] in _stats._SEQ_VEC
-        monkeypatch.setattr(_stats, "_SEQ_VEC", _stats._SEQ_VEC.replace(*wrong))
+        patch_kernel(monkeypatch, "stats.cl", *wrong)
     eps = real_eps(dt)
     with pytest.raises(AssertionError) if wrong else contextlib.nullcontext():
         for v, h in ((a, x), (a[w:], x[w:])):  # n + w and n (n % 4 == 3): a tail each

@@ -154,7 +154,7 @@ class _Counting:
 
 def _gathers():
     """The package's gather programs built so far (its copies of views)."""
-    return [k for e in list(ocr._cache.values()) for k in list(e.slots)
+    return [k for e in list(ocr._cache._cache.values()) for k in list(e.slots)
             if k and k[0] == "gather" and e.slots[k].program is not None]
 
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# python_oclgrind.sh PYTHON SCRIPT - the package's own kernels
-# (tests/python/oclgrind_kernels.py) under oclgrind --data-races --check-api
+# python_oclgrind.sh PYTHON SCRIPT - the package's own kernels, every file
+# of python/oclreduction/cl/ (tests/python/oclgrind_kernels.py fails when a
+# case reads none of one), under oclgrind --data-races --check-api
 # (out-of-bounds accesses are always reported): every answer right and no
 # diagnostic. Then the template's tree without its barrier must be reported
 # as a race. Not --uninitialized: oclgrind 21.10 crashes on the vector

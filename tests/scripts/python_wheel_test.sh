@@ -23,14 +23,19 @@ vpy=$tmp/venv/bin/python
   { tail -n 40 "$tmp/wheel.log"; fail "pip wheel $src"; }
 whl=$(ls "$tmp"/wheels/oclreduction-*.whl) || fail "no wheel in $tmp/wheels"
 echo "built $(basename "$whl")"
-"$vpy" - "$whl" <<'PY' || fail "the wheel's contents"
-import sys, zipfile
+"$vpy" - "$whl" "$src/python/oclreduction" <<'PY' || fail "the wheel's contents"
+import os, sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 pkg = sorted(n for n in names if not n.startswith("oclreduction-"))
-want = ["oclreduction/__init__.py", "oclreduction/_build_info.py", "oclreduction/_custom.py", "oclreduction/_declarations.py", "oclreduction/_linalg.py",
-        "oclreduction/_native.py", "oclreduction/_nd.py", "oclreduction/_plan.py", "oclreduction/_stats.py",
-        "oclreduction/_typing.py", "oclreduction/liboclreduction.so", "oclreduction/py.typed"]
-assert pkg == want, pkg
+# The source folder's modules and kernels (cl/*.cl), the generated modules,
+# the library and py.typed: nothing missing, nothing else.
+src = sys.argv[2]
+want = sorted(["oclreduction/" + f for f in os.listdir(src) if f.endswith(".py")]
+              + ["oclreduction/cl/" + f for f in os.listdir(os.path.join(src, "cl"))
+                 if f.endswith(".cl")]
+              + ["oclreduction/_build_info.py", "oclreduction/_declarations.py",
+                 "oclreduction/liboclreduction.so", "oclreduction/py.typed"])
+assert "oclreduction/cl/custom.cl" in want and pkg == want, (pkg, want)
 print("wheel holds:", " ".join(pkg))
 PY
 "$vpy" -m pip install -q --no-deps "$whl" > "$tmp/install.log" 2>&1 ||
