@@ -9,6 +9,7 @@
  * creates no event the form does not. Prints nothing. */
 #include "ocr_reducer_priv.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 ocr_status ocr_form_state(ocr_reducer *r, const ocr_form *f, void **state) {
@@ -34,6 +35,27 @@ ocr_status ocr_form_state(ocr_reducer *r, const ocr_form *f, void **state) {
     if ((st = f->open(r, state)) != OCR_OK) return st;
     r->more[i].form = f, r->more[i].state = *state;
     return OCR_OK;
+}
+
+ocr_status ocr_form_alloc(size_t size, void **state) {
+    if ((*state = calloc(1, size))) return OCR_OK;
+    ocr_errorf("out of host memory");
+    return OCR_NO_MEMORY;
+}
+
+ocr_status ocr_call_buffers(const ocr_reducer *r, const ocr_call *c, size_t *rsize) {
+    ocr_status st;
+    size_t size = 0;
+    if ((st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
+        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", rsize)) != OCR_OK)
+        return st;
+    uint64_t have = size / r->in_es;
+    if (c->offset <= have && c->n <= have - c->offset) return OCR_OK;
+    ocr_errorf("elements [%llu, %llu + %llu) lie beyond the input buffer, which holds %llu %s "
+               "values; a reduction over several buffers is not supported",
+               (unsigned long long)c->offset, (unsigned long long)c->offset,
+               (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
+    return OCR_USAGE;
 }
 
 /* n = 0: each of the count values is the identity of r's type and operator,
@@ -74,6 +96,7 @@ ocr_status ocr_call_submit(ocr_reducer *r, const ocr_form *f, ocr_call *c) {
     ocr_status st;
     void *state = NULL;
     cl_event ev = NULL, keep = NULL;
+    if (!f) f = r->form; /* the reducer's own */
     if (c->done) *c->done = NULL;
     if (c->host) c->result = r->rb.result, c->result_offset = 0, c->count = 1;
     if ((st = ocr_form_state(r, f, &state)) != OCR_OK ||
@@ -99,5 +122,17 @@ ocr_status ocr_call_submit(ocr_reducer *r, const ocr_form *f, ocr_call *c) {
     if ((st = ocr_readback_fetch(&r->rb, c->q, ev, c->host, &keep)) != OCR_OK) clFinish(c->q);
     if (ev) clReleaseEvent(ev);
     r->last = keep;
+    return st;
+}
+
+ocr_status ocr_call_run(ocr_reducer *r, const char *fn, const ocr_form *f, ocr_call *c) {
+    ocr_last_error_clear();
+    ocr_status st = ocr_reducer_enter(r, fn);
+    if (st != OCR_OK) return st;
+    int tok = ocr_capture_begin();
+    st = ocr_call_submit(r, f, c);
+    ocr_reducer_keep_error(&r->err, ocr_capture_end(tok), st);
+    r->cl_err = st == OCR_OK ? CL_SUCCESS : ocr_last_cl_error();
+    ocr_reducer_leave(r);
     return st;
 }

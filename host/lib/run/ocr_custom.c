@@ -534,12 +534,8 @@ static const ocr_geometry *custom_geometry_of(const void *state) {
     return &((const struct ocr_custom *)state)->geom;
 }
 
-const ocr_form ocr_custom_form = {.name = "custom",
-                                  .open = not_custom,
-                                  .check = check_call,
-                                  .enqueue = enqueue,
-                                  .release = custom_free,
-                                  .geometry = custom_geometry_of};
+const ocr_form ocr_custom_form = {"custom", not_custom, check_call, enqueue, custom_free, 0,
+                                  custom_geometry_of};
 
 /* ---- the public calls ----------------------------------------------------------- */
 
@@ -560,12 +556,9 @@ ocr_status ocr_reducer_reduce_custom_into(ocr_reducer *r, cl_command_queue q, ui
                                           const ocr_custom_value *args, cl_mem result_buf,
                                           size_t result_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done) {
-    OCR_CALL_BEGIN(r);
     ocr_call c = {q,    num_wait, wait, NULL, 0, n, result_buf, result_offset, 1, args ? args : &no_args,
                   NULL, done};
-    ocr_status st = ocr_call_submit(r, &ocr_custom_form, &c);
-    OCR_CALL_END(r, st);
-    return st;
+    return ocr_call_run(r, __func__, &ocr_custom_form, &c);
 }
 
 size_t ocr_reducer_custom_size(const ocr_reducer *r) {

@@ -51,15 +51,20 @@ static ocr_status read_options(const ocr_reducer_options *opt, ocr_reducer_optio
         ocr_errorf("ocr_reducer_options: size %zu is too small (0, or sizeof the struct)", n);
         return OCR_USAGE;
     }
-    for (size_t i = sizeof *opt; i < n; ++i)
-        if (((const unsigned char *)opt)[i]) {
-            ocr_errorf("ocr_reducer_options: fields this library (%s) does not know are set "
-                       "(size %zu, it knows %zu bytes)",
-                       OCR_VERSION, n, sizeof *opt);
+    ocr_status st = ocr_sized_read(opt, n, sizeof *opt, "ocr_reducer_options", out);
+    out->size = sizeof *out;
+    return st;
+}
+
+ocr_status ocr_sized_read(const void *in, size_t n, size_t known, const char *what, void *out) {
+    for (size_t i = known; i < n; ++i)
+        if (((const unsigned char *)in)[i]) {
+            ocr_errorf("%s: fields this library (%s) does not know are set (size %zu, it knows "
+                       "%zu bytes)",
+                       what, OCR_VERSION, n, known);
             return OCR_USAGE;
         }
-    memcpy(out, opt, n < sizeof *opt ? n : sizeof *opt);
-    out->size = sizeof *out;
+    memcpy(out, in, n < known ? n : known);
     return OCR_OK;
 }
 
@@ -436,19 +441,9 @@ fail:
 /* The buffers' sizes and where the call reads and writes. */
 static ocr_status check_buffers(const ocr_reducer *r, const ocr_plain *pl, const ocr_call *c) {
     ocr_status st;
-    size_t size = 0, rsize = 0;
-    if ((st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
-        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
-        return st;
-    uint64_t have = size / r->in_es;
-    if (c->offset > have || c->n > have - c->offset) {
-        ocr_errorf("elements [%llu, %llu + %llu) lie beyond the buffer, which holds %llu %s "
-                   "values; a reduction over several buffers is not supported",
-                   (unsigned long long)c->offset, (unsigned long long)c->offset,
-                   (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
-        return OCR_USAGE;
-    }
-    if ((st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
+    size_t rsize = 0;
+    if ((st = ocr_call_buffers(r, c, &rsize)) != OCR_OK ||
+        (st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
         return st;
     if ((c->offset || c->result_offset) && !pl->k->offsets) {
         ocr_errorf("the reduce7.cl of kernel_dir takes no offsets (an older copy?): "
@@ -620,23 +615,16 @@ static const ocr_geometry *plain_geometry(const void *state) {
     return &((const ocr_plain *)state)->k->geom;
 }
 
-const ocr_form ocr_plain_form = {.name = "ocr_reducer_reduce",
-                                 .check = plain_check,
-                                 .enqueue = plain_enqueue,
-                                 .release = plain_release,
-                                 .empty_is_identity = 1,
-                                 .geometry = plain_geometry};
+const ocr_form ocr_plain_form = {"ocr_reducer_reduce", NULL, plain_check, plain_enqueue,
+                                 plain_release, 1, plain_geometry};
 
 /* ---- the public calls: the reducer's own form, plain or custom ---------------------- */
 
 ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                    uint64_t n, cl_mem result_buf, size_t result_offset,
                                    cl_uint num_wait, const cl_event *wait, cl_event *done) {
-    OCR_CALL_BEGIN(r);
     ocr_call c = {q, num_wait, wait, buf, offset, n, result_buf, result_offset, 1, NULL, NULL, done};
-    ocr_status st = ocr_call_submit(r, r->form, &c);
-    OCR_CALL_END(r, st);
-    return st;
+    return ocr_call_run(r, __func__, NULL, &c); /* NULL: r's own form, read once entered */
 }
 
 ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,

@@ -83,12 +83,20 @@ struct ocr_form {
     const ocr_geometry *(*geometry)(const void *state);
 };
 
-/* One call of form f on r (entered): state, checks, first wait, the form's
+/* One call of form f (NULL: r's own) on r (entered): state, checks, first wait, the form's
  * commands (on failure: clFinish), the last event kept for the next call and
  * the caller's done, the blocking call's bytes read back. */
 ocr_status ocr_call_submit(ocr_reducer *r, const ocr_form *f, ocr_call *c);
+/* A public call's whole body: r entered (fn names the call in a refusal),
+ * ocr_call_submit, the messages and OpenCL code kept as r's last error. */
+ocr_status ocr_call_run(ocr_reducer *r, const char *fn, const ocr_form *f, ocr_call *c);
 /* The state of form f (r's own, or made on its first call). */
 ocr_status ocr_form_state(ocr_reducer *r, const ocr_form *f, void **state);
+/* A form's zeroed state of `size` bytes (an open's), or OCR_NO_MEMORY, said. */
+ocr_status ocr_form_alloc(size_t size, void **state);
+/* The input and result buffers of c: r's context's, elements [offset, offset
+ * + n) within the input; *rsize the result buffer's bytes. */
+ocr_status ocr_call_buffers(const ocr_reducer *r, const ocr_call *c, size_t *rsize);
 
 /* ---- reduce7's form (ocr_reducer.c): the plain reducer's own ---- */
 extern const ocr_form ocr_plain_form;
@@ -126,6 +134,11 @@ ocr_status ocr_custom_spec_read(const ocr_custom_spec *spec, ocr_custom_spec *ou
 char *ocr_custom_prelude(const ocr_custom_spec *sp);
 
 /* ---- creating one ---- */
+/* The size rule (ocr_reducer.h) for a struct of `known` bytes whose caller
+ * says it is n: bytes past `known` must be 0 (else OCR_USAGE, said with
+ * what), the first min(n, known) copied to out (the rest left as they are). */
+ocr_status ocr_sized_read(const void *in, size_t n, size_t known, const char *what, void *out);
+
 /* Builds r (zeroed) from the caller's options (read with the size rule) and
  * `what`: the context and device not NULL, the rest the builder's. */
 typedef ocr_status (*ocr_reducer_builder)(cl_context ctx, cl_device_id device,

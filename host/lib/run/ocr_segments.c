@@ -117,18 +117,9 @@ static ocr_status build_columns(ocr_reducer *r, col_state *s) {
  * values go: in bounds, apart. */
 static ocr_status check_call(const ocr_reducer *r, const ocr_call *c) {
     ocr_status st;
-    size_t size = 0, rsize = 0;
-    if ((st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
-        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
-        return st;
-    uint64_t have = size / r->in_es, rhave = rsize / r->es;
-    if (c->offset > have || c->n > have - c->offset) {
-        ocr_errorf("elements [%llu, %llu + %llu) lie beyond the input buffer, which holds %llu %s "
-                   "values",
-                   (unsigned long long)c->offset, (unsigned long long)c->offset,
-                   (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
-        return OCR_USAGE;
-    }
+    size_t rsize = 0;
+    if ((st = ocr_call_buffers(r, c, &rsize)) != OCR_OK) return st;
+    uint64_t rhave = rsize / r->es;
     if (c->result_offset > rhave || c->count > rhave - c->result_offset) {
         ocr_errorf("the result buffer holds %llu %s values; %llu from element %zu do not fit",
                    (unsigned long long)rhave, ocr_type_name(r->type), (unsigned long long)c->count,
@@ -212,6 +203,15 @@ fail:
     return st;
 }
 
+/* Buffer arguments 0 .. count - 1 of k (a NULL entry: no buffer). */
+static ocr_status set_mems(cl_kernel k, const cl_mem *const *mems, cl_uint count) {
+    ocr_status st = OCR_OK;
+    for (cl_uint i = 0; i < count; ++i)
+        OCR_CL(clSetKernelArg(k, i, sizeof(cl_mem), mems[i]));
+fail:
+    return st;
+}
+
 /* Long segments (n >= k chunks, so at least one chunk): segchunks over the
  * elements, then segfix over the segments. */
 static ocr_status enqueue_chunks(ocr_reducer *r, const seg_state *s, const ocr_call *c,
@@ -229,21 +229,15 @@ static ocr_status enqueue_chunks(ocr_reducer *r, const seg_state *s, const ocr_c
     if ((st = ocr_reducer_grow(r, 0, chunks)) != OCR_OK ||
         (st = ocr_reducer_grow(r, 1, chunks)) != OCR_OK)
         return st;
-    OCR_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &c->buf));
-    OCR_CL(clSetKernelArg(k, 1, sizeof(cl_mem), o32));
-    OCR_CL(clSetKernelArg(k, 2, sizeof(cl_mem), o64));
-    OCR_CL(clSetKernelArg(k, 3, sizeof(cl_mem), &c->result));
-    OCR_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &r->scratch[0]));
-    OCR_CL(clSetKernelArg(k, 5, sizeof(cl_mem), &r->scratch[1]));
-    if ((st = seg_args(k, 6, h, c, 1, log2)) != OCR_OK) return st;
+    /* segchunks takes all six; segfix all but the input */
+    const cl_mem *mems[6] = {&c->buf, o32, o64, &c->result, &r->scratch[0], &r->scratch[1]};
+    if ((st = set_mems(k, mems, 6)) != OCR_OK || (st = seg_args(k, 6, h, c, 1, log2)) != OCR_OK)
+        return st;
     OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, nw, wl,
                                   r->q_ooo ? &first : NULL));
-    OCR_CL(clSetKernelArg(fix, 0, sizeof(cl_mem), o32));
-    OCR_CL(clSetKernelArg(fix, 1, sizeof(cl_mem), o64));
-    OCR_CL(clSetKernelArg(fix, 2, sizeof(cl_mem), &c->result));
-    OCR_CL(clSetKernelArg(fix, 3, sizeof(cl_mem), &r->scratch[0]));
-    OCR_CL(clSetKernelArg(fix, 4, sizeof(cl_mem), &r->scratch[1]));
-    if ((st = seg_args(fix, 5, h, c, 0, log2)) != OCR_OK) goto fail;
+    if ((st = set_mems(fix, mems + 1, 5)) != OCR_OK ||
+        (st = seg_args(fix, 5, h, c, 0, log2)) != OCR_OK)
+        goto fail;
     /* an out-of-order queue orders the two launches only through the event */
     OCR_CL(clEnqueueNDRangeKernel(c->q, fix, 1, NULL, &fix_global, &fix_local, first ? 1 : 0,
                                   first ? &first : NULL, ev));
@@ -265,11 +259,8 @@ static ocr_status enqueue_segments(ocr_reducer *r, void *state, const ocr_call *
         return enqueue_chunks(r, s, c, h, log2, nw, wl, ev);
     cl_uint team_log2 = team_log2_for(local, r->in_es, c->n, h->k);
     size_t global = seg_groups(r, local, h->k, (local >> team_log2) * SEG_RUN) * local;
-    OCR_CL(clSetKernelArg(kern, 0, sizeof(cl_mem), &c->buf));
-    OCR_CL(clSetKernelArg(kern, 1, sizeof(cl_mem), h->o32 ? &h->o32 : NULL));
-    OCR_CL(clSetKernelArg(kern, 2, sizeof(cl_mem), h->o64 ? &h->o64 : NULL));
-    OCR_CL(clSetKernelArg(kern, 3, sizeof(cl_mem), &c->result));
-    st = seg_args(kern, 4, h, c, 1, team_log2);
+    const cl_mem *mems[4] = {&c->buf, h->o32 ? &h->o32 : NULL, h->o64 ? &h->o64 : NULL, &c->result};
+    if ((st = set_mems(kern, mems, 4)) == OCR_OK) st = seg_args(kern, 4, h, c, 1, team_log2);
     if (st == OCR_OK)
         OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, nw, wl, ev));
 fail:
@@ -331,11 +322,7 @@ static ocr_status matrix_size(uint64_t rows, uint64_t cols, uint64_t *n) {
 
 static ocr_status seg_open(ocr_reducer *r, void **state) {
     ocr_status st = no_arg(r);
-    if (st == OCR_OK && !(*state = calloc(1, sizeof(seg_state)))) {
-        ocr_errorf("out of host memory");
-        st = OCR_NO_MEMORY;
-    }
-    return st;
+    return st == OCR_OK ? ocr_form_alloc(sizeof(seg_state), state) : st;
 }
 
 static void seg_release(void *state) {
@@ -359,12 +346,8 @@ static ocr_status seg_check(ocr_reducer *r, void *state, ocr_call *c) {
     return h->k && c->n ? build_segments(r, state) : OCR_OK;
 }
 
-static const ocr_form segments_form = {.name = "segments and rows",
-                                       .open = seg_open,
-                                       .check = seg_check,
-                                       .enqueue = enqueue_segments,
-                                       .release = seg_release,
-                                       .empty_is_identity = 1};
+static const ocr_form segments_form = {"segments and rows", seg_open,   seg_check, enqueue_segments,
+                                       seg_release,         1,          NULL};
 
 /* The offsets: their type, a buffer that holds them, apart from the results. */
 static ocr_status check_offsets(const ocr_reducer *r, const ocr_call *c, const seg_how *h) {
@@ -396,26 +379,20 @@ ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_me
                                        ocr_type offsets_type, uint64_t num_segments,
                                        cl_mem result_buf, size_t result_offset, cl_uint num_wait,
                                        const cl_event *wait, cl_event *done) {
-    OCR_CALL_BEGIN(r);
     seg_how h = {NULL, NULL, num_segments, 0, offsets_type, 0};
     *(offsets_type == OCR_UINT ? &h.o32 : &h.o64) = offsets_buf;
     ocr_call c = {q,           num_wait,     wait, buf, offset, n, result_buf, result_offset,
                   num_segments, &h,          NULL, done};
-    ocr_status st = ocr_call_submit(r, &segments_form, &c);
-    OCR_CALL_END(r, st);
-    return st;
+    return ocr_call_run(r, __func__, &segments_form, &c);
 }
 
 ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                    uint64_t rows, uint64_t cols, cl_mem result_buf,
                                    size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                    cl_event *done) {
-    OCR_CALL_BEGIN(r);
     seg_how h = {NULL, NULL, rows, cols, OCR_UINT, 1};
     ocr_call c = {q, num_wait, wait, buf, offset, 0, result_buf, result_offset, rows, &h, NULL, done};
-    ocr_status st = ocr_call_submit(r, &segments_form, &c);
-    OCR_CALL_END(r, st);
-    return st;
+    return ocr_call_run(r, __func__, &segments_form, &c);
 }
 
 /* ---- columns: colreduce ------------------------------------------------------------- */
@@ -479,11 +456,16 @@ static ocr_status enqueue_columns(ocr_reducer *r, void *state, const ocr_call *c
 
 static ocr_status col_open(ocr_reducer *r, void **state) {
     ocr_status st = no_arg(r);
-    if (st == OCR_OK && !(*state = calloc(1, sizeof(col_state)))) {
-        ocr_errorf("out of host memory");
-        st = OCR_NO_MEMORY;
-    }
-    return st;
+    return st == OCR_OK ? ocr_form_alloc(sizeof(col_state), state) : st;
+}
+
+/* rows x cols checked, the kernels built on the first call with values to read. */
+static ocr_status col_check(ocr_reducer *r, void *state, ocr_call *c) {
+    ocr_status st;
+    const col_how *h = c->how;
+    if ((st = matrix_size(h->rows, h->cols, &c->n)) != OCR_OK || (st = check_call(r, c)) != OCR_OK)
+        return st;
+    return h->cols && c->n ? build_columns(r, state) : OCR_OK;
 }
 
 static void col_release(void *state) {
@@ -493,29 +475,14 @@ static void col_release(void *state) {
     free(s);
 }
 
-static ocr_status col_check(ocr_reducer *r, void *state, ocr_call *c) {
-    ocr_status st;
-    const col_how *h = c->how;
-    if ((st = matrix_size(h->rows, h->cols, &c->n)) != OCR_OK || (st = check_call(r, c)) != OCR_OK)
-        return st;
-    return h->cols && c->n ? build_columns(r, state) : OCR_OK;
-}
-
-static const ocr_form columns_form = {.name = "columns",
-                                      .open = col_open,
-                                      .check = col_check,
-                                      .enqueue = enqueue_columns,
-                                      .release = col_release,
-                                      .empty_is_identity = 1};
+static const ocr_form columns_form = {"columns", col_open, col_check, enqueue_columns, col_release,
+                                      1,         NULL};
 
 ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                       uint64_t rows, uint64_t cols, cl_mem result_buf,
                                       size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                       cl_event *done) {
-    OCR_CALL_BEGIN(r);
     col_how h = {rows, cols};
     ocr_call c = {q, num_wait, wait, buf, offset, 0, result_buf, result_offset, cols, &h, NULL, done};
-    ocr_status st = ocr_call_submit(r, &columns_form, &c);
-    OCR_CALL_END(r, st);
-    return st;
+    return ocr_call_run(r, __func__, &columns_form, &c);
 }

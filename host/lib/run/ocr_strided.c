@@ -225,15 +225,9 @@ static ocr_status enqueue(ocr_reducer *r, void *state, const ocr_call *c, cl_uin
 
 static ocr_status str_open(ocr_reducer *r, void **state) {
     const ocr_plain *pl = ocr_plain_of(r, "ocr_reducer_reduce_strided");
-    str_state *s;
-    if (!pl) return OCR_USAGE;
-    if (!(s = calloc(1, sizeof *s))) {
-        ocr_errorf("out of host memory");
-        return OCR_NO_MEMORY;
-    }
-    s->pl = pl;
-    *state = s;
-    return OCR_OK;
+    ocr_status st = pl ? ocr_form_alloc(sizeof(str_state), state) : OCR_USAGE;
+    if (st == OCR_OK) ((str_state *)*state)->pl = pl;
+    return st;
 }
 
 static void str_release(void *state) {
@@ -242,12 +236,8 @@ static void str_release(void *state) {
     free(s);
 }
 
-static const ocr_form strided_form = {.name = "ocr_reducer_reduce_strided",
-                                      .open = str_open,
-                                      .check = check_call,
-                                      .enqueue = enqueue,
-                                      .release = str_release,
-                                      .empty_is_identity = 1};
+static const ocr_form strided_form = {"ocr_reducer_reduce_strided", str_open, check_call, enqueue,
+                                      str_release, 1, NULL};
 
 ocr_status ocr_reducer_reduce_strided(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                       uint64_t n, uint64_t stride, cl_mem result_buf,
@@ -256,10 +246,7 @@ ocr_status ocr_reducer_reduce_strided(ocr_reducer *r, cl_command_queue q, cl_mem
     if (stride == 1) /* contiguous: reduce7's vector loads */
         return ocr_reducer_reduce_into(r, q, buf, offset, n, result_buf, result_offset, num_wait,
                                        wait, done);
-    OCR_CALL_BEGIN(r);
     ocr_call c = {q, num_wait, wait, buf, offset, n, result_buf, result_offset, 1, &stride, NULL,
                   done};
-    ocr_status st = ocr_call_submit(r, &strided_form, &c);
-    OCR_CALL_END(r, st);
-    return st;
+    return ocr_call_run(r, __func__, &strided_form, &c);
 }

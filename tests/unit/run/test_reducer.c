@@ -132,9 +132,9 @@ static void errors(const char *kernel_dir) {
     EXPECT(st == OCR_OK && v.i == 0, "n = 0: status %d, sum %d (%s)", (int)st, v.i,
            ocr_reducer_last_error(r));
     st = ocr_reducer_reduce(r, q, b, 0, 1001, &v);
-    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the buffer", "n past the end");
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the input buffer", "n past the end");
     st = ocr_reducer_reduce(r, q, b, 999, 2, &v);
-    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the buffer",
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the input buffer",
                  "offset + n past the end");
     st = ocr_reducer_reduce(r, q, NULL, 0, 10, &v);
     expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "must not be NULL", "NULL buffer");
@@ -250,22 +250,38 @@ static void offsets(void) {
 
 /* The async call waits for its wait list: the data are written (on another
  * queue) only after the reduction was enqueued behind a user event. */
-static void wait_list(void) {
-    ocr_reducer *r;
+enum { N_GATED = 100000 };
+
+/* An int max reducer, N_GATED zeros (host *h and buffer *b), a second queue
+ * and a closed user event: the wait-list tests' set-up. */
+static ocr_reducer *gated_setup(int **h, cl_mem *b, cl_command_queue *q2, cl_event *gate) {
+    ocr_reducer *r = NULL;
     cl_int err;
-    enum { N = 100000 };
     ocr_status st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_MAX, NULL, &r);
     EXPECT(st == OCR_OK, "create int max: %s", ocr_reducer_last_error(NULL));
-    if (st != OCR_OK) return;
-    int *h = calloc(N, sizeof *h);
-    cl_mem b =
-        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
+    if (st != OCR_OK) return NULL;
+    *h = calloc(N_GATED, sizeof **h);
+    *b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N_GATED * sizeof **h, *h,
+                        &err);
     CL_OK(err);
+    *q2 = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    *gate = clCreateUserEvent(ctx, &err);
+    CL_OK(err);
+    return r;
+}
+
+static void wait_list(void) {
+    enum { N = N_GATED };
+    int *h;
+    cl_mem b;
+    cl_command_queue q2;
+    cl_event gate, done = NULL;
+    cl_int err;
+    ocr_status st;
+    ocr_reducer *r = gated_setup(&h, &b, &q2, &gate);
+    if (!r) return;
     cl_mem res = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
-    CL_OK(err);
-    cl_command_queue q2 = clCreateCommandQueue(ctx, dev, 0, &err);
-    CL_OK(err);
-    cl_event gate = clCreateUserEvent(ctx, &err), done = NULL;
     CL_OK(err);
     st = ocr_reducer_reduce_async(r, q, b, 0, N, res, 1, &gate, &done);
     EXPECT(st == OCR_OK && done, "async: %s", ocr_reducer_last_error(r));
@@ -302,20 +318,14 @@ static void *open_later(void *gate) {
  * call blocks): the value is the written data's. Without the wait the
  * reduction would read the zeros that were there. */
 static void blocking_wait_list(void) {
-    ocr_reducer *r;
-    cl_int err;
-    enum { N = 100000 };
-    ocr_status st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_MAX, NULL, &r);
-    EXPECT(st == OCR_OK, "create int max: %s", ocr_reducer_last_error(NULL));
-    if (st != OCR_OK) return;
-    int *h = calloc(N, sizeof *h);
-    cl_mem b =
-        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
-    CL_OK(err);
-    cl_command_queue q2 = clCreateCommandQueue(ctx, dev, 0, &err);
-    CL_OK(err);
-    cl_event gate = clCreateUserEvent(ctx, &err), wrote = NULL;
-    CL_OK(err);
+    enum { N = N_GATED };
+    int *h;
+    cl_mem b;
+    cl_command_queue q2;
+    cl_event gate, wrote = NULL;
+    ocr_status st;
+    ocr_reducer *r = gated_setup(&h, &b, &q2, &gate);
+    if (!r) return;
     h[N / 3] = 4321;
     CL_OK(clEnqueueWriteBuffer(q2, b, CL_FALSE, 0, N * sizeof *h, h, 1, &gate, &wrote));
     CL_OK(clFlush(q2));
