@@ -130,7 +130,7 @@ OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl
 /* ocr_reducer_reduce whose first command waits for wait[0..num_wait) (events
  * of the reducer's context, e.g. the write of the input on another queue, or
  * a user event); still blocks until the value is known. num_wait 0 and wait
- * NULL: ocr_reducer_reduce itself. (since 1.1) */
+ * NULL: ocr_reducer_reduce itself. */
 OCR_API ocr_status ocr_reducer_reduce_wait(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                            size_t offset, uint64_t n, cl_uint num_wait,
                                            const cl_event *wait, ocr_value *result);
@@ -176,7 +176,7 @@ OCR_API const char *ocr_reducer_last_error(const ocr_reducer *r);
  * CLBlast returns it; 0 (CL_SUCCESS) when that call did not fail in OpenCL
  * (a refused argument, say) or none failed. With r == NULL: the calling
  * thread's last failed ocr_reducer_create's. 0 for a released reducer or one
- * a call is in on another thread. (since 1.1) */
+ * a call is in on another thread. */
 OCR_API cl_int ocr_reducer_last_cl_error(const ocr_reducer *r);
 
 /* The kernel's geometry: work-group size and groups of the first pass
