@@ -358,20 +358,10 @@ static int check_preset(const preset *p, const cu_run *s, const cu_ref *f, uint6
     return near(g, f->want, f->tol);
 }
 
-/* Small integers' bits as an ocr_value, for printing. */
-static ocr_value value_of(ocr_type t, const unsigned char *b) {
-    ocr_value v;
-    memset(&v, 0, sizeof v);
-    memcpy(&v, b, ocr_type_size(t));
-    if (t == OCR_CHAR) v.l = (int8_t)b[0];
-    if (t == OCR_UCHAR) v.l = b[0];
-    return v;
-}
-
 static int check_free(const cu_run *s, const cu_ref *f, const unsigned char *got, char *res,
                       char *exp, size_t len) {
-    ocr_value_str(s->type, value_of(s->type, got), res, len);
-    ocr_value_str(s->type, value_of(s->type, f->bytes), exp, len);
+    ocr_value_str(s->type, ocr_value_from_bytes(s->type, got), res, len);
+    ocr_value_str(s->type, ocr_value_from_bytes(s->type, f->bytes), exp, len);
     if (!ocr_type_is_float(s->type)) return !memcmp(got, f->bytes, ocr_type_size(s->type));
     double g = as_double(s->type, got), w = f->want;
     return near(g, w, f->tol) || (isnan(g) && isnan(w));

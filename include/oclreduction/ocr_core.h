@@ -145,6 +145,12 @@ typedef union {
 
 /* Formats v as text ("%d", "%.9g", ...) into buf. */
 OCR_API const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len);
+/* The value whose bytes (ocr_type_size(t) of them, in the device's order)
+ * are at `bytes`: a char or short sign-extended into .l (so .i holds it
+ * too), a uchar or ushort into .ul (and .u), the others as their member; as
+ * ocr_value_str prints it. The one decoder of a result's bytes (the custom
+ * reducer's, the CLI's, ocr_result_value's). */
+OCR_API ocr_value ocr_value_from_bytes(ocr_type t, const void *bytes);
 
 /* Combines a and b exactly as the kernels do. */
 OCR_API ocr_value ocr_combine(ocr_type t, ocr_op o, ocr_value a, ocr_value b);

@@ -64,7 +64,8 @@ typedef struct {
     const char *kernel_dir;    /* read reduce7.cl and reduce_common.h from this directory
                                   instead of the embedded copies (for editing kernels) */
     size_t local_size;         /* work-group size, 0: chosen for the device; at most
-                                  OCR_MAX_LOCAL_SIZE (else OCR_USAGE) */
+                                  OCR_MAX_LOCAL_SIZE (else OCR_USAGE) and the device's
+                                  limit (else OCR_TOO_LARGE) */
     size_t groups;             /* groups of the first pass, 0: chosen for the device; at
                                   most OCR_MAX_GROUPS (else OCR_USAGE) */
     const char *build_options; /* appended to the kernel's build options, or NULL; a -D or
@@ -108,7 +109,13 @@ OCR_API ocr_status ocr_reducer_create(cl_context context, cl_device_id device, o
 
 /* Reduces elements [offset, offset + n) of `buf` (elements of the reducer's
  * type) and returns the value in *result; blocks until it is known.
- *   n >= 1, and offset + n must lie within buf: a reduction over more than
+ *   n = 0 (an empty range) gives the identity of the operator, as every call
+ *     form does (CUB and Boost.Compute return the initial value): sum 0,
+ *     prod 1, min the type's largest value (+inf for floats), max its
+ *     smallest (-inf), and all bits set, none, none (ocr_identity). argmin
+ *     and argmax have no index for it: OCR_USAGE, with a message (NumPy
+ *     raises too). A custom reducer's is its neutral value.
+ *   offset + n must lie within buf: a reduction over more than
  *     one buffer (n beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE) is not supported and
  *     is refused with OCR_USAGE.
  *   Any offset works, at no extra cost: the kernel takes it as an argument.
@@ -119,6 +126,14 @@ OCR_API ocr_status ocr_reducer_create(cl_context context, cl_device_id device, o
  * at most, or IEEE's infinity or NaN). */
 OCR_API ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                       size_t offset, uint64_t n, ocr_value *result);
+
+/* ocr_reducer_reduce whose first command waits for wait[0..num_wait) (events
+ * of the reducer's context, e.g. the write of the input on another queue, or
+ * a user event); still blocks until the value is known. num_wait 0 and wait
+ * NULL: ocr_reducer_reduce itself. */
+OCR_API ocr_status ocr_reducer_reduce_wait(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                           size_t offset, uint64_t n, cl_uint num_wait,
+                                           const cl_event *wait, ocr_value *result);
 
 /* The same without blocking: the whole reduction runs on the device and
  * writes the one value to element 0 of result_buf (at least one element;
@@ -155,6 +170,14 @@ OCR_API ocr_value ocr_result_value(ocr_type type, ocr_op op, const void *element
  * ocr_reducer_create. For a released reducer, or one a call is in on another
  * thread, a text that says so. */
 OCR_API const char *ocr_reducer_last_error(const ocr_reducer *r);
+
+/* The raw OpenCL error code (CL_OUT_OF_RESOURCES, CL_INVALID_MEM_OBJECT, ...)
+ * of the last failed OpenCL call inside the last failed call on r, as
+ * CLBlast returns it; 0 (CL_SUCCESS) when that call did not fail in OpenCL
+ * (a refused argument, say) or none failed. With r == NULL: the calling
+ * thread's last failed ocr_reducer_create's. 0 for a released reducer or one
+ * a call is in on another thread. */
+OCR_API cl_int ocr_reducer_last_cl_error(const ocr_reducer *r);
 
 /* The kernel's geometry: work-group size and groups of the first pass
  * (NULL for a NULL or released reducer). */
@@ -236,8 +259,9 @@ OCR_API ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q
 /* ocr_reducer_reduce_into over the n elements buf[offset + i * stride],
  * i < n (NumPy's a[::k], a[s:e:k]; a reversed view is the same elements from
  * its lowest one, with a positive stride): read in place, one scalar load
- * each, no copy. n >= 1 and stride >= 1, and offset + (n - 1) * stride must
- * lie within buf (overflow checked), else OCR_USAGE. The value goes to
+ * each, no copy. stride >= 1, and offset + (n - 1) * stride must lie within
+ * buf (overflow checked), else OCR_USAGE; n = 0 writes the identity (the
+ * rule of ocr_reducer_reduce). The value goes to
  * element result_offset of result_buf, which must not be one of the elements
  * read (the rule of ocr_reducer_reduce_async; an element between two of them
  * may be). Every type, operator and option of the reducer: widening and the

@@ -129,3 +129,16 @@ if(Python3_FOUND)
            COMMAND sh -c "\"$1\" --map \"x[i] * 2\" --reduce \"a + b\" --neutral 0 --type double -s 4099 -r 2 --format json | \"$2\" \"$3\" custom 4099 1"
                    sh ${OCR} ${Python3_EXECUTABLE} ${SCRIPTS}/check_custom_json.py)
 endif()
+# The result's bytes decoded once (ocr_value_from_bytes): a short or char
+# result of -1 prints -1 in text and JSON, not 65535 or 255 (the CLI's own
+# decoder did not sign-extend short; issue 48).
+foreach(t short char)
+  cli_test(custom_signed_${t}_text --rc 0 --out "^Result: -1 \\(reference -1\\)$"
+           --out "^Test PASSED!$"
+           -- ${OCR} --map "(${t})-1" --reduce "min(a, b)" --neutral 0 --type ${t} -s 1000 -r 1)
+  cli_test(custom_signed_${t}_json --rc 0 --out "\"result\": \"-1\", \"expected\": \"-1\""
+           -- ${OCR} --map "(${t})-1" --reduce "min(a, b)" --neutral 0 --type ${t} -s 1000 -r 1
+              --format json)
+endforeach()
+cli_test(custom_unsigned_ushort_text --rc 0 --out "^Result: 65535 \\(reference 65535\\)$"
+         -- ${OCR} --map "(ushort)65535" --reduce "max(a, b)" --neutral 0 --type ushort -s 1000 -r 1)

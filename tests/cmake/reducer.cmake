@@ -21,3 +21,9 @@ foreach(call clBuildProgram clCreateBuffer clEnqueueNDRangeKernel clEnqueueReadB
            PROPERTIES ENVIRONMENT "OCR_FAULT=${call}:1;LD_PRELOAD=$<TARGET_FILE:fault_shim>;ASAN_OPTIONS=verify_asan_link_order=0"
            COMMAND test_reducer fault ${call})
 endforeach()
+# n = 0 in every call form: the identity (argmin/argmax: OCR_USAGE; a custom
+# reducer: its neutral), blocking and enqueued, behind a wait list, done
+# completing (issue 48).
+add_executable(test_empty ${UNIT}/run/test_empty.c)
+target_link_libraries(test_empty PRIVATE oclreduction)
+ocr_test(reducer.empty LABELS quick reducer COMMAND test_empty)

@@ -25,7 +25,7 @@ target_link_libraries(test_split PRIVATE oclreduction)
 add_executable(test_split_reducer ${UNIT}/run/test_split_reducer.c)
 target_link_libraries(test_split_reducer PRIVATE oclreduction Threads::Threads)
 add_executable(test_reducer ${UNIT}/run/test_reducer.c)
-target_link_libraries(test_reducer PRIVATE oclreduction)
+target_link_libraries(test_reducer PRIVATE oclreduction Threads::Threads)
 add_executable(test_reducer_misuse ${UNIT}/run/test_reducer_misuse.c)
 target_link_libraries(test_reducer_misuse PRIVATE oclreduction Threads::Threads)
 

@@ -43,6 +43,9 @@ void ocr_errorf_end(void);
  * entry point that can fail does, so that the text holds that call's
  * messages (every message since is appended). */
 void ocr_last_error_clear(void);
+/* The raw code of the calling thread's last failed OpenCL call since
+ * ocr_last_error_clear (set by OCR_CL/OCR_CHECK, through ocr_report_cl), or 0. */
+cl_int ocr_last_cl_error(void);
 
 /* Capture: until the matching end, this thread's messages are also collected
  * (they still reach the callback). begin returns a token for end (captures

@@ -191,8 +191,7 @@ ocr_value ocr_result_value(ocr_type t, ocr_op o, const void *element) {
     memset(&v, 0, sizeof v);
     if (!element || (unsigned)t >= OCR_NTYPES || (unsigned)o >= OCR_NOPS) return v;
     if (!ocr_op_is_arg(o)) {
-        memcpy(&v, element, ocr_acc_size(t, o)); /* a small type's value: the accumulator's */
-        return v;
+        return ocr_value_from_bytes(ocr_type_accumulator(t), element); /* a small type's: the accumulator's */
     }
     ocr_arg_key k;
     memcpy(&k, element, sizeof k);

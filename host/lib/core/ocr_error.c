@@ -117,9 +117,18 @@ const char *ocr_last_error(void) {
     return last_error;
 }
 
+/* The code of the last OpenCL call ocr_report_cl said failed: one int per
+ * thread, set only on a failure, so the success path costs nothing. */
+static _Thread_local cl_int last_cl;
+
 void ocr_last_error_clear(void) {
     last_error[0] = '\0';
     last_len = 0;
+    last_cl = CL_SUCCESS;
+}
+
+cl_int ocr_last_cl_error(void) {
+    return last_cl;
 }
 
 static void last_error_add(const char *msg) {
@@ -262,6 +271,7 @@ void ocr_report_cl(const char *call, cl_int err, const char *file, int line) {
     /* `call` may be the whole call text: name the function only. */
     size_t len = strcspn(call, "(");
     const char *base = strrchr(file, '/');
+    last_cl = err;
     ocr_errorf("%.*s failed: %s (%d) at %s:%d", (int)len, call, ocr_cl_error_name(err), (int)err,
                base ? base + 1 : file, line);
 }

@@ -281,6 +281,26 @@ const char *ocr_value_str(ocr_type t, ocr_value v, char *buf, size_t len) {
     return buf;
 }
 
+ocr_value ocr_value_from_bytes(ocr_type t, const void *bytes) {
+    ocr_value v;
+    int8_t c;
+    int16_t sh;
+    uint8_t uc;
+    uint16_t us;
+    memset(&v, 0, sizeof v);
+    if (!bytes || (unsigned)t >= OCR_NTYPES) return v;
+    switch (t) {
+    /* a small type's value is its accumulator's (ocr_value_str reads that
+     * member): the whole 64 bits, so .i and .u hold it too */
+    case OCR_CHAR: memcpy(&c, bytes, 1), v.l = c; break;
+    case OCR_UCHAR: memcpy(&uc, bytes, 1), v.ul = uc; break;
+    case OCR_SHORT: memcpy(&sh, bytes, 2), v.l = sh; break;
+    case OCR_USHORT: memcpy(&us, bytes, 2), v.ul = us; break;
+    default: memcpy(&v, bytes, ocr_type_size(t)); /* half: its 16 bits, as read */
+    }
+    return v;
+}
+
 ocr_value ocr_identity(ocr_type t, ocr_op o) {
     ocr_value v;
     memset(&v, 0, sizeof v);

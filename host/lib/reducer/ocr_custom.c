@@ -27,6 +27,11 @@
 #define CUSTOM_CPU_GROUPS_CU  4
 #define CUSTOM_GPU_LOCAL_SIZE 256
 
+/* r's custom state, or NULL for a plain reducer. */
+static struct ocr_custom *cust(const ocr_reducer *r) {
+    return r->form == &ocr_custom_form ? r->state : NULL;
+}
+
 /* ---- the build ------------------------------------------------------------------- */
 
 /* The work-group size (a power of two within the device's limits and local
@@ -34,7 +39,7 @@
  * coalesced walk for larger groups, as on a GPU) and the groups of the
  * first pass. */
 static ocr_status custom_geometry(ocr_reducer *r, const ocr_reducer_options *opt) {
-    struct ocr_custom *c = r->custom;
+    struct ocr_custom *c = cust(r);
     const ocr_device_info *in = &r->dev.info;
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
     int cpu = ocr_reducer_on_cpu(r);
@@ -117,13 +122,13 @@ static ocr_status custom_kernel(ocr_reducer *r, const char *name, cl_kernel *out
     ocr_status st = OCR_OK;
     cl_int err;
     size_t most = 0;
-    *out = clCreateKernel(r->custom->program, name, &err);
+    *out = clCreateKernel(cust(r)->program, name, &err);
     OCR_CHECK(err, "clCreateKernel");
     OCR_CL(clGetKernelWorkGroupInfo(*out, r->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
                                     NULL));
-    if (most < r->custom->geom.local_size) {
+    if (most < cust(r)->geom.local_size) {
         ocr_errorf("the custom kernel runs groups of %zu at most on %s, not %zu: set local_size",
-                   most, r->dev.info.name, r->custom->geom.local_size);
+                   most, r->dev.info.name, cust(r)->geom.local_size);
         st = OCR_RUNTIME;
     }
 fail:
@@ -136,7 +141,7 @@ static ocr_status custom_options(const ocr_reducer *r, const ocr_reducer_options
     char fin[48] = "";
     if (finish) snprintf(fin, sizeof fin, " -D OCR_RK_FINISH=%d%s", finish, std);
     int len = snprintf(opts, size, "-D OCR_RK_LOCAL_SIZE=%zu -D OCR_RK_BLOCKED=%d%s%s%s",
-                       r->custom->geom.local_size, r->custom->blocked, fin,
+                       cust(r)->geom.local_size, cust(r)->blocked, fin,
                        opt->build_options ? " " : "", opt->build_options ? opt->build_options : "");
     if (len < 0 || (size_t)len >= size) {
         ocr_errorf("build options too long");
@@ -155,7 +160,7 @@ static void drop_finish(struct ocr_custom *c) {
  * of the reducer's size (else two launches, as without it; as from a
  * kernel_dir whose custom.cl has no ocr_rk_first_finish). */
 static ocr_status setup_finish(ocr_reducer *r) {
-    struct ocr_custom *c = r->custom;
+    struct ocr_custom *c = cust(r);
     ocr_status st = OCR_OK;
     cl_int err;
     size_t most = 0;
@@ -195,21 +200,21 @@ static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
     for (;; finish = 0, std = "") {
         if ((st = custom_options(r, opt, finish, std, opts, sizeof opts)) != OCR_OK) goto done;
         err = ocr_program_get(&r->dev, src.s, src.len, opts, OCR_BUILD_DISK_CACHE,
-                              &r->custom->program, &call);
+                              &cust(r)->program, &call);
         if (err == CL_SUCCESS || err == CL_OUT_OF_HOST_MEMORY || !finish) break;
-        ocr_program_put(r->custom->program), r->custom->program = NULL;
+        ocr_program_put(cust(r)->program), cust(r)->program = NULL;
     }
     if (err != CL_SUCCESS) {
-        say_build_failure(r, r->custom->program, sp, opts);
-        ocr_program_put(r->custom->program);
-        r->custom->program = NULL;
+        say_build_failure(r, cust(r)->program, sp, opts);
+        ocr_program_put(cust(r)->program);
+        cust(r)->program = NULL;
         st = err == CL_OUT_OF_HOST_MEMORY ? OCR_NO_MEMORY : OCR_BUILD;
         goto done;
     }
-    if ((st = custom_kernel(r, "ocr_rk_first", &r->custom->first)) == OCR_OK &&
-        (st = custom_kernel(r, "ocr_rk_final", &r->custom->final)) == OCR_OK && finish &&
+    if ((st = custom_kernel(r, "ocr_rk_first", &cust(r)->first)) == OCR_OK &&
+        (st = custom_kernel(r, "ocr_rk_final", &cust(r)->final)) == OCR_OK && finish &&
         setup_finish(r) != OCR_OK) { /* two launches, as without it */
-        drop_finish(r->custom);
+        drop_finish(cust(r));
         ocr_last_error_clear();
     }
 done:
@@ -224,7 +229,6 @@ static int needs_fp64(const ocr_custom_spec *sp) {
     return d;
 }
 
-static const ocr_custom_ops custom_ops;
 
 /* The custom part of r (ocr_reducer_builder), once the device is taken. */
 static ocr_status custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
@@ -247,7 +251,7 @@ static ocr_status custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
-    r->custom = c, r->custom_ops = &custom_ops;
+    r->form = &ocr_custom_form, r->state = c;
     c->num_args = sp.num_args;
     for (size_t k = 0; k < sp.num_args; ++k)
         c->args[k].type = sp.args[k].type, c->args[k].is_buffer = sp.args[k].is_buffer != 0;
@@ -264,7 +268,7 @@ static ocr_status custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
 static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_options *opt,
                          const void *spec, ocr_reducer *r) {
     ocr_status st;
-    if ((st = ocr_reducer_take_device(ctx, device, r)) != OCR_OK ||
+    if ((st = ocr_reducer_take_device(ctx, device, opt->local_size, r)) != OCR_OK ||
         (st = custom_create(r, spec, opt)) != OCR_OK)
         return st;
     return ocr_readback_open(ctx, device, r->es, &r->rb);
@@ -276,7 +280,8 @@ ocr_status ocr_reducer_create_custom(cl_context ctx, cl_device_id device,
     return ocr_reducer_make(ctx, device, opt, create, spec, out);
 }
 
-static void custom_free(struct ocr_custom *c) {
+static void custom_free(void *state) {
+    struct ocr_custom *c = state;
     if (!c) return;
     drop_finish(c);
     if (c->final) clReleaseKernel(c->final);
@@ -304,45 +309,23 @@ static size_t scalar_bytes(ocr_type t, ocr_value v, unsigned char *out) {
     return n;
 }
 
-/* A result's bytes as an ocr_value (small integers into .i or .u). */
-static ocr_value value_of(ocr_type t, const unsigned char *b) {
-    ocr_value v;
-    memset(&v, 0, sizeof v);
-    if (t == OCR_CHAR)
-        v.i = (int8_t)b[0];
-    else if (t == OCR_UCHAR)
-        v.u = b[0];
-    else if (t == OCR_SHORT || t == OCR_USHORT) {
-        int16_t s;
-        uint16_t us;
-        memcpy(&s, b, 2), memcpy(&us, b, 2);
-        if (t == OCR_SHORT)
-            v.i = s;
-        else
-            v.u = us;
-    } else
-        memcpy(&v, b, ocr_type_size(t));
-    return v;
-}
-
 /* ---- a call ---------------------------------------------------------------------- */
 
-typedef struct {
-    cl_command_queue q;
-    uint64_t n;
-    const ocr_custom_value *args;
-    cl_mem result;
-    size_t result_offset;
-    cl_uint num_wait;
-    const cl_event *wait;
-} custom_call;
+/* A custom call's c->how: its args, or this for args NULL (a plain call's
+ * is NULL: its one buffer is c->buf). */
+static const ocr_custom_value no_args;
+
+/* A call's arguments (c->how): the spec's, as ocr_custom_value. */
+static const ocr_custom_value *args_of(const ocr_call *c) {
+    return c->how;
+}
 
 /* One buffer argument: within its buffer, apart from the result element. */
-static ocr_status check_buffer(const ocr_reducer *r, const custom_call *c, size_t k) {
+static ocr_status check_buffer(const ocr_reducer *r, const ocr_call *c, size_t k) {
     ocr_status st;
-    size_t size = 0, es = ocr_type_size(r->custom->args[k].type);
+    size_t size = 0, es = ocr_type_size(cust(r)->args[k].type);
     int overlap = 0;
-    const ocr_custom_value *v = &c->args[k];
+    const ocr_custom_value *v = &args_of(c)[k];
     char what[48];
     snprintf(what, sizeof what, "the buffer of argument %zu", k);
     if ((st = ocr_reducer_buffer_size(r, v->buf, what, &size)) != OCR_OK) return st;
@@ -364,44 +347,59 @@ static ocr_status check_buffer(const ocr_reducer *r, const custom_call *c, size_
     return OCR_OK;
 }
 
-static ocr_status check_call(ocr_reducer *r, const custom_call *c) {
-    ocr_status st;
-    size_t rsize = 0;
-    if (r->custom->num_args && !c->args) {
-        ocr_errorf("args must hold the spec's %zu arguments", r->custom->num_args);
+/* A plain call's one buffer (ocr_reducer_reduce, _async, _into: c->buf,
+ * no args) as the spec's one argument, where the spec takes just that. */
+static ocr_status plain_args(struct ocr_custom *cu, ocr_call *c) {
+    if (cu->num_args != 1 || !cu->args[0].is_buffer || (c->host && cu->is_struct)) {
+        ocr_errorf("this custom reducer's spec takes %s: call ocr_reducer_reduce_custom%s",
+                   cu->is_struct && c->host ? "a struct result" : "other arguments than one buffer",
+                   c->host ? "" : "_into");
         return OCR_USAGE;
     }
-    if ((st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK ||
-        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK ||
+    memset(&cu->one, 0, sizeof cu->one);
+    cu->one.buf = c->buf, cu->one.offset = c->offset;
+    c->how = &cu->one;
+    return OCR_OK;
+}
+
+static ocr_status check_call(ocr_reducer *r, void *state, ocr_call *c) {
+    ocr_status st;
+    size_t rsize = 0;
+    if (!c->how && (st = plain_args(state, c)) != OCR_OK) return st;
+    if (cust(r)->num_args && c->how == &no_args) {
+        ocr_errorf("args must hold the spec's %zu arguments", cust(r)->num_args);
+        return OCR_USAGE;
+    }
+    if ((st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK ||
         (st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
         return st;
-    for (size_t k = 0; k < r->custom->num_args; ++k)
-        if (r->custom->args[k].is_buffer && (st = check_buffer(r, c, k)) != OCR_OK) return st;
+    for (size_t k = 0; k < cust(r)->num_args; ++k)
+        if (cust(r)->args[k].is_buffer && (st = check_buffer(r, c, k)) != OCR_OK) return st;
     return OCR_OK;
 }
 
 /* A first pass's arguments: n, out, out_off, then the caller's from `at`
  * (ocr_rk_first: 3; ocr_rk_first_finish: 5, after its ticket and partials). */
-static ocr_status set_first(ocr_reducer *r, const custom_call *c, cl_kernel k, cl_uint at,
+static ocr_status set_first(ocr_reducer *r, const ocr_call *c, cl_kernel k, cl_uint at,
                             cl_mem out, cl_ulong out_off) {
     ocr_status st = OCR_OK;
     cl_ulong n = c->n;
     OCR_CL(clSetKernelArg(k, 0, sizeof n, &n));
     OCR_CL(clSetKernelArg(k, 1, sizeof out, &out));
     OCR_CL(clSetKernelArg(k, 2, sizeof out_off, &out_off));
-    if (!r->custom->num_args) {
+    if (!cust(r)->num_args) {
         cl_uint none = 0;
         OCR_CL(clSetKernelArg(k, at, sizeof none, &none));
     }
-    for (size_t j = 0; j < r->custom->num_args; ++j) {
-        const ocr_custom_value *v = &c->args[j];
-        if (r->custom->args[j].is_buffer) {
+    for (size_t j = 0; j < cust(r)->num_args; ++j) {
+        const ocr_custom_value *v = &args_of(c)[j];
+        if (cust(r)->args[j].is_buffer) {
             cl_ulong off = v->offset;
             OCR_CL(clSetKernelArg(k, at++, sizeof v->buf, &v->buf));
             OCR_CL(clSetKernelArg(k, at++, sizeof off, &off));
         } else {
             unsigned char b[8];
-            size_t sz = scalar_bytes(r->custom->args[j].type, v->scalar, b);
+            size_t sz = scalar_bytes(cust(r)->args[j].type, v->scalar, b);
             OCR_CL(clSetKernelArg(k, at++, sz, b));
         }
     }
@@ -419,16 +417,16 @@ fail:
 }
 
 /* ocr_rk_final over m partials of `in` into the result. */
-static ocr_status launch_final(ocr_reducer *r, const custom_call *c, cl_mem in, cl_ulong m,
+static ocr_status launch_final(ocr_reducer *r, const ocr_call *c, cl_mem in, cl_ulong m,
                                cl_uint nw, const cl_event *wl, cl_event *ev) {
     ocr_status st = OCR_OK;
-    cl_kernel k = r->custom->final;
+    cl_kernel k = cust(r)->final;
     cl_ulong off = c->result_offset;
     OCR_CL(clSetKernelArg(k, 0, sizeof in, &in));
     OCR_CL(clSetKernelArg(k, 1, sizeof m, &m));
     OCR_CL(clSetKernelArg(k, 2, sizeof c->result, &c->result));
     OCR_CL(clSetKernelArg(k, 3, sizeof off, &off));
-    st = launch(c->q, k, 1, r->custom->geom.local_size, nw, wl, ev);
+    st = launch(c->q, k, 1, cust(r)->geom.local_size, nw, wl, ev);
 fail:
     return st;
 }
@@ -458,8 +456,8 @@ static uint64_t walk_depth(uint64_t c) {
 }
 
 uint64_t ocr_reducer_custom_depth(const ocr_reducer *r, uint64_t n) {
-    if (!r || !r->custom) return 0;
-    const struct ocr_custom *c = r->custom;
+    if (!r || !cust(r)) return 0;
+    const struct ocr_custom *c = cust(r);
     uint64_t local = c->geom.local_size, groups = first_groups(c, n), tree = log2_of(local);
     if (groups == 0) return 0;
     uint64_t items = groups * local, share = n / items + (n % items != 0);
@@ -479,42 +477,43 @@ static int one_launch(const struct ocr_custom *c, uint64_t groups) {
 }
 
 uint64_t ocr_reducer_custom_launches(const ocr_reducer *r, uint64_t n) {
-    if (!r || !r->custom) return 0;
-    uint64_t groups = first_groups(r->custom, n);
-    return groups <= 1 || one_launch(r->custom, groups) ? 1 : 2;
+    if (!r || !cust(r)) return 0;
+    uint64_t groups = first_groups(cust(r), n);
+    return groups <= 1 || one_launch(cust(r), groups) ? 1 : 2;
 }
 
 /* ocr_rk_first_finish over `groups` groups, their values in scratch[0],
  * the answer into the result. */
-static ocr_status launch_finish(ocr_reducer *r, const custom_call *c, uint64_t groups, cl_uint nw,
+static ocr_status launch_finish(ocr_reducer *r, const ocr_call *c, uint64_t groups, cl_uint nw,
                                 const cl_event *wl, cl_event *ev) {
     ocr_status st;
-    cl_kernel k = r->custom->finish;
+    cl_kernel k = cust(r)->finish;
     if ((st = set_first(r, c, k, 5, c->result, c->result_offset)) != OCR_OK) return st;
     OCR_CL(clSetKernelArg(k, 4, sizeof r->scratch[0], &r->scratch[0]));
-    st = launch(c->q, k, (size_t)groups, r->custom->geom.local_size, nw, wl, ev);
+    st = launch(c->q, k, (size_t)groups, cust(r)->geom.local_size, nw, wl, ev);
 fail:
     return st;
 }
 
 /* The launches; *ev the last one's. */
-static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, const cl_event *wl,
-                          cl_event *ev) {
+static ocr_status enqueue(ocr_reducer *r, void *state, const ocr_call *c, cl_uint nw,
+                          const cl_event *wl, int want, cl_event *ev) {
     ocr_status st;
-    size_t local = r->custom->geom.local_size;
-    uint64_t groups = first_groups(r->custom, c->n);
+    (void)state, (void)want; /* the done event is always made */
+    size_t local = cust(r)->geom.local_size;
+    uint64_t groups = first_groups(cust(r), c->n);
     cl_event first = NULL;
     if (groups == 0) /* empty: the neutral value */
         return launch_final(r, c, r->scratch[0], 0, nw, wl, ev);
     if (groups == 1) {
-        if ((st = set_first(r, c, r->custom->first, 3, c->result, c->result_offset)) != OCR_OK)
+        if ((st = set_first(r, c, cust(r)->first, 3, c->result, c->result_offset)) != OCR_OK)
             return st;
-        return launch(c->q, r->custom->first, 1, local, nw, wl, ev);
+        return launch(c->q, cust(r)->first, 1, local, nw, wl, ev);
     }
     if ((st = ocr_reducer_grow(r, 0, groups)) != OCR_OK) return st;
-    if (one_launch(r->custom, groups)) return launch_finish(r, c, groups, nw, wl, ev);
-    if ((st = set_first(r, c, r->custom->first, 3, r->scratch[0], 0)) ||
-        (st = launch(c->q, r->custom->first, (size_t)groups, local, nw, wl,
+    if (one_launch(cust(r), groups)) return launch_finish(r, c, groups, nw, wl, ev);
+    if ((st = set_first(r, c, cust(r)->first, 3, r->scratch[0], 0)) ||
+        (st = launch(c->q, cust(r)->first, (size_t)groups, local, nw, wl,
                      r->q_ooo ? &first : NULL)) != OCR_OK)
         return st;
     /* On an out-of-order queue the second waits for the first. */
@@ -523,68 +522,20 @@ static ocr_status enqueue(ocr_reducer *r, const custom_call *c, cl_uint nw, cons
     return st;
 }
 
-/* The checks, the commands (the first waiting for the caller's list and
- * where needed the previous call), the last command kept for the next call
- * and the caller; the blocking call's value read back. After a failure the
- * commands already enqueued are waited for. */
-static ocr_status run_call(ocr_reducer *r, const custom_call *c, cl_event *done, void *host) {
-    ocr_status st;
-    cl_uint nw;
-    const cl_event *wl;
-    cl_event ev = NULL, keep = NULL;
-    if ((st = check_call(r, c)) != OCR_OK ||
-        (st = ocr_reducer_first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
-        return st;
-    if ((st = enqueue(r, c, nw, wl, &ev)) != OCR_OK) {
-        if (ev) clReleaseEvent(ev);
-        clFinish(c->q);
-        return st;
-    }
-    if (r->last) clReleaseEvent(r->last);
-    r->last = ev, r->last_elsewhere = 0; /* the next call may have to wait for it */
-    if (done) clRetainEvent(ev), *done = ev;
-    if (!host) return OCR_OK;
-    if ((st = ocr_readback_fetch(&r->rb, c->q, ev, host, &keep)) != OCR_OK) clFinish(c->q);
-    clReleaseEvent(ev);
-    r->last = keep;
-    return st;
+/* A plain reducer's calls of this form: refused. */
+static ocr_status not_custom(ocr_reducer *r, void **state) {
+    (void)r, (void)state;
+    ocr_errorf("not a custom reducer (ocr_reducer_create_custom makes one)");
+    return OCR_USAGE;
 }
 
-static ocr_status call_any(ocr_reducer *r, cl_command_queue q, uint64_t n,
-                           const ocr_custom_value *args, cl_mem result_buf, size_t result_offset,
-                           cl_uint num_wait, const cl_event *wait, cl_event *done,
-                           void *host_result) {
-    if (done) *done = NULL;
-    if (!r->custom) {
-        ocr_errorf("not a custom reducer (ocr_reducer_create_custom makes one)");
-        return OCR_USAGE;
-    }
-    if (host_result) result_buf = r->rb.result, result_offset = 0;
-    custom_call c = {q, n, args, result_buf, result_offset, num_wait, wait};
-    return run_call(r, &c, done, host_result);
+/* n = 0 is ocr_rk_final's over no partials: the spec's neutral value. */
+static const ocr_geometry *custom_geometry_of(const void *state) {
+    return &((const struct ocr_custom *)state)->geom;
 }
 
-static ocr_status call_buf(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
-                           uint64_t n, cl_mem result_buf, size_t result_offset, cl_uint num_wait,
-                           const cl_event *wait, cl_event *done, ocr_value *value) {
-    const struct ocr_custom *c = r->custom;
-    if (c->num_args != 1 || !c->args[0].is_buffer || (value && c->is_struct)) {
-        ocr_errorf("this custom reducer's spec takes %s: call ocr_reducer_reduce_custom%s",
-                   c->is_struct && value ? "a struct result" : "other arguments than one buffer",
-                   value ? "" : "_into");
-        return OCR_USAGE;
-    }
-    ocr_custom_value v;
-    memset(&v, 0, sizeof v);
-    v.buf = buf, v.offset = offset;
-    unsigned char b[8];
-    ocr_status st =
-        call_any(r, q, n, &v, result_buf, result_offset, num_wait, wait, done, value ? b : NULL);
-    if (st == OCR_OK && value) *value = value_of(r->type, b);
-    return st;
-}
-
-static const ocr_custom_ops custom_ops = {custom_free, call_buf};
+const ocr_form ocr_custom_form = {"custom", not_custom, check_call, enqueue, custom_free, 0,
+                                  custom_geometry_of};
 
 /* ---- the public calls ----------------------------------------------------------- */
 
@@ -592,10 +543,11 @@ ocr_status ocr_reducer_reduce_custom(ocr_reducer *r, cl_command_queue q, uint64_
                                      const ocr_custom_value *args, void *result) {
     OCR_CALL_BEGIN(r);
     ocr_status st = OCR_USAGE;
+    ocr_call c = {q, 0, NULL, NULL, 0, n, NULL, 0, 1, args ? args : &no_args, result, NULL};
     if (!result)
         ocr_errorf("result must not be NULL");
     else
-        st = call_any(r, q, n, args, NULL, 0, 0, NULL, NULL, result);
+        st = ocr_call_submit(r, &ocr_custom_form, &c);
     OCR_CALL_END(r, st);
     return st;
 }
@@ -604,15 +556,14 @@ ocr_status ocr_reducer_reduce_custom_into(ocr_reducer *r, cl_command_queue q, ui
                                           const ocr_custom_value *args, cl_mem result_buf,
                                           size_t result_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done) {
-    OCR_CALL_BEGIN(r);
-    ocr_status st = call_any(r, q, n, args, result_buf, result_offset, num_wait, wait, done, NULL);
-    OCR_CALL_END(r, st);
-    return st;
+    ocr_call c = {q,    num_wait, wait, NULL, 0, n, result_buf, result_offset, 1, args ? args : &no_args,
+                  NULL, done};
+    return ocr_call_run(r, __func__, &ocr_custom_form, &c);
 }
 
 size_t ocr_reducer_custom_size(const ocr_reducer *r) {
     if (ocr_reducer_enter_quiet(r)) return 0;
-    size_t s = r->custom ? r->custom->acc_size : 0;
+    size_t s = cust(r) ? cust(r)->acc_size : 0;
     ocr_reducer_leave(r);
     return s;
 }

@@ -148,14 +148,7 @@ ocr_status ocr_custom_spec_read(const ocr_custom_spec *spec, ocr_custom_spec *ou
         return OCR_USAGE;
     }
     size_t n = spec->size ? spec->size : sizeof *spec;
-    for (size_t k = sizeof *spec; k < n; ++k)
-        if (((const unsigned char *)spec)[k]) {
-            ocr_errorf("ocr_custom_spec: fields this library (%s) does not know are set (size "
-                       "%zu, it knows %zu bytes)",
-                       OCR_VERSION, n, sizeof *spec);
-            return OCR_USAGE;
-        }
-    memcpy(out, spec, n < sizeof *spec ? n : sizeof *spec);
+    if ((st = ocr_sized_read(spec, n, sizeof *spec, "ocr_custom_spec", out)) != OCR_OK) return st;
     int buffers = 0;
     for (size_t k = 0; out->args && k < out->num_args; ++k)
         buffers += out->args[k].is_buffer != 0;

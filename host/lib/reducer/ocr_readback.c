@@ -56,35 +56,35 @@ fail:
     return st;
 }
 
-/* The read into pinned memory, its event polled. */
-static ocr_status fetch_spin(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
-                             cl_event *keep) {
+/* The read into pinned memory behind ev, its event polled (else waited for). */
+static ocr_status read_pinned(ocr_readback *rb, cl_command_queue q, cl_event ev, int poll,
+                              void *value) {
     ocr_status st = OCR_OK;
     cl_event rd = NULL;
-    *keep = NULL;
     OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
                                &rd));
-    if ((st = poll_event(q, rd)) != OCR_OK) goto fail;
-    memcpy(value, rb->host, rb->es);
+    if (poll)
+        st = poll_event(q, rd);
+    else
+        OCR_CL(clWaitForEvents(1, &rd));
+    if (st == OCR_OK) memcpy(value, rb->host, rb->es);
 fail:
     if (rd) clReleaseEvent(rd);
     return st;
+}
+
+static ocr_status fetch_spin(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                             cl_event *keep) {
+    *keep = NULL;
+    return read_pinned(rb, q, ev, 1, value);
 }
 
 #ifdef OCR_READBACK_LAB
 /* A read into pinned memory, its event waited for. */
 static ocr_status fetch_pinned(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
                                cl_event *keep) {
-    ocr_status st = OCR_OK;
-    cl_event rd = NULL;
     *keep = NULL;
-    OCR_CL(clEnqueueReadBuffer(q, rb->result, CL_FALSE, 0, rb->es, rb->host, n_of(ev), list_of(&ev),
-                               &rd));
-    OCR_CL(clWaitForEvents(1, &rd));
-    memcpy(value, rb->host, rb->es);
-fail:
-    if (rd) clReleaseEvent(rd);
-    return st;
+    return read_pinned(rb, q, ev, 0, value);
 }
 
 /* The read enqueued on the reducer's own queue behind the kernel's event,
@@ -119,40 +119,35 @@ fail:
 }
 
 /* The kernel wrote host-visible memory: map it (no copy where the device
- * shares the host's memory), read, unmap. */
-static ocr_status fetch_map(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
-                            cl_event *keep) {
-    ocr_status st = OCR_OK;
-    cl_int err;
-    *keep = NULL;
-    void *p = clEnqueueMapBuffer(q, rb->result, CL_TRUE, CL_MAP_READ, 0, rb->es, n_of(ev),
-                                 list_of(&ev), NULL, &err);
-    OCR_CHECK(err, "clEnqueueMapBuffer");
-    memcpy(value, p, rb->es);
-    OCR_CL(clEnqueueUnmapMemObject(q, rb->result, p, 0, NULL, keep));
-fail:
-    return st;
-}
-
-/* The kernel wrote host-visible memory: a non-blocking map, flushed and its
- * event polled as in fetch_spin, then the unmap enqueued (the next command
- * on the in-order queue waits for it). Where the device writes host memory
- * itself the map copies nothing, so nothing but the kernel is waited for. */
-static ocr_status fetch_mapspin(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
-                                cl_event *keep) {
+ * shares the host's memory), read, unmap (the next command on the in-order
+ * queue waits for the unmap). poll: a non-blocking map, flushed and its
+ * event polled as in fetch_spin; where the device writes host memory itself
+ * the map copies nothing, so nothing but the kernel is waited for. */
+static ocr_status map_read(ocr_readback *rb, cl_command_queue q, cl_event ev, int poll,
+                           void *value, cl_event *keep) {
     ocr_status st = OCR_OK;
     cl_int err;
     cl_event mp = NULL;
     *keep = NULL;
-    void *p = clEnqueueMapBuffer(q, rb->result, CL_FALSE, CL_MAP_READ, 0, rb->es, n_of(ev),
-                                 list_of(&ev), &mp, &err);
+    void *p = clEnqueueMapBuffer(q, rb->result, poll ? CL_FALSE : CL_TRUE, CL_MAP_READ, 0, rb->es,
+                                 n_of(ev), list_of(&ev), poll ? &mp : NULL, &err);
     OCR_CHECK(err, "clEnqueueMapBuffer");
-    if ((st = poll_event(q, mp)) != OCR_OK) goto fail;
+    if (poll && (st = poll_event(q, mp)) != OCR_OK) goto fail;
     memcpy(value, p, rb->es);
     OCR_CL(clEnqueueUnmapMemObject(q, rb->result, p, 0, NULL, keep));
 fail:
     if (mp) clReleaseEvent(mp);
     return st;
+}
+
+static ocr_status fetch_map(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                            cl_event *keep) {
+    return map_read(rb, q, ev, 0, value, keep);
+}
+
+static ocr_status fetch_mapspin(ocr_readback *rb, cl_command_queue q, cl_event ev, void *value,
+                                cl_event *keep) {
+    return map_read(rb, q, ev, 1, value, keep);
 }
 
 /* The kernel wrote the mapped element itself; its event waited for. OpenCL

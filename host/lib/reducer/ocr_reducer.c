@@ -18,6 +18,7 @@
 
 /* The message of the calling thread's last failed ocr_reducer_create. */
 static _Thread_local char create_error[1024];
+static _Thread_local cl_int create_cl_error; /* ... and its raw OpenCL code, or 0 */
 
 const char *ocr_version(void) {
     return OCR_VERSION;
@@ -50,15 +51,20 @@ static ocr_status read_options(const ocr_reducer_options *opt, ocr_reducer_optio
         ocr_errorf("ocr_reducer_options: size %zu is too small (0, or sizeof the struct)", n);
         return OCR_USAGE;
     }
-    for (size_t i = sizeof *opt; i < n; ++i)
-        if (((const unsigned char *)opt)[i]) {
-            ocr_errorf("ocr_reducer_options: fields this library (%s) does not know are set "
-                       "(size %zu, it knows %zu bytes)",
-                       OCR_VERSION, n, sizeof *opt);
+    ocr_status st = ocr_sized_read(opt, n, sizeof *opt, "ocr_reducer_options", out);
+    out->size = sizeof *out;
+    return st;
+}
+
+ocr_status ocr_sized_read(const void *in, size_t n, size_t known, const char *what, void *out) {
+    for (size_t i = known; i < n; ++i)
+        if (((const unsigned char *)in)[i]) {
+            ocr_errorf("%s: fields this library (%s) does not know are set (size %zu, it knows "
+                       "%zu bytes)",
+                       what, OCR_VERSION, n, known);
             return OCR_USAGE;
         }
-    memcpy(out, opt, n < sizeof *opt ? n : sizeof *opt);
-    out->size = sizeof *out;
+    memcpy(out, in, n < known ? n : known);
     return OCR_OK;
 }
 
@@ -147,9 +153,9 @@ static ocr_build_request request(ocr_reducer *r, const ocr_reducer_options *opt)
  * reallocation confuses oclgrind 21.10's uninitialized-value checker, which
  * then reports values that the pass before wrote; docs/testing.md).
  * Segments and columns, whose scratch grows with their shape, still grow it. */
-static ocr_status presize(ocr_reducer *r) {
+static ocr_status presize(ocr_reducer *r, const ocr_plain *pl) {
     ocr_status st = OCR_OK;
-    const ocr_geometry *g[2] = {&r->k->geom, r->k_acc ? &r->k_acc->geom : &r->k->geom};
+    const ocr_geometry *g[2] = {&pl->k->geom, pl->k_acc ? &pl->k_acc->geom : &pl->k->geom};
     uint64_t need = 0;
     for (int i = 0; i < 2; ++i) {
         if (g[i]->kind != OCR_PER_GRID) return OCR_OK; /* outputs grow with n */
@@ -167,11 +173,21 @@ typedef struct {
     ocr_op op;
 } kind;
 
-ocr_status ocr_reducer_take_device(cl_context ctx, cl_device_id device, ocr_reducer *r) {
+ocr_status ocr_reducer_take_device(cl_context ctx, cl_device_id device, size_t local_size,
+                                   ocr_reducer *r) {
     ocr_status st;
     if ((st = check_device(ctx, device)) != OCR_OK ||
         (st = ocr_device_wrap(ctx, device, &r->dev)) != OCR_OK)
         return st;
+    const ocr_device_info *in = &r->dev.info;
+    size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
+    /* a limit of the device, not a wrong argument (past OCR_MAX_LOCAL_SIZE: the build's USAGE) */
+    if (local_size > limit && local_size <= OCR_MAX_LOCAL_SIZE) {
+        ocr_errorf("local_size %zu: %s runs work-groups of %zu at most "
+                   "(CL_DEVICE_MAX_WORK_GROUP_SIZE / MAX_WORK_ITEM_SIZES)",
+                   local_size, in->name, limit);
+        return OCR_TOO_LARGE;
+    }
     OCR_CL(clRetainContext(ctx));
     r->ctx = ctx;
     OCR_CL(clRetainDevice(device));
@@ -194,7 +210,7 @@ static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_
         return OCR_USAGE;
     }
     if ((st = check_kind(input, type, op)) != OCR_OK ||
-        (st = ocr_reducer_take_device(ctx, device, r)) != OCR_OK)
+        (st = ocr_reducer_take_device(ctx, device, opt.local_size, r)) != OCR_OK)
         return st;
     r->type = type;
     r->in_type = input;
@@ -202,10 +218,16 @@ static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_
     r->es = ocr_acc_size(type, op); /* argmin/argmax: scratch and result hold keys */
     r->in_es = ocr_type_size(input);
 
+    ocr_plain *pl = calloc(1, sizeof *pl);
+    if (!pl) {
+        ocr_errorf("out of host memory");
+        return OCR_NO_MEMORY;
+    }
+    r->form = &ocr_plain_form, r->state = pl;
     ocr_build_request rq = request(r, &opt);
     int flags = (rq.kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE;
-    if ((st = ocr_kernel_build_ex(&r->dev, &rq, flags, input, &r->k)) != OCR_OK ||
-        (input != type && (st = ocr_kernel_build_ex(&r->dev, &rq, flags, type, &r->k_acc))))
+    if ((st = ocr_kernel_build_ex(&r->dev, &rq, flags, input, &pl->k)) != OCR_OK ||
+        (input != type && (st = ocr_kernel_build_ex(&r->dev, &rq, flags, type, &pl->k_acc))))
         return st;
     r->local_size = opt.local_size;
     if ((opt.kernel_dir && !(r->kernel_dir = strdup(opt.kernel_dir))) ||
@@ -213,7 +235,7 @@ static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_
         ocr_errorf("out of host memory");
         return OCR_NO_MEMORY;
     }
-    if ((st = presize(r)) != OCR_OK) return st;
+    if ((st = presize(r, pl)) != OCR_OK) return st;
     return ocr_readback_open(ctx, device, r->es, &r->rb);
 }
 
@@ -252,6 +274,7 @@ ocr_status ocr_reducer_make(cl_context ctx, cl_device_id device, const ocr_reduc
     if (st == OCR_OK) st = ocr_reducer_register(r);
     char *text = ocr_capture_end(tok);
     create_error[0] = '\0';
+    create_cl_error = st == OCR_OK ? CL_SUCCESS : ocr_last_cl_error();
     if (st != OCR_OK) {
         snprintf(create_error, sizeof create_error, "%s",
                  text ? text : "unknown error (no message)");
@@ -286,17 +309,11 @@ static void destroy(ocr_reducer *r) {
     ocr_readback_close(&r->rb);
     for (int i = 1; i >= 0; --i)
         if (r->scratch[i]) clReleaseMemObject(r->scratch[i]);
-    ocr_kernel_release(r->k_col_acc);
-    ocr_kernel_release(r->k_col);
-    ocr_kernel_release(r->k_seg);
-    ocr_kernel_release(r->k_chunks);
-    ocr_kernel_release(r->k_fix);
-    ocr_kernel_release(r->k_strided);
-    if (r->custom) r->custom_ops->release(r->custom);
+    for (size_t i = OCR_FORMS_MAX; i-- > 0;)
+        if (r->more[i].form) r->more[i].form->release(r->more[i].state);
     free(r->kernel_dir);
     free(r->build_options);
-    ocr_kernel_release(r->k_acc);
-    ocr_kernel_release(r->k);
+    if (r->form) r->form->release(r->state);
     if (r->device) clReleaseDevice(r->device);
     if (r->ctx) clReleaseContext(r->ctx);
     free(r->wl);
@@ -317,6 +334,14 @@ const char *ocr_reducer_last_error(const ocr_reducer *r) {
     const char *text = r->err ? r->err : "";
     ocr_reducer_leave(r);
     return text;
+}
+
+cl_int ocr_reducer_last_cl_error(const ocr_reducer *r) {
+    if (!r) return create_cl_error;
+    if (ocr_reducer_enter_quiet(r)) return CL_SUCCESS; /* released, or in a call elsewhere */
+    cl_int code = r->cl_err;
+    ocr_reducer_leave(r);
+    return code;
 }
 
 /* ---- a call's checks ---------------------------------------------------------- */
@@ -413,37 +438,14 @@ fail:
     return st;
 }
 
-/* One call's arguments. */
-typedef struct {
-    cl_command_queue q;
-    cl_mem buf;
-    size_t offset; /* input elements */
-    uint64_t n;
-    cl_mem result;
-    size_t result_offset; /* elements of the reducer's type */
-    cl_uint num_wait;
-    const cl_event *wait;
-    int read_after; /* the blocking call reads the value right after */
-} call;
-
 /* The buffers' sizes and where the call reads and writes. */
-static ocr_status check_buffers(const ocr_reducer *r, const call *c) {
+static ocr_status check_buffers(const ocr_reducer *r, const ocr_plain *pl, const ocr_call *c) {
     ocr_status st;
-    size_t size = 0, rsize = 0;
-    if ((st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
-        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
+    size_t rsize = 0;
+    if ((st = ocr_call_buffers(r, c, &rsize)) != OCR_OK ||
+        (st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
         return st;
-    uint64_t have = size / r->in_es;
-    if (c->offset > have || c->n > have - c->offset) {
-        ocr_errorf("elements [%llu, %llu + %llu) lie beyond the buffer, which holds %llu %s "
-                   "values; a reduction over several buffers is not supported",
-                   (unsigned long long)c->offset, (unsigned long long)c->offset,
-                   (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
-        return OCR_USAGE;
-    }
-    if ((st = ocr_reducer_result_fits(r, rsize, c->result_offset)) != OCR_OK)
-        return st;
-    if ((c->offset || c->result_offset) && !r->k->offsets) {
+    if ((c->offset || c->result_offset) && !pl->k->offsets) {
         ocr_errorf("the reduce7.cl of kernel_dir takes no offsets (an older copy?): "
                    "offset and result_offset must be 0");
         return OCR_USAGE;
@@ -451,23 +453,18 @@ static ocr_status check_buffers(const ocr_reducer *r, const call *c) {
     return ocr_reducer_check_overlap(r, c->buf, c->offset, c->n, c->result, c->result_offset, 1);
 }
 
-/* Everything that can be refused before a command is enqueued. */
-static ocr_status check_args(ocr_reducer *r, const call *c) {
-    ocr_status st;
-    if (c->n == 0) {
-        ocr_errorf("nothing to reduce: n must be at least 1");
-        return OCR_USAGE;
-    }
-    if ((st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK) return st;
-    return check_buffers(r, c);
+/* Everything that can be refused before a command is enqueued (an empty
+ * range's identity: ocr_call.c's). */
+static ocr_status plain_check(ocr_reducer *r, void *state, ocr_call *c) {
+    return check_buffers(r, state, c);
 }
 
 /* ---- a call's commands ---------------------------------------------------------- */
 
-ocr_status ocr_reducer_not_custom(const ocr_reducer *r, const char *fn) {
-    if (!r->custom) return OCR_OK;
+const ocr_plain *ocr_plain_of(const ocr_reducer *r, const char *fn) {
+    if (r->form == &ocr_plain_form) return r->state;
     ocr_errorf("%s: not for a custom reducer (ocr_reducer_reduce_custom and _into are)", fn);
-    return OCR_USAGE;
+    return NULL;
 }
 
 /* Scratch buffer i holds at least `need` elements (a larger n may need more). */
@@ -490,13 +487,14 @@ fail:
  * single value), then the values kernel's passes over what it leaves. A value
  * that stays on the device (!read_after) finishes in one launch at any group
  * count: nothing waits behind the kernel but the caller's next command. */
-static int plan_make(const ocr_reducer *r, uint64_t n, int read_after, ocr_plan *p) {
+static int plan_make(const ocr_reducer *r, const ocr_plain *pl, uint64_t n, int read_after,
+                     ocr_plan *p) {
     ocr_plan rest;
-    ocr_geometry g = r->k->geom, ga = r->k_acc ? r->k_acc->geom : g;
+    ocr_geometry g = pl->k->geom, ga = pl->k_acc ? pl->k_acc->geom : g;
     if (!read_after) g.finish_max_groups = ga.finish_max_groups = 0;
-    if (!r->k_acc && !ocr_op_is_arg(r->op)) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
+    if (!pl->k_acc && !ocr_op_is_arg(r->op)) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
     g.tree = 0; /* at least one launch; argmin/argmax: a single value too needs its key */
-    if (!r->k_acc) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
+    if (!pl->k_acc) return ocr_plan_make(&g, n, 1, p) == OCR_OK;
     if (ocr_plan_make(&g, n, 1, p) != OCR_OK ||
         ocr_plan_make(&ga, p->pass[0].n_out, 1, &rest) != OCR_OK || rest.npasses >= OCR_MAX_PASSES)
         return 0;
@@ -507,8 +505,9 @@ static int plan_make(const ocr_reducer *r, uint64_t n, int read_after, ocr_plan 
 }
 
 /* plan_make, a failure said. */
-static ocr_status plan_said(const ocr_reducer *r, uint64_t n, int read_after, ocr_plan *p) {
-    if (plan_make(r, n, read_after, p)) return OCR_OK;
+static ocr_status plan_said(const ocr_reducer *r, const ocr_plain *pl, uint64_t n, int read_after,
+                            ocr_plan *p) {
+    if (plan_make(r, pl, n, read_after, p)) return OCR_OK;
     ocr_errorf("cannot plan a reduction of %llu elements", (unsigned long long)n);
     return OCR_USAGE;
 }
@@ -521,15 +520,17 @@ ocr_status ocr_reducer_plan(const ocr_reducer *r, uint64_t n, int blocking, ocr_
     }
     ocr_status st = ocr_reducer_enter(r, __func__);
     if (st != OCR_OK) return st;
-    if ((st = ocr_reducer_not_custom(r, __func__)) == OCR_OK) st = plan_said(r, n, blocking, plan);
+    const ocr_plain *pl = ocr_plain_of(r, __func__);
+    st = pl ? plan_said(r, pl, n, blocking, plan) : OCR_USAGE;
     ocr_reducer_leave(r);
     return st;
 }
 
 /* The plan for n values, down to one, with its scratch buffers. */
-static ocr_status plan_for(ocr_reducer *r, uint64_t n, int read_after, ocr_plan *p) {
+static ocr_status plan_for(ocr_reducer *r, const ocr_plain *pl, uint64_t n, int read_after,
+                           ocr_plan *p) {
     ocr_status st;
-    if ((st = plan_said(r, n, read_after, p)) != OCR_OK) return st;
+    if ((st = plan_said(r, pl, n, read_after, p)) != OCR_OK) return st;
     /* Pass i writes scratch[i % 2], except the last, which writes the result. */
     for (unsigned i = 0; i + 1 < p->npasses; ++i)
         if ((st = ocr_reducer_grow(r, (int)(i % 2), p->pass[i].n_out)) != OCR_OK) return st;
@@ -566,20 +567,21 @@ ocr_status ocr_reducer_first_wait(ocr_reducer *r, cl_uint num_wait, const cl_eve
  * wl; *ev the last command's event when `want` (or when an out-of-order queue
  * chains them), else NULL. A widening reducer's first pass is its input
  * kernel's, at the input offset; the others read its values from scratch. */
-static ocr_status enqueue(ocr_reducer *r, const call *c, cl_uint nw, const cl_event *wl, int want,
-                          cl_event *ev) {
+static ocr_status plain_enqueue(ocr_reducer *r, void *state, const ocr_call *c, cl_uint nw,
+                                const cl_event *wl, int want, cl_event *ev) {
     ocr_status st = OCR_OK;
+    const ocr_plain *pl = state;
     ocr_plan p;
     cl_event evs[OCR_MAX_PASSES];
     unsigned nev = 0;
     *ev = NULL;
     want |= r->q_ooo;
-    if (c->n == 1 && !r->k_acc && !ocr_op_is_arg(r->op)) { /* one value: itself */
+    if (c->n == 1 && !pl->k_acc && !ocr_op_is_arg(r->op)) { /* one value: itself */
         OCR_CL(clEnqueueCopyBuffer(c->q, c->buf, c->result, c->offset * r->es,
                                    c->result_offset * r->es, r->es, nw, wl, want ? ev : NULL));
         return OCR_OK;
     }
-    if ((st = plan_for(r, c->n, c->read_after, &p)) != OCR_OK) return st;
+    if ((st = plan_for(r, pl, c->n, c->host != NULL, &p)) != OCR_OK) return st;
     /* On an out-of-order queue each pass waits for the one before. */
     ocr_pass_io io = {.in = c->buf,
                       .scratch = {r->scratch[0], r->scratch[1]},
@@ -592,8 +594,8 @@ static ocr_status enqueue(ocr_reducer *r, const call *c, cl_uint nw, const cl_ev
                       .events = r->q_ooo ? 0
                                 : want   ? 1
                                          : 2,
-                      .first = r->k};
-    st = ocr_passes_enqueue(c->q, r->k_acc ? r->k_acc : r->k, &p, &io, evs, &nev);
+                      .first = pl->k};
+    st = ocr_passes_enqueue(c->q, pl->k_acc ? pl->k_acc : pl->k, &p, &io, evs, &nev);
     if (st == OCR_OK && nev) *ev = evs[--nev]; /* the last; the others released */
     while (nev)
         clReleaseEvent(evs[--nev]);
@@ -601,50 +603,28 @@ fail:
     return st;
 }
 
-/*
- * One call: the checks, then the commands, the first waiting for the caller's
- * list and where needed the previous call (scratch and the finish's counter
- * are shared). *ev: the last command's event when `want`, else NULL. After a
- * failure the commands already enqueued are waited for, so that none can
- * still write scratch when the next call runs, maybe on another queue.
- */
-static ocr_status reduce_async(ocr_reducer *r, const call *c, int want, cl_event *ev) {
-    ocr_status st;
-    cl_uint nw;
-    const cl_event *wl;
-    *ev = NULL;
-    if ((st = check_args(r, c)) != OCR_OK ||
-        (st = ocr_reducer_first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
-        return st;
-    if ((st = enqueue(r, c, nw, wl, want, ev)) != OCR_OK) {
-        clFinish(c->q);
-        return st;
-    }
-    if (r->last) clReleaseEvent(r->last);
-    r->last = NULL, r->last_elsewhere = 0;
-    return OCR_OK;
+static void plain_release(void *state) {
+    ocr_plain *pl = state;
+    if (!pl) return;
+    ocr_kernel_release(pl->k_acc);
+    ocr_kernel_release(pl->k);
+    free(pl);
 }
+
+static const ocr_geometry *plain_geometry(const void *state) {
+    return &((const ocr_plain *)state)->k->geom;
+}
+
+const ocr_form ocr_plain_form = {"ocr_reducer_reduce", NULL, plain_check, plain_enqueue,
+                                 plain_release, 1, plain_geometry};
+
+/* ---- the public calls: the reducer's own form, plain or custom ---------------------- */
 
 ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                    uint64_t n, cl_mem result_buf, size_t result_offset,
                                    cl_uint num_wait, const cl_event *wait, cl_event *done) {
-    OCR_CALL_BEGIN(r);
-    cl_event ev = NULL;
-    if (done) *done = NULL;
-    if (r->custom) {
-        ocr_status st = r->custom_ops->call_buf(r, q, buf, offset, n, result_buf, result_offset,
-                                                num_wait, wait, done, NULL);
-        OCR_CALL_END(r, st);
-        return st;
-    }
-    call c = {q, buf, offset, n, result_buf, result_offset, num_wait, wait, 0};
-    ocr_status st = reduce_async(r, &c, 1, &ev);
-    if (st == OCR_OK) {
-        r->last = ev; /* the next call may have to wait for it */
-        if (done) clRetainEvent(ev), *done = ev;
-    }
-    OCR_CALL_END(r, st);
-    return st;
+    ocr_call c = {q, num_wait, wait, buf, offset, n, result_buf, result_offset, 1, NULL, NULL, done};
+    return ocr_call_run(r, __func__, NULL, &c); /* NULL: r's own form, read once entered */
 }
 
 ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
@@ -653,33 +633,38 @@ ocr_status ocr_reducer_reduce_async(ocr_reducer *r, cl_command_queue q, cl_mem b
     return ocr_reducer_reduce_into(r, q, buf, offset, n, result_buf, 0, num_wait, wait, done);
 }
 
+/* The blocking calls: the value read back, decoded (a key back to a value). */
+static ocr_status reduce_blocking(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                                  uint64_t n, cl_uint num_wait, const cl_event *wait,
+                                  ocr_value *result) {
+    ocr_status st;
+    ocr_value raw; /* the result element's bytes: a value, or argmin/argmax's key */
+    if (!result) {
+        ocr_errorf("result must not be NULL");
+        return OCR_USAGE;
+    }
+    memset(result, 0, sizeof *result);
+    memset(&raw, 0, sizeof raw);
+    ocr_call c = {q, num_wait, wait, buf, offset, n, NULL, 0, 1, NULL, &raw, NULL};
+    if ((st = ocr_call_submit(r, r->form, &c)) != OCR_OK) return st;
+    *result = ocr_op_is_arg(r->op) ? ocr_result_value(r->type, r->op, &raw)
+                                   : ocr_value_from_bytes(r->type, &raw);
+    return OCR_OK;
+}
+
+ocr_status ocr_reducer_reduce_wait(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
+                                   uint64_t n, cl_uint num_wait, const cl_event *wait,
+                                   ocr_value *result) {
+    OCR_CALL_BEGIN(r);
+    ocr_status st = reduce_blocking(r, q, buf, offset, n, num_wait, wait, result);
+    OCR_CALL_END(r, st);
+    return st;
+}
+
 ocr_status ocr_reducer_reduce(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                               uint64_t n, ocr_value *result) {
     OCR_CALL_BEGIN(r);
-    ocr_status st = OCR_OK;
-    cl_event ev = NULL, keep = NULL;
-    if (!result) {
-        ocr_errorf("result must not be NULL");
-        st = OCR_USAGE;
-        goto fail;
-    }
-    memset(result, 0, sizeof *result);
-    if (r->custom) {
-        st = r->custom_ops->call_buf(r, q, buf, offset, n, NULL, 0, 0, NULL, NULL, result);
-        goto fail;
-    }
-    call c = {q, buf, offset, n, r->rb.result, 0, 0, NULL, 1};
-    if ((st = reduce_async(r, &c, ocr_readback_wants_event(&r->rb), &ev)) != OCR_OK) goto fail;
-    /* On an in-order queue the read follows the launch unasked (ev is NULL). */
-    if ((st = ocr_readback_fetch(&r->rb, q, ev, result, &keep)) != OCR_OK) clFinish(q);
-    r->last = keep, r->last_elsewhere = 0;
-    if (st == OCR_OK && ocr_op_is_arg(r->op)) { /* the key back to a value */
-        ocr_arg_key key;
-        memcpy(&key, result, sizeof key);
-        *result = ocr_arg_decode(r->type, r->op, &key);
-    }
-fail:
-    if (ev) clReleaseEvent(ev);
+    ocr_status st = reduce_blocking(r, q, buf, offset, n, 0, NULL, result);
     OCR_CALL_END(r, st);
     return st;
 }

@@ -136,7 +136,7 @@ const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
     const ocr_geometry *g = NULL;
     pthread_mutex_lock(&live_lock);                        /* release cannot free r meanwhile */
     if (r && find(r) != live_cap)                          /* fixed at create: no flag needed */
-        g = r->k ? &r->k->geom : r->custom ? &r->custom->geom : NULL;
+        g = r->form && r->form->geometry ? r->form->geometry(r->state) : NULL;
     pthread_mutex_unlock(&live_lock);
     return g;
 }

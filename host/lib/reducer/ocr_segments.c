@@ -46,6 +46,17 @@
 
 /* ---- the kernels, built on first use ------------------------------------------- */
 
+/* The segments form's state (segments and rows): segreduce, and for long
+ * segments segchunks then segfix. */
+typedef struct {
+    ocr_kernel *k_seg, *k_chunks, *k_fix;
+} seg_state;
+/* The columns form's: colreduce, and a widening reducer's second launch
+ * over partials of its type. */
+typedef struct {
+    ocr_kernel *k_col, *k_col_acc;
+} col_state;
+
 /* One kernel of segreduce.cl reading `input`. Work-groups of 256 on a GPU;
  * on a CPU one work-item per group (a core then walks a segment in order, as
  * reduce7's blocked access does). The constants above go first, the
@@ -86,50 +97,29 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
     return ocr_kernel_build_ex(&r->dev, &rq, flags, input, k);
 }
 
-static ocr_status build_segments(ocr_reducer *r) {
-    ocr_status st = build_one(r, "segreduce", r->in_type, &r->k_seg);
-    if (st == OCR_OK) st = build_one(r, "segchunks", r->in_type, &r->k_chunks);
-    if (st == OCR_OK) st = build_one(r, "segfix", r->in_type, &r->k_fix);
+static ocr_status build_segments(ocr_reducer *r, seg_state *s) {
+    ocr_status st = build_one(r, "segreduce", r->in_type, &s->k_seg);
+    if (st == OCR_OK) st = build_one(r, "segchunks", r->in_type, &s->k_chunks);
+    if (st == OCR_OK) st = build_one(r, "segfix", r->in_type, &s->k_fix);
     return st;
 }
 
-static ocr_status build_columns(ocr_reducer *r) {
-    ocr_status st = build_one(r, "colreduce", r->in_type, &r->k_col);
+static ocr_status build_columns(ocr_reducer *r, col_state *s) {
+    ocr_status st = build_one(r, "colreduce", r->in_type, &s->k_col);
     if (st == OCR_OK && r->in_type != r->type) /* the second launch reads partials of type */
-        st = build_one(r, "colreduce", r->type, &r->k_col_acc);
+        st = build_one(r, "colreduce", r->type, &s->k_col_acc);
     return st;
 }
 
 /* ---- a call's checks -------------------------------------------------------------- */
 
-/* One call: where it reads, and where its `count` values go. */
-typedef struct {
-    cl_command_queue q;
-    cl_mem buf;
-    size_t offset; /* input elements */
-    uint64_t n;    /* input elements read, from offset on */
-    cl_mem result;
-    size_t result_offset; /* elements of the reducer's type */
-    uint64_t count;       /* values written */
-    cl_uint num_wait;
-    const cl_event *wait;
-} seg_call;
-
-static ocr_status check_call(ocr_reducer *r, const seg_call *c) {
+/* Where the call reads (n elements from offset on), and where its count
+ * values go: in bounds, apart. */
+static ocr_status check_call(const ocr_reducer *r, const ocr_call *c) {
     ocr_status st;
-    size_t size = 0, rsize = 0;
-    if ((st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK ||
-        (st = ocr_reducer_buffer_size(r, c->buf, "the input buffer", &size)) != OCR_OK ||
-        (st = ocr_reducer_buffer_size(r, c->result, "the result buffer", &rsize)) != OCR_OK)
-        return st;
-    uint64_t have = size / r->in_es, rhave = rsize / r->es;
-    if (c->offset > have || c->n > have - c->offset) {
-        ocr_errorf("elements [%llu, %llu + %llu) lie beyond the input buffer, which holds %llu %s "
-                   "values",
-                   (unsigned long long)c->offset, (unsigned long long)c->offset,
-                   (unsigned long long)c->n, (unsigned long long)have, ocr_type_name(r->in_type));
-        return OCR_USAGE;
-    }
+    size_t rsize = 0;
+    if ((st = ocr_call_buffers(r, c, &rsize)) != OCR_OK) return st;
+    uint64_t rhave = rsize / r->es;
     if (c->result_offset > rhave || c->count > rhave - c->result_offset) {
         ocr_errorf("the result buffer holds %llu %s values; %llu from element %zu do not fit",
                    (unsigned long long)rhave, ocr_type_name(r->type), (unsigned long long)c->count,
@@ -142,41 +132,11 @@ static ocr_status check_call(ocr_reducer *r, const seg_call *c) {
 
 /* ---- a call's commands ------------------------------------------------------------ */
 
-/* Runs the checks, `enqueue` (which gets the first command's wait list and
- * returns the last command's event), and keeps the event for the next call
- * and the caller. Nothing to compute (count 0): a marker, so that *done
- * still completes after the wait list. */
-typedef ocr_status (*seg_enqueue)(ocr_reducer *r, const seg_call *c, const void *how, cl_uint nw,
-                                  const cl_event *wl, cl_event *ev);
-
-static ocr_status run_call(ocr_reducer *r, const seg_call *c, seg_enqueue fn, const void *how,
-                           cl_event *done) {
-    ocr_status st = OCR_OK;
-    cl_uint nw;
-    const cl_event *wl;
-    cl_event ev = NULL;
-    if (done) *done = NULL;
-    if ((st = check_call(r, c)) != OCR_OK ||
-        (st = ocr_reducer_first_wait(r, c->num_wait, c->wait, &nw, &wl)) != OCR_OK)
-        return st;
-    if (c->count == 0)
-        OCR_CL(clEnqueueMarkerWithWaitList(c->q, nw, wl, &ev));
-    else if ((st = fn(r, c, how, nw, wl, &ev)) != OCR_OK)
-        goto fail;
-    if (r->last) clReleaseEvent(r->last);
-    r->last = ev, r->last_elsewhere = 0; /* the next call may have to wait for it */
-    if (done) clRetainEvent(ev), *done = ev;
-    return OCR_OK;
-fail:
-    clFinish(c->q); /* nothing of this call may still write scratch when the next runs */
-    return st;
-}
-
 /* argmin/argmax reducers write (value, index) pairs, which none of these
  * calls does yet, and segreduce.cl reads no small types (half needs
  * vload_half there): both refused before anything is built. */
 static ocr_status no_arg(const ocr_reducer *r) {
-    if (r->custom) return ocr_reducer_not_custom(r, "segments, rows and columns");
+    if (!ocr_plain_of(r, "segments, rows and columns")) return OCR_USAGE;
     if (ocr_type_is_storage(r->in_type)) {
         ocr_errorf("segments, rows and columns read no %s data yet: reduce each one whole",
                    ocr_type_name(r->in_type));
@@ -193,6 +153,8 @@ static ocr_status no_arg(const ocr_reducer *r) {
 typedef struct {
     cl_mem o32, o64; /* the offsets (one of them), or neither: rows of len */
     uint64_t k, len; /* segments; the length of each row */
+    ocr_type ot;     /* the offsets' type (OCR_UINT or OCR_ULONG) */
+    int rows;        /* rows of len (n is k x len), not offsets */
 } seg_how;
 
 /* log2 of the work-items per segment (segreduce's team): the largest power
@@ -230,7 +192,7 @@ static cl_uint chunk_log2_for(size_t local) {
 
 /* The offsets (one of the two, or none: rows) and the scalars every segment
  * kernel takes after its buffers, from argument `at` on. */
-static ocr_status seg_args(cl_kernel kern, cl_uint at, const seg_how *h, const seg_call *c,
+static ocr_status seg_args(cl_kernel kern, cl_uint at, const seg_how *h, const ocr_call *c,
                            int with_in_off, cl_uint log2) {
     ocr_status st = OCR_OK;
     cl_ulong a[5] = {h->k, c->n, c->offset, c->result_offset, h->len};
@@ -241,37 +203,41 @@ fail:
     return st;
 }
 
+/* Buffer arguments 0 .. count - 1 of k (a NULL entry: no buffer). */
+static ocr_status set_mems(cl_kernel k, const cl_mem *const *mems, cl_uint count) {
+    ocr_status st = OCR_OK;
+    for (cl_uint i = 0; i < count; ++i)
+        OCR_CL(clSetKernelArg(k, i, sizeof(cl_mem), mems[i]));
+fail:
+    return st;
+}
+
 /* Long segments (n >= k chunks, so at least one chunk): segchunks over the
  * elements, then segfix over the segments. */
-static ocr_status enqueue_chunks(ocr_reducer *r, const seg_call *c, const seg_how *h, cl_uint log2,
-                                 cl_uint nw, const cl_event *wl, cl_event *ev) {
+static ocr_status enqueue_chunks(ocr_reducer *r, const seg_state *s, const ocr_call *c,
+                                 const seg_how *h, cl_uint log2, cl_uint nw, const cl_event *wl,
+                                 cl_event *ev) {
     ocr_status st;
     uint64_t chunks = (c->n + ((uint64_t)1 << log2) - 1) >> log2;
-    size_t local = r->k_chunks->geom.local_size, global = (size_t)chunks * local;
-    size_t fix_local = r->k_fix->geom.local_size;
+    size_t local = s->k_chunks->geom.local_size, global = (size_t)chunks * local;
+    size_t fix_local = s->k_fix->geom.local_size;
     /* up to a group per segment: segfix's groups stride over them */
     size_t fix_global = seg_groups(r, fix_local, h->k, 1) * fix_local;
     cl_event first = NULL;
     const cl_mem *o32 = h->o32 ? &h->o32 : NULL, *o64 = h->o64 ? &h->o64 : NULL;
-    cl_kernel k = r->k_chunks->kernel, fix = r->k_fix->kernel;
+    cl_kernel k = s->k_chunks->kernel, fix = s->k_fix->kernel;
     if ((st = ocr_reducer_grow(r, 0, chunks)) != OCR_OK ||
         (st = ocr_reducer_grow(r, 1, chunks)) != OCR_OK)
         return st;
-    OCR_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &c->buf));
-    OCR_CL(clSetKernelArg(k, 1, sizeof(cl_mem), o32));
-    OCR_CL(clSetKernelArg(k, 2, sizeof(cl_mem), o64));
-    OCR_CL(clSetKernelArg(k, 3, sizeof(cl_mem), &c->result));
-    OCR_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &r->scratch[0]));
-    OCR_CL(clSetKernelArg(k, 5, sizeof(cl_mem), &r->scratch[1]));
-    if ((st = seg_args(k, 6, h, c, 1, log2)) != OCR_OK) return st;
+    /* segchunks takes all six; segfix all but the input */
+    const cl_mem *mems[6] = {&c->buf, o32, o64, &c->result, &r->scratch[0], &r->scratch[1]};
+    if ((st = set_mems(k, mems, 6)) != OCR_OK || (st = seg_args(k, 6, h, c, 1, log2)) != OCR_OK)
+        return st;
     OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, nw, wl,
                                   r->q_ooo ? &first : NULL));
-    OCR_CL(clSetKernelArg(fix, 0, sizeof(cl_mem), o32));
-    OCR_CL(clSetKernelArg(fix, 1, sizeof(cl_mem), o64));
-    OCR_CL(clSetKernelArg(fix, 2, sizeof(cl_mem), &c->result));
-    OCR_CL(clSetKernelArg(fix, 3, sizeof(cl_mem), &r->scratch[0]));
-    OCR_CL(clSetKernelArg(fix, 4, sizeof(cl_mem), &r->scratch[1]));
-    if ((st = seg_args(fix, 5, h, c, 0, log2)) != OCR_OK) goto fail;
+    if ((st = set_mems(fix, mems + 1, 5)) != OCR_OK ||
+        (st = seg_args(fix, 5, h, c, 0, log2)) != OCR_OK)
+        goto fail;
     /* an out-of-order queue orders the two launches only through the event */
     OCR_CL(clEnqueueNDRangeKernel(c->q, fix, 1, NULL, &fix_global, &fix_local, first ? 1 : 0,
                                   first ? &first : NULL, ev));
@@ -280,22 +246,21 @@ fail:
     return st;
 }
 
-static ocr_status enqueue_segments(ocr_reducer *r, const seg_call *c, const void *how_, cl_uint nw,
-                                   const cl_event *wl, cl_event *ev) {
+static ocr_status enqueue_segments(ocr_reducer *r, void *state, const ocr_call *c, cl_uint nw,
+                                   const cl_event *wl, int want, cl_event *ev) {
     ocr_status st = OCR_OK;
-    const seg_how *h = how_;
-    cl_kernel kern = r->k_seg->kernel;
-    size_t local = r->k_seg->geom.local_size;
+    const seg_state *s = state;
+    const seg_how *h = c->how;
+    cl_kernel kern = s->k_seg->kernel;
+    size_t local = s->k_seg->geom.local_size;
     cl_uint log2 = chunk_log2_for(local);
+    (void)want; /* the done event is always made */
     if (c->n / h->k >= ((uint64_t)1 << log2)) /* the mean segment fills a chunk */
-        return enqueue_chunks(r, c, h, log2, nw, wl, ev);
+        return enqueue_chunks(r, s, c, h, log2, nw, wl, ev);
     cl_uint team_log2 = team_log2_for(local, r->in_es, c->n, h->k);
     size_t global = seg_groups(r, local, h->k, (local >> team_log2) * SEG_RUN) * local;
-    OCR_CL(clSetKernelArg(kern, 0, sizeof(cl_mem), &c->buf));
-    OCR_CL(clSetKernelArg(kern, 1, sizeof(cl_mem), h->o32 ? &h->o32 : NULL));
-    OCR_CL(clSetKernelArg(kern, 2, sizeof(cl_mem), h->o64 ? &h->o64 : NULL));
-    OCR_CL(clSetKernelArg(kern, 3, sizeof(cl_mem), &c->result));
-    st = seg_args(kern, 4, h, c, 1, team_log2);
+    const cl_mem *mems[4] = {&c->buf, h->o32 ? &h->o32 : NULL, h->o64 ? &h->o64 : NULL, &c->result};
+    if ((st = set_mems(kern, mems, 4)) == OCR_OK) st = seg_args(kern, 4, h, c, 1, team_log2);
     if (st == OCR_OK)
         OCR_CL(clEnqueueNDRangeKernel(c->q, kern, 1, NULL, &global, &local, nw, wl, ev));
 fail:
@@ -343,47 +308,6 @@ ocr_status ocr_segment_offsets_check(const void *offsets, ocr_type offsets_type,
     return OCR_OK;
 }
 
-ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_mem buf,
-                                       size_t offset, uint64_t n, cl_mem offsets_buf,
-                                       ocr_type offsets_type, uint64_t num_segments,
-                                       cl_mem result_buf, size_t result_offset, cl_uint num_wait,
-                                       const cl_event *wait, cl_event *done) {
-    OCR_CALL_BEGIN(r);
-    ocr_status st = OCR_OK;
-    size_t osize = 0;
-    seg_call c = {q, buf, offset, n, result_buf, result_offset, num_segments, num_wait, wait};
-    seg_how h = {NULL, NULL, num_segments, 0};
-    if (done) *done = NULL;
-    if ((st = no_arg(r)) != OCR_OK) {
-        /* no_arg said why */
-    } else if (offsets_type != OCR_UINT && offsets_type != OCR_ULONG) {
-        ocr_errorf("offsets_type must be OCR_UINT or OCR_ULONG, not %d", (int)offsets_type);
-        st = OCR_USAGE;
-    } else if (num_segments == UINT64_MAX) {
-        ocr_errorf("too many segments");
-        st = OCR_USAGE;
-    } else if (num_segments &&
-               (st = ocr_reducer_buffer_size(r, offsets_buf, "the offsets buffer", &osize)) ==
-                   OCR_OK &&
-               osize / ocr_type_size(offsets_type) < num_segments + 1) {
-        ocr_errorf("the offsets buffer holds %llu %s values; %llu segments need %llu",
-                   (unsigned long long)(osize / ocr_type_size(offsets_type)),
-                   ocr_type_name(offsets_type), (unsigned long long)num_segments,
-                   (unsigned long long)num_segments + 1);
-        st = OCR_USAGE;
-    }
-    if (st == OCR_OK && num_segments)
-        st = offsets_apart(offsets_buf, offsets_type, num_segments, result_buf, result_offset,
-                           r->es);
-    if (st == OCR_OK && num_segments) {
-        *(offsets_type == OCR_UINT ? &h.o32 : &h.o64) = offsets_buf;
-        st = build_segments(r);
-    }
-    if (st == OCR_OK) st = run_call(r, &c, enqueue_segments, &h, done);
-    OCR_CALL_END(r, st);
-    return st;
-}
-
 /* rows x cols elements from buf[offset] on, each row's product of cols
  * elements checked against overflow. */
 static ocr_status matrix_size(uint64_t rows, uint64_t cols, uint64_t *n) {
@@ -396,22 +320,79 @@ static ocr_status matrix_size(uint64_t rows, uint64_t cols, uint64_t *n) {
     return OCR_OK;
 }
 
+static ocr_status seg_open(ocr_reducer *r, void **state) {
+    ocr_status st = no_arg(r);
+    return st == OCR_OK ? ocr_form_alloc(sizeof(seg_state), state) : st;
+}
+
+static void seg_release(void *state) {
+    seg_state *s = state;
+    ocr_kernel_release(s->k_fix);
+    ocr_kernel_release(s->k_chunks);
+    ocr_kernel_release(s->k_seg);
+    free(s);
+}
+
+static ocr_status check_offsets(const ocr_reducer *r, const ocr_call *c, const seg_how *h);
+
+/* Segments (their offsets checked) or rows (n their product); the kernels
+ * built on the first call with something to compute. */
+static ocr_status seg_check(ocr_reducer *r, void *state, ocr_call *c) {
+    ocr_status st;
+    const seg_how *h = c->how;
+    if ((st = h->rows ? matrix_size(h->k, h->len, &c->n) : check_offsets(r, c, h)) != OCR_OK ||
+        (st = check_call(r, c)) != OCR_OK)
+        return st;
+    return h->k && c->n ? build_segments(r, state) : OCR_OK;
+}
+
+static const ocr_form segments_form = {"segments and rows", seg_open,   seg_check, enqueue_segments,
+                                       seg_release,         1,          NULL};
+
+/* The offsets: their type, a buffer that holds them, apart from the results. */
+static ocr_status check_offsets(const ocr_reducer *r, const ocr_call *c, const seg_how *h) {
+    ocr_status st;
+    size_t osize = 0;
+    cl_mem offsets = h->o32 ? h->o32 : h->o64;
+    if (h->ot != OCR_UINT && h->ot != OCR_ULONG) {
+        ocr_errorf("offsets_type must be OCR_UINT or OCR_ULONG, not %d", (int)h->ot);
+        return OCR_USAGE;
+    }
+    if (h->k == UINT64_MAX) {
+        ocr_errorf("too many segments");
+        return OCR_USAGE;
+    }
+    if (!h->k) return OCR_OK;
+    if ((st = ocr_reducer_buffer_size(r, offsets, "the offsets buffer", &osize)) != OCR_OK)
+        return st;
+    if (osize / ocr_type_size(h->ot) < h->k + 1) {
+        ocr_errorf("the offsets buffer holds %llu %s values; %llu segments need %llu",
+                   (unsigned long long)(osize / ocr_type_size(h->ot)), ocr_type_name(h->ot),
+                   (unsigned long long)h->k, (unsigned long long)h->k + 1);
+        return OCR_USAGE;
+    }
+    return offsets_apart(offsets, h->ot, h->k, c->result, c->result_offset, r->es);
+}
+
+ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_mem buf,
+                                       size_t offset, uint64_t n, cl_mem offsets_buf,
+                                       ocr_type offsets_type, uint64_t num_segments,
+                                       cl_mem result_buf, size_t result_offset, cl_uint num_wait,
+                                       const cl_event *wait, cl_event *done) {
+    seg_how h = {NULL, NULL, num_segments, 0, offsets_type, 0};
+    *(offsets_type == OCR_UINT ? &h.o32 : &h.o64) = offsets_buf;
+    ocr_call c = {q,           num_wait,     wait, buf, offset, n, result_buf, result_offset,
+                  num_segments, &h,          NULL, done};
+    return ocr_call_run(r, __func__, &segments_form, &c);
+}
+
 ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                    uint64_t rows, uint64_t cols, cl_mem result_buf,
                                    size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                    cl_event *done) {
-    OCR_CALL_BEGIN(r);
-    uint64_t n = 0;
-    seg_call c = {q, buf, offset, 0, result_buf, result_offset, rows, num_wait, wait};
-    seg_how h = {NULL, NULL, rows, cols};
-    if (done) *done = NULL;
-    ocr_status st = no_arg(r);
-    if (st == OCR_OK) st = matrix_size(rows, cols, &n);
-    c.n = n;
-    if (st == OCR_OK && rows) st = build_segments(r);
-    if (st == OCR_OK) st = run_call(r, &c, enqueue_segments, &h, done);
-    OCR_CALL_END(r, st);
-    return st;
+    seg_how h = {NULL, NULL, rows, cols, OCR_UINT, 1};
+    ocr_call c = {q, num_wait, wait, buf, offset, 0, result_buf, result_offset, rows, &h, NULL, done};
+    return ocr_call_run(r, __func__, &segments_form, &c);
 }
 
 /* ---- columns: colreduce ------------------------------------------------------------- */
@@ -449,42 +430,59 @@ static uint64_t rows_per_slice(const ocr_reducer *r, uint64_t rows, uint64_t col
     return (rows + slices - 1) / slices;
 }
 
-static ocr_status enqueue_columns(ocr_reducer *r, const seg_call *c, const void *how_, cl_uint nw,
-                                  const cl_event *wl, cl_event *ev) {
+static ocr_status enqueue_columns(ocr_reducer *r, void *state, const ocr_call *c, cl_uint nw,
+                                  const cl_event *wl, int want, cl_event *ev) {
     ocr_status st;
-    const col_how *h = how_;
+    const col_state *s = state;
+    const col_how *h = c->how;
+    (void)want; /* the done event is always made */
     uint64_t rps = rows_per_slice(r, h->rows, h->cols);
     if (rps >= h->rows) /* one slice: straight into the result */
-        return col_launch(c->q, r->k_col, c->buf, c->offset, c->result, c->result_offset, h->rows,
+        return col_launch(c->q, s->k_col, c->buf, c->offset, c->result, c->result_offset, h->rows,
                           h->cols, rps, nw, wl, ev);
     uint64_t slices = (h->rows + rps - 1) / rps;
     cl_event first = NULL;
     if ((st = ocr_reducer_grow(r, 0, slices * h->cols)) != OCR_OK ||
-        (st = col_launch(c->q, r->k_col, c->buf, c->offset, r->scratch[0], 0, h->rows, h->cols, rps,
+        (st = col_launch(c->q, s->k_col, c->buf, c->offset, r->scratch[0], 0, h->rows, h->cols, rps,
                          nw, wl, r->q_ooo ? &first : NULL)) != OCR_OK)
         return st;
     /* The partial rows, reduced as a matrix of their own (of the reducer's type). */
-    st = col_launch(c->q, r->k_col_acc ? r->k_col_acc : r->k_col, r->scratch[0], 0, c->result,
+    st = col_launch(c->q, s->k_col_acc ? s->k_col_acc : s->k_col, r->scratch[0], 0, c->result,
                     c->result_offset, slices, h->cols, slices, first ? 1 : 0, first ? &first : NULL,
                     ev);
     if (first) clReleaseEvent(first);
     return st;
 }
 
+static ocr_status col_open(ocr_reducer *r, void **state) {
+    ocr_status st = no_arg(r);
+    return st == OCR_OK ? ocr_form_alloc(sizeof(col_state), state) : st;
+}
+
+/* rows x cols checked, the kernels built on the first call with values to read. */
+static ocr_status col_check(ocr_reducer *r, void *state, ocr_call *c) {
+    ocr_status st;
+    const col_how *h = c->how;
+    if ((st = matrix_size(h->rows, h->cols, &c->n)) != OCR_OK || (st = check_call(r, c)) != OCR_OK)
+        return st;
+    return h->cols && c->n ? build_columns(r, state) : OCR_OK;
+}
+
+static void col_release(void *state) {
+    col_state *s = state;
+    ocr_kernel_release(s->k_col_acc);
+    ocr_kernel_release(s->k_col);
+    free(s);
+}
+
+static const ocr_form columns_form = {"columns", col_open, col_check, enqueue_columns, col_release,
+                                      1,         NULL};
+
 ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                       uint64_t rows, uint64_t cols, cl_mem result_buf,
                                       size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                       cl_event *done) {
-    OCR_CALL_BEGIN(r);
-    uint64_t n = 0;
-    seg_call c = {q, buf, offset, 0, result_buf, result_offset, cols, num_wait, wait};
     col_how h = {rows, cols};
-    if (done) *done = NULL;
-    ocr_status st = no_arg(r);
-    if (st == OCR_OK) st = matrix_size(rows, cols, &n);
-    c.n = n;
-    if (st == OCR_OK && cols) st = build_columns(r);
-    if (st == OCR_OK) st = run_call(r, &c, enqueue_columns, &h, done);
-    OCR_CALL_END(r, st);
-    return st;
+    ocr_call c = {q, num_wait, wait, buf, offset, 0, result_buf, result_offset, cols, &h, NULL, done};
+    return ocr_call_run(r, __func__, &columns_form, &c);
 }

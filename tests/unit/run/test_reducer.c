@@ -14,8 +14,10 @@
 #include "check.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* An error: the status, and a message naming `what`. */
@@ -77,6 +79,29 @@ static void errors(const char *kernel_dir) {
                      "create with a local size or group count past the limits");
         EXPECT(bad == NULL, "a refused geometry leaves *out NULL");
     }
+    /* A work-group size within OCR_MAX_LOCAL_SIZE but past the device's limit:
+     * the device's limit, OCR_TOO_LARGE (it was OCR_RUNTIME), for reduce7's
+     * reducer and a custom one alike. */
+    size_t wg = 0, items[3] = {0, 0, 0}, over = 1;
+    CL_OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+    CL_OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL));
+    while (over <= (wg < items[0] ? wg : items[0]))
+        over *= 2; /* the smallest power of two past the limit */
+    if (over <= OCR_MAX_LOCAL_SIZE) {
+        ocr_reducer_options w = {.local_size = over};
+        st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &w, &bad);
+        expect_error(st, OCR_TOO_LARGE, ocr_reducer_last_error(NULL), "at most",
+                     "create with a work-group size past the device's limit");
+        EXPECT(bad == NULL && ocr_reducer_last_cl_error(NULL) == 0,
+               "a refused work-group size: *out NULL, no OpenCL error (%d)",
+               (int)ocr_reducer_last_cl_error(NULL));
+        ocr_custom_arg x = {"x", OCR_INT, 1};
+        ocr_custom_spec cs = {.type = OCR_INT, .neutral = "0", .reduce = "a + b", .args = &x,
+                              .num_args = 1};
+        st = ocr_reducer_create_custom(ctx, dev, &cs, &w, &bad);
+        expect_error(st, OCR_TOO_LARGE, ocr_reducer_last_error(NULL), "at most",
+                     "custom create with a work-group size past the device's limit");
+    }
     ocr_reducer_options most = {.groups = OCR_MAX_GROUPS / 64}; /* within: made */
     st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &most, &bad);
     EXPECT(st == OCR_OK, "create with %zu groups: %s", most.groups, ocr_reducer_last_error(NULL));
@@ -102,12 +127,14 @@ static void errors(const char *kernel_dir) {
     EXPECT(!strcmp(ocr_reducer_last_error(NULL), ""), "a good create clears the thread's message");
     EXPECT(!strcmp(ocr_reducer_last_error(r), ""), "a new reducer has no message");
 
-    st = ocr_reducer_reduce(r, q, b, 0, 0, &v);
-    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "at least 1", "n = 0");
+    v.i = -1;
+    st = ocr_reducer_reduce(r, q, b, 0, 0, &v); /* nothing: the identity, as every form */
+    EXPECT(st == OCR_OK && v.i == 0, "n = 0: status %d, sum %d (%s)", (int)st, v.i,
+           ocr_reducer_last_error(r));
     st = ocr_reducer_reduce(r, q, b, 0, 1001, &v);
-    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the buffer", "n past the end");
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the input buffer", "n past the end");
     st = ocr_reducer_reduce(r, q, b, 999, 2, &v);
-    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the buffer",
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the input buffer",
                  "offset + n past the end");
     st = ocr_reducer_reduce(r, q, NULL, 0, 10, &v);
     expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "must not be NULL", "NULL buffer");
@@ -223,22 +250,38 @@ static void offsets(void) {
 
 /* The async call waits for its wait list: the data are written (on another
  * queue) only after the reduction was enqueued behind a user event. */
-static void wait_list(void) {
-    ocr_reducer *r;
+enum { N_GATED = 100000 };
+
+/* An int max reducer, N_GATED zeros (host *h and buffer *b), a second queue
+ * and a closed user event: the wait-list tests' set-up. */
+static ocr_reducer *gated_setup(int **h, cl_mem *b, cl_command_queue *q2, cl_event *gate) {
+    ocr_reducer *r = NULL;
     cl_int err;
-    enum { N = 100000 };
     ocr_status st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_MAX, NULL, &r);
     EXPECT(st == OCR_OK, "create int max: %s", ocr_reducer_last_error(NULL));
-    if (st != OCR_OK) return;
-    int *h = calloc(N, sizeof *h);
-    cl_mem b =
-        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &err);
+    if (st != OCR_OK) return NULL;
+    *h = calloc(N_GATED, sizeof **h);
+    *b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N_GATED * sizeof **h, *h,
+                        &err);
     CL_OK(err);
+    *q2 = clCreateCommandQueue(ctx, dev, 0, &err);
+    CL_OK(err);
+    *gate = clCreateUserEvent(ctx, &err);
+    CL_OK(err);
+    return r;
+}
+
+static void wait_list(void) {
+    enum { N = N_GATED };
+    int *h;
+    cl_mem b;
+    cl_command_queue q2;
+    cl_event gate, done = NULL;
+    cl_int err;
+    ocr_status st;
+    ocr_reducer *r = gated_setup(&h, &b, &q2, &gate);
+    if (!r) return;
     cl_mem res = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
-    CL_OK(err);
-    cl_command_queue q2 = clCreateCommandQueue(ctx, dev, 0, &err);
-    CL_OK(err);
-    cl_event gate = clCreateUserEvent(ctx, &err), done = NULL;
     CL_OK(err);
     st = ocr_reducer_reduce_async(r, q, b, 0, N, res, 1, &gate, &done);
     EXPECT(st == OCR_OK && done, "async: %s", ocr_reducer_last_error(r));
@@ -257,6 +300,49 @@ static void wait_list(void) {
     clReleaseEvent(gate);
     clReleaseCommandQueue(q2);
     clReleaseMemObject(res);
+    clReleaseMemObject(b);
+    free(h);
+    ocr_reducer_release(r);
+}
+
+/* Opens the gate a while after the blocking call has begun waiting. */
+static void *open_later(void *gate) {
+    struct timespec t = {0, 200 * 1000 * 1000};
+    nanosleep(&t, NULL);
+    clSetUserEventStatus(*(cl_event *)gate, CL_COMPLETE);
+    return NULL;
+}
+
+/* ocr_reducer_reduce_wait: the blocking call behind a write of its input on
+ * another queue that a user event holds back (opened by a thread while the
+ * call blocks): the value is the written data's. Without the wait the
+ * reduction would read the zeros that were there. */
+static void blocking_wait_list(void) {
+    enum { N = N_GATED };
+    int *h;
+    cl_mem b;
+    cl_command_queue q2;
+    cl_event gate, wrote = NULL;
+    ocr_status st;
+    ocr_reducer *r = gated_setup(&h, &b, &q2, &gate);
+    if (!r) return;
+    h[N / 3] = 4321;
+    CL_OK(clEnqueueWriteBuffer(q2, b, CL_FALSE, 0, N * sizeof *h, h, 1, &gate, &wrote));
+    CL_OK(clFlush(q2));
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, open_later, &gate) == 0);
+    ocr_value v = {0};
+    st = ocr_reducer_reduce_wait(r, q, b, 0, N, 1, &wrote, &v);
+    pthread_join(t, NULL);
+    EXPECT(st == OCR_OK && v.i == 4321, "blocking behind the gated write: status %d, max %d (%s)",
+           (int)st, v.i, ocr_reducer_last_error(r));
+    printf("ok   blocking behind a gated write: max %d\n", v.i);
+    st = ocr_reducer_reduce_wait(r, q, b, 0, N, 1, NULL, &v);
+    EXPECT(st == OCR_USAGE, "a wait list of 1 event, NULL: status %d", (int)st);
+    CL_OK(clFinish(q2));
+    clReleaseEvent(wrote);
+    clReleaseEvent(gate);
+    clReleaseCommandQueue(q2);
     clReleaseMemObject(b);
     free(h);
     ocr_reducer_release(r);
@@ -371,8 +457,22 @@ static void fault(const char *name) {
                       : !strcmp(name, "clCreateBuffer") ? OCR_NO_MEMORY
                                                         : OCR_OPENCL;
     expect_error(st, want, msg, name, "injected failure");
+    /* The raw code the shim returned (its defaults for these calls), as the
+     * API gives it: the reducer's, or the failed create's. */
+    cl_int want_cl = !strcmp(name, "clBuildProgram")           ? CL_BUILD_PROGRAM_FAILURE
+                     : !strcmp(name, "clCreateBuffer")         ? CL_MEM_OBJECT_ALLOCATION_FAILURE
+                     : !strcmp(name, "clEnqueueNDRangeKernel") ? CL_INVALID_WORK_GROUP_SIZE
+                                                               : CL_OUT_OF_RESOURCES;
+    cl_int got_cl = ocr_reducer_last_cl_error(r);
+    EXPECT(got_cl == want_cl, "ocr_reducer_last_cl_error(%s) %d, expected %d (%s)",
+           r ? "r" : "NULL", (int)got_cl, (int)want_cl, name);
     EXPECT(!strcmp(ocr_last_error(), msg), "ocr_last_error() \"%s\" is the reducer's \"%s\"",
            ocr_last_error(), msg);
+    if (r && b) { /* the fault was once: the next call succeeds, and clears the code */
+        st = ocr_reducer_reduce(r, q, b, 0, 100000, &v);
+        EXPECT(st == OCR_OK && ocr_reducer_last_cl_error(r) == 0,
+               "after a good call: status %d, code %d", (int)st, (int)ocr_reducer_last_cl_error(r));
+    }
     ocr_reducer_release(r);
     if (b) clReleaseMemObject(b);
 }
@@ -434,6 +534,7 @@ int main(int argc, char **argv) {
         passes_and_scratch();
         offsets();
         wait_list();
+        blocking_wait_list();
         widening();
         nan_min_max();
     }

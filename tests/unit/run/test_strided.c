@@ -424,10 +424,13 @@ static void argument_errors(ocr_reducer *r, cl_mem b) {
     cl_event done = NULL;
     ocr_status st = ocr_reducer_reduce_strided(r, q, b, 0, 10, 0, res, 0, 0, NULL, &done);
     expect_usage(st, r, done, "stride", "stride 0");
-    st = ocr_reducer_reduce_strided(r, q, b, 0, 0, 3, res, 0, 0, NULL, &done);
-    expect_usage(st, r, done, "at least 1", "n 0");
+    /* n 0: the identity, as every form (it was refused), also at the end */
+    int64_t v = sum_of(r, b, 0, 0, 3, res, 0, 4, &st);
+    EXPECT(st == OCR_OK && v == 0, "n 0: %d, %lld", (int)st, (long long)v);
+    v = sum_of(r, b, 100, 0, 3, res, 0, 4, &st);
+    EXPECT(st == OCR_OK && v == 0, "n 0 at the end: %d, %lld", (int)st, (long long)v);
     /* 100 ints: from 1, 3 apart, 33 reach element 97, 34 element 100 */
-    int64_t v = sum_of(r, b, 1, 33, 3, res, 0, 4, &st);
+    v = sum_of(r, b, 1, 33, 3, res, 0, 4, &st);
     EXPECT(st == OCR_OK && v == want_sum(1, 33, 3), "33 elements 3 apart from 1: %d, %lld", (int)st,
            (long long)v);
     st = ocr_reducer_reduce_strided(r, q, b, 1, 34, 3, res, 0, 0, NULL, &done);
