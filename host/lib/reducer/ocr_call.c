@@ -136,3 +136,95 @@ ocr_status ocr_call_run(ocr_reducer *r, const char *fn, const ocr_form *f, ocr_c
     ocr_reducer_leave(r);
     return st;
 }
+/* Keeps the captured text as r's message if the call failed. */
+void ocr_reducer_keep_error(char **slot, char *text, ocr_status st) {
+    free(*slot);
+    *slot = NULL;
+    if (st == OCR_OK) {
+        free(text);
+        return;
+    }
+    *slot = text ? text : malloc(sizeof "unknown error (no message)");
+    if (!text && *slot)
+        memcpy(*slot, "unknown error (no message)", sizeof "unknown error (no message)");
+}
+
+ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size) {
+    ocr_status st = OCR_OK;
+    cl_context c = NULL;
+    if (!m) {
+        ocr_errorf("%s must not be NULL", what);
+        return OCR_USAGE;
+    }
+    OCR_CL(clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof *size, size, NULL));
+    OCR_CL(clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof c, &c, NULL));
+    if (c != r->ctx) {
+        ocr_errorf("%s belongs to another context than the reducer's", what);
+        st = OCR_USAGE;
+    }
+fail:
+    return st;
+}
+
+/* The queue: checked when it changes, then remembered (retained, so that the
+ * check cannot go stale). Commands of the previous call on another queue are
+ * waited for by the next call's first command. */
+ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q, cl_uint num_wait,
+                                 const cl_event *wait) {
+    ocr_status st = OCR_OK;
+    cl_context qc = NULL;
+    cl_device_id qd = NULL;
+    cl_command_queue_properties props = 0;
+    if (!q) {
+        ocr_errorf("the queue must not be NULL");
+        return OCR_USAGE;
+    }
+    if ((num_wait == 0) != (wait == NULL)) {
+        ocr_errorf("the wait list and its length disagree (%u events, list %s)", num_wait,
+                   wait ? "given" : "NULL");
+        return OCR_USAGE;
+    }
+    if (q == r->q) return OCR_OK;
+    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
+    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
+    if (qc != r->ctx || qd != r->device) {
+        ocr_errorf("the queue belongs to another %s than the reducer's",
+                   qc != r->ctx ? "context" : "device");
+        return OCR_USAGE;
+    }
+    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL));
+    OCR_CL(clRetainCommandQueue(q));
+    if (r->q) clReleaseCommandQueue(r->q);
+    r->q = q;
+    r->q_ooo = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    r->last_elsewhere = r->last != NULL;
+fail:
+    return st;
+}
+
+/* The first command's wait list: the caller's, and the previous call's last
+ * command where queue order does not already put it first (it ran on another
+ * queue, or this one runs out of order). No allocation, but when a caller's
+ * list is longer than every one before. */
+ocr_status ocr_reducer_first_wait(ocr_reducer *r, cl_uint num_wait, const cl_event *wait,
+                                  cl_uint *nw, const cl_event **wl) {
+    *nw = num_wait, *wl = wait;
+    if (!r->last || (!r->last_elsewhere && !r->q_ooo)) return OCR_OK;
+    if (num_wait == 0) {
+        *nw = 1, *wl = &r->last;
+        return OCR_OK;
+    }
+    if (num_wait + 1 > r->wl_cap) {
+        cl_event *p = realloc(r->wl, (num_wait + 1) * sizeof *p);
+        if (!p) {
+            ocr_errorf("out of host memory");
+            return OCR_NO_MEMORY;
+        }
+        r->wl = p, r->wl_cap = num_wait + 1;
+    }
+    memcpy(r->wl, wait, num_wait * sizeof *wait);
+    r->wl[num_wait] = r->last;
+    *nw = num_wait + 1, *wl = r->wl;
+    return OCR_OK;
+}
+

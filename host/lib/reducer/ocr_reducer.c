@@ -24,19 +24,6 @@ const char *ocr_version(void) {
     return OCR_VERSION;
 }
 
-/* Keeps the captured text as r's message if the call failed. */
-void ocr_reducer_keep_error(char **slot, char *text, ocr_status st) {
-    free(*slot);
-    *slot = NULL;
-    if (st == OCR_OK) {
-        free(text);
-        return;
-    }
-    *slot = text ? text : malloc(sizeof "unknown error (no message)");
-    if (!text && *slot)
-        memcpy(*slot, "unknown error (no message)", sizeof "unknown error (no message)");
-}
-
 /* ---- create and release -------------------------------------------------------- */
 
 /* The caller's options as this library reads them (the size rule of
@@ -361,23 +348,6 @@ int ocr_reducer_on_cpu(const ocr_reducer *r) {
     return (t & CL_DEVICE_TYPE_CPU) && !(t & CL_DEVICE_TYPE_GPU);
 }
 
-ocr_status ocr_reducer_buffer_size(const ocr_reducer *r, cl_mem m, const char *what, size_t *size) {
-    ocr_status st = OCR_OK;
-    cl_context c = NULL;
-    if (!m) {
-        ocr_errorf("%s must not be NULL", what);
-        return OCR_USAGE;
-    }
-    OCR_CL(clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof *size, size, NULL));
-    OCR_CL(clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof c, &c, NULL));
-    if (c != r->ctx) {
-        ocr_errorf("%s belongs to another context than the reducer's", what);
-        st = OCR_USAGE;
-    }
-fail:
-    return st;
-}
-
 /* The value is written to element result_offset of result_buf while elements
  * [offset, offset + n) of buf are read: refused when those bytes overlap (the
  * same buffer, a sub-buffer of it, or its parent). */
@@ -400,42 +370,6 @@ ocr_status ocr_reducer_check_overlap(const ocr_reducer *r, cl_mem buf, size_t of
         return OCR_USAGE;
     }
     return OCR_OK;
-}
-
-/* The queue: checked when it changes, then remembered (retained, so that the
- * check cannot go stale). Commands of the previous call on another queue are
- * waited for by the next call's first command. */
-ocr_status ocr_reducer_use_queue(ocr_reducer *r, cl_command_queue q, cl_uint num_wait,
-                                 const cl_event *wait) {
-    ocr_status st = OCR_OK;
-    cl_context qc = NULL;
-    cl_device_id qd = NULL;
-    cl_command_queue_properties props = 0;
-    if (!q) {
-        ocr_errorf("the queue must not be NULL");
-        return OCR_USAGE;
-    }
-    if ((num_wait == 0) != (wait == NULL)) {
-        ocr_errorf("the wait list and its length disagree (%u events, list %s)", num_wait,
-                   wait ? "given" : "NULL");
-        return OCR_USAGE;
-    }
-    if (q == r->q) return OCR_OK;
-    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
-    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
-    if (qc != r->ctx || qd != r->device) {
-        ocr_errorf("the queue belongs to another %s than the reducer's",
-                   qc != r->ctx ? "context" : "device");
-        return OCR_USAGE;
-    }
-    OCR_CL(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL));
-    OCR_CL(clRetainCommandQueue(q));
-    if (r->q) clReleaseCommandQueue(r->q);
-    r->q = q;
-    r->q_ooo = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-    r->last_elsewhere = r->last != NULL;
-fail:
-    return st;
 }
 
 /* The buffers' sizes and where the call reads and writes. */
@@ -534,32 +468,6 @@ static ocr_status plan_for(ocr_reducer *r, const ocr_plain *pl, uint64_t n, int 
     /* Pass i writes scratch[i % 2], except the last, which writes the result. */
     for (unsigned i = 0; i + 1 < p->npasses; ++i)
         if ((st = ocr_reducer_grow(r, (int)(i % 2), p->pass[i].n_out)) != OCR_OK) return st;
-    return OCR_OK;
-}
-
-/* The first command's wait list: the caller's, and the previous call's last
- * command where queue order does not already put it first (it ran on another
- * queue, or this one runs out of order). No allocation, but when a caller's
- * list is longer than every one before. */
-ocr_status ocr_reducer_first_wait(ocr_reducer *r, cl_uint num_wait, const cl_event *wait,
-                                  cl_uint *nw, const cl_event **wl) {
-    *nw = num_wait, *wl = wait;
-    if (!r->last || (!r->last_elsewhere && !r->q_ooo)) return OCR_OK;
-    if (num_wait == 0) {
-        *nw = 1, *wl = &r->last;
-        return OCR_OK;
-    }
-    if (num_wait + 1 > r->wl_cap) {
-        cl_event *p = realloc(r->wl, (num_wait + 1) * sizeof *p);
-        if (!p) {
-            ocr_errorf("out of host memory");
-            return OCR_NO_MEMORY;
-        }
-        r->wl = p, r->wl_cap = num_wait + 1;
-    }
-    memcpy(r->wl, wait, num_wait * sizeof *wait);
-    r->wl[num_wait] = r->last;
-    *nw = num_wait + 1, *wl = r->wl;
     return OCR_OK;
 }
 
