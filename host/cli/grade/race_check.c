@@ -9,7 +9,7 @@
  * --grade report's race replay is this command.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "grade.h"
+#include "cli_grade.h"
 #include "modes.h"
 
 #include <errno.h>

@@ -1,13 +1,13 @@
-/* grade.h - oclReduction --grade: a student kernel against a fixed matrix of
+/* cli_grade.h - oclReduction --grade: a student kernel against a fixed matrix of
  * cases, each isolated in a child process with a time limit, plus a race
  * check under oclgrind and a speed ratio (docs/labs/grading.md).
  *
  * The parts: grade.c plans the matrix and decides the verdict, grade_run.c
  * runs the cases in child processes (isolation, time limits, the kernel's
  * own output), grade_report.c writes the report from the case records;
- * grader.h holds what they share. */
-#ifndef OCR_GRADE_H
-#define OCR_GRADE_H
+ * grade_matrix.h holds what they share. */
+#ifndef OCR_CLI_GRADE_H
+#define OCR_CLI_GRADE_H
 
 #include "cli.h"
 

@@ -11,8 +11,8 @@
  * race check runs oclgrind at each.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "grade.h"
-#include "grader.h"
+#include "cli_grade.h"
+#include "grade_matrix.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* grader.h - what the parts of the grader share (grade.h says which part
+/* grade_matrix.h - what the parts of the grader share (cli_grade.h says which part
  * does what): the case records, the matrix and its summary, and the calls
  * grade.c makes into grade_run.c and grade_report.c. Neither of those calls
  * back into grade.c: grade_run.c returns what grade.c plans from. */
-#ifndef OCR_GRADER_H
-#define OCR_GRADER_H
+#ifndef OCR_GRADE_MATRIX_H
+#define OCR_GRADE_MATRIX_H
 
 #include "cli.h"
 

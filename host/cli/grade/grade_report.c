@@ -1,8 +1,8 @@
 /* grade_report.c - the --grade report: text, one JSON document or CSV, all
- * written from the same case records (grader.h) and the summary grade.c made.
+ * written from the same case records (grade_matrix.h) and the summary grade.c made.
  * docs/labs/grading.md describes every field. */
 #define _POSIX_C_SOURCE 200809L
-#include "grader.h"
+#include "grade_matrix.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
  * as a child with a time limit too.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "grader.h"
+#include "grade_matrix.h"
 
 #include <errno.h>
 #include <fcntl.h>
