@@ -65,6 +65,14 @@ if(Python3_FOUND)
   set_tests_properties(grade.include_missing PROPERTIES ENVIRONMENT "GRADE_DETAIL=cannot find included file \"mine.h\"")
   set_tests_properties(grade.include_escape grade.include_absolute PROPERTIES ENVIRONMENT
                        "GRADE_DETAIL=is outside the kernel's folder")
+  # No include reaches the compiler, however spelled (a macro, <...>, a
+  # splice, %:, ??=, a comment in the directive, include_next, import,
+  # __has_include): refused naming file:line by --kernel-file and --grade;
+  # the class tool alike, and a flat folder's '#include "alice.cl"' fails.
+  ocr_test(grade.include_spellings LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_include_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_include LABELS grade class PROPERTIES TIMEOUT 900
+           COMMAND ${SCRIPTS}/grade_include_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE} class)
   # A matrix no one reads in advance: sizes drawn from a fresh grade seed
   # catch a kernel right only at the published ones; the seed repeats it.
   grade_test(published_only ${KG}/published_only.cl tree_reduce 1024 WRONG)
