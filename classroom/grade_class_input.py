@@ -11,7 +11,7 @@ import re
 import stat
 
 VERDICTS = ("PASS", "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS", "CRASH",
-            "TIMEOUT", "RACE", "ERROR", "NO_SUBMISSION")
+            "TIMEOUT", "RACE", "UNINITIALIZED", "ERROR", "NO_SUBMISSION")
 TYPES = ("int", "uint", "long", "ulong", "float", "double")
 OPS = ("sum", "prod", "min", "max", "and", "or", "xor")
 # The (type, op) value cases of the grader's fixed matrix (docs/labs/grading.md,

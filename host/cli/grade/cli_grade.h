@@ -22,4 +22,20 @@ ocr_status cli_grade(const cli_options *o);
 /* oclgrind's path on PATH, 0 if none (--race-check's too). */
 int grade_find_oclgrind(char *path, size_t len);
 
+/* grade_oclgrind.c: oclgrind's stderr read by kind (a kind is a verdict:
+ * RACE, OUT_OF_BOUNDS, UNINITIALIZED; a compiler warning never is). */
+typedef enum { OG_RACE, OG_INVALID, OG_UNINIT, OG_KINDS } grade_oclgrind_kind;
+typedef struct {
+    unsigned count[OG_KINDS]; /* reports of each kind */
+    long at[OG_KINDS];        /* where each kind's first report starts in the log, -1: none */
+    unsigned warnings;        /* the compiler's warnings */
+    unsigned unknown;         /* lines that are none of these: the checker's, never a verdict */
+    long unknown_at;          /* the first of them, -1: none */
+} grade_oclgrind_said;
+void grade_read_oclgrind(const char *log, grade_oclgrind_said *s);
+/* The options every run under oclgrind gets (NULL-terminated), and what each
+ * kind means, in a line. */
+extern const char *const grade_oclgrind_options[];
+extern const char *const grade_oclgrind_meaning[OG_KINDS];
+
 #endif

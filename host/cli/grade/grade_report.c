@@ -12,7 +12,7 @@
 
 const char *const grade_verdict_names[V_NVERDICTS] = {
     "PASS",  "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS",
-    "CRASH", "TIMEOUT",        "RACE",  "SKIPPED",     "NOT_RUN"};
+    "CRASH", "TIMEOUT",        "RACE",  "UNINITIALIZED", "SKIPPED", "NOT_RUN"};
 
 /* S for a POSIX shell: as it is when every character is safe, else in single
  * quotes (a file named "smith, john.cl" replays as it is named). */

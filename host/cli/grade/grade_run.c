@@ -15,6 +15,7 @@
  * as a child with a time limit too.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cli_grade.h"
 #include "grade_matrix.h"
 
 #include <errno.h>
@@ -557,8 +558,10 @@ static void start_race(grader *g, job *j, grade_case *c) {
     snprintf(w, sizeof w, "%zu", geo->local);
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
     snprintf(s, sizeof s, "%llu", (unsigned long long)o->seed);
-    const char *argv[40] = {g->oclgrind, "--data-races", "--check-api"};
-    int a = 3, fd;
+    const char *argv[40] = {g->oclgrind};
+    int a = 1, fd;
+    for (const char *const *p = grade_oclgrind_options; *p; ++p)
+        argv[a++] = *p;
     if (!c->no_uninit) argv[a++] = "--uninitialized";
     const char *rest[] = {g->self,
                           "--kernel-file",
@@ -605,9 +608,11 @@ static int said_build_failed(const char *log) {
  * run's verdicts): with --uninitialized, the case runs again without it; else
  * it is not checked, the tool's failure said, never the student's. Returns 1
  * to run the case again. */
-static int on_checker_failure(job *j, const char *first) {
+static int on_checker_failure(job *j, const char *first, const char *why) {
     grade_case *c = j->race;
-    if (WIFSIGNALED(j->status))
+    if (why)
+        snprintf(c->tool, sizeof c->tool, "%s", why);
+    else if (WIFSIGNALED(j->status))
         snprintf(c->tool, sizeof c->tool, "signal %d", WTERMSIG(j->status));
     else
         snprintf(c->tool, sizeof c->tool, "status %d",
@@ -624,14 +629,16 @@ static int on_checker_failure(job *j, const char *first) {
     return 0;
 }
 
-/* The race check's verdict. oclgrind's diagnostics go to stderr; a clean run
- * writes nothing there. Exit 1 is the run's own check failing: a wrong value
- * is WRONG, never a pass (the value checks say which data set). Returns 1 to
- * run the case again (see on_checker_failure). */
+/* The race check's verdict, from oclgrind's reports read by kind
+ * (grade_oclgrind.c): a race, an invalid access, an uninitialized value; a
+ * compiler warning is none. Exit 1 is the run's own check failing: a wrong
+ * value is WRONG, never a pass (the value checks say which data set). Text
+ * that is none of these is the checker's failure. Returns 1 to run the case
+ * again (see on_checker_failure). */
 static int finish_race(job *j) {
     grade_case *c = j->race;
-    char log[sizeof c->detail];
-    file_part(j->errlog, log, sizeof log, 1); /* the first diagnostics are the ones to read */
+    static char log[64 * 1024]; /* enough to read the kinds; the detail keeps less */
+    file_part(j->errlog, log, sizeof log, 1);
     const char *first = log;
     while (*first == '\n')
         ++first;
@@ -641,19 +648,13 @@ static int finish_race(job *j) {
         snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s", j->limit);
     } else if (st == 3 && said_build_failed(log)) {
         c->verdict = V_BUILD_ERROR;
-        snprintf(c->detail, sizeof c->detail, "%s", first);
+        size_t len = strlen(first), keep = len < sizeof c->detail ? len : sizeof c->detail - 1;
+        memcpy(c->detail, first, keep), c->detail[keep] = '\0';
+        cut_at_line(c->detail, sizeof c->detail, len - keep);
     } else if (st != 0 && st != 1) {
-        return on_checker_failure(j, first);
-    } else if (log[0]) {
-        c->verdict = V_RACE;
-        snprintf(c->detail, sizeof c->detail, "%s", first);
-    } else if (st == 0) {
-        c->verdict = V_PASS;
-    } else {
-        c->verdict = V_WRONG;
-        snprintf(c->detail, sizeof c->detail,
-                 "under oclgrind the run's own check failed at n = %llu (the value cases say how)",
-                 (unsigned long long)c->n);
+        return on_checker_failure(j, first, NULL);
+    } else if (grade_race_verdict(c, log, st) < 0) {
+        return on_checker_failure(j, first, "output it could not read");
     }
     if (c->no_uninit) /* checked, but without --uninitialized: say why */
         snprintf(c->detail + strlen(c->detail), sizeof c->detail - strlen(c->detail),
