@@ -83,6 +83,10 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_include_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_include LABELS grade class PROPERTIES TIMEOUT 900
            COMMAND ${SCRIPTS}/grade_include_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE} class)
+  # A memory bomb dies fast under each child's address-space limit
+  # (--grade-memory), the limit named; a correct kernel passes under it.
+  ocr_test(grade.memory_limit LABELS grade PROPERTIES TIMEOUT 600
+           COMMAND ${SCRIPTS}/grade_memory_test.sh ${OCR} ${Python3_EXECUTABLE} ${KG})
   # A matrix no one reads in advance: sizes drawn from a fresh grade seed
   # catch a kernel right only at the published ones; the seed repeats it.
   grade_test(published_only ${KG}/published_only.cl tree_reduce 1024 WRONG)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -282,6 +283,10 @@ static int spawn(grader *g, job *j, int *msg_fd) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL); /* the folder is the grader's */
         if (getppid() != parent) _exit(3);
+        /* A kernel's memory must not take the machine (a large private array
+         * per work-item grows a child past 10 GB): over the limit it dies. */
+        struct rlimit as = {(rlim_t)g->o->grade_memory << 20, (rlim_t)g->o->grade_memory << 20};
+        if (g->o->grade_memory) setrlimit(RLIMIT_AS, &as);
         int e = open(j->errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (e >= 0) dup2(e, 2);
         dup2(out[1], 1);
@@ -470,12 +475,16 @@ static void finish_worker(grader *g, job *j) {
         if (g->timeout_group < 0 || (int)j->gi < g->timeout_group) g->timeout_group = (int)j->gi;
     } else {
         k->verdict = V_CRASH;
-        if (WIFSIGNALED(j->status))
-            snprintf(k->detail, sizeof k->detail, "the run died of signal %d (%s)",
-                     WTERMSIG(j->status), strsignal(WTERMSIG(j->status)));
-        else
-            snprintf(k->detail, sizeof k->detail, "the run exited with status %d",
-                     WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1);
+        int n = WIFSIGNALED(j->status)
+                    ? snprintf(k->detail, sizeof k->detail, "the run died of signal %d (%s)",
+                               WTERMSIG(j->status), strsignal(WTERMSIG(j->status)))
+                    : snprintf(k->detail, sizeof k->detail, "the run exited with status %d",
+                               WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1);
+        if (g->o->grade_memory && n > 0 && (size_t)n < sizeof k->detail)
+            snprintf(k->detail + n, sizeof k->detail - (size_t)n,
+                     " (each grading child may use %u MiB of address space, --grade-memory: a "
+                     "kernel that needs more, such as a large private array, dies this way)",
+                     g->o->grade_memory);
     }
     j->first = bad + 1;
     /* A group before the first that timed out runs to its end, as serially. */
