@@ -33,6 +33,10 @@ typedef struct {
     long unknown_at;          /* the first of them, -1: none */
 } grade_oclgrind_said;
 void grade_read_oclgrind(const char *log, grade_oclgrind_said *s);
+/* The first cap bytes of the file at path, malloc'd and ended ("" if it
+ * cannot be read; NULL when out of memory). */
+char *grade_read_log(const char *path, size_t cap);
+enum { GRADE_LOG_CAP = 8 << 20 }; /* --max-errors 8192 reports, about 3 MB */
 /* The options every run under oclgrind gets (NULL-terminated), and what each
  * kind means, in a line. */
 extern const char *const grade_oclgrind_options[];

@@ -13,13 +13,25 @@
 #include "grade_matrix.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The options every run under oclgrind gets. --uniform-writes: without it
  * oclgrind hides a write-write race whose writers store the same value (every
- * work-item storing out[group]). */
+ * work-item storing out[group]). --max-errors: oclgrind stops reporting after
+ * 1000, and a missing barrier's uninitialized reads (reported at once) come
+ * before its races (reported when the group ends): up to 1024 of them. */
 const char *const grade_oclgrind_options[] = {"--data-races", "--check-api", "--uniform-writes",
-                                              NULL};
+                                              "--max-errors", "8192", NULL};
+
+char *grade_read_log(const char *path, size_t cap) {
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(cap + 1);
+    size_t n = f && buf ? fread(buf, 1, cap, f) : 0;
+    if (f) fclose(f);
+    if (buf) buf[n] = '\0';
+    return buf;
+}
 
 /* The report headers of oclgrind 21.10 (its plugins' messages), by kind. */
 static const struct {
@@ -86,8 +98,10 @@ void grade_read_oclgrind(const char *log, grade_oclgrind_said *s) {
             in_report = in_warning = 0; /* reports are separated by blank lines */
         } else if (line[0] == '\t' || starts(line, "[cut: ")) {
             /* a report's body (indented), the grader's cut */
-        } else if (starts(line, "oclReduction")) {
-            in_report = in_warning = 0; /* the run's own words: its exit status says */
+        } else if (starts(line, "oclReduction") || (starts(line, "Oclgrind: ") &&
+                                                     strstr(line, " errors generated") != NULL)) {
+            in_report = in_warning = 0; /* the run's own words (its exit status says), or
+                                           oclgrind's count of its reports */
         } else if (!in_report && !in_warning) {
             if (!s->unknown++) s->unknown_at = line - log;
         } /* else: a warning's quoted source and caret, or a report's unindented tail */

@@ -646,8 +646,8 @@ static int on_checker_failure(job *j, const char *first, const char *why) {
  * again (see on_checker_failure). */
 static int finish_race(job *j) {
     grade_case *c = j->race;
-    static char log[64 * 1024]; /* enough to read the kinds; the detail keeps less */
-    file_part(j->errlog, log, sizeof log, 1);
+    char *log = grade_read_log(j->errlog, GRADE_LOG_CAP); /* every report, to read the kinds */
+    if (!log) return on_checker_failure(j, "", "out of host memory");
     const char *first = log;
     while (*first == '\n')
         ++first;
@@ -661,10 +661,13 @@ static int finish_race(job *j) {
         memcpy(c->detail, first, keep), c->detail[keep] = '\0';
         cut_at_line(c->detail, sizeof c->detail, len - keep);
     } else if (st != 0 && st != 1) {
-        return on_checker_failure(j, first, NULL);
+        int again = on_checker_failure(j, first, NULL);
+        return free(log), again;
     } else if (grade_race_verdict(c, log, st) < 0) {
-        return on_checker_failure(j, first, "output it could not read");
+        int again = on_checker_failure(j, first, "output it could not read");
+        return free(log), again;
     }
+    free(log);
     if (c->no_uninit) /* checked, but without --uninitialized: say why */
         snprintf(c->detail + strlen(c->detail), sizeof c->detail - strlen(c->detail),
                  "%soclgrind --uninitialized failed (%s); checked without --uninitialized",

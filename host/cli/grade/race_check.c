@@ -50,19 +50,13 @@ static int under_oclgrind(const char *oclgrind, const char *self, int uninit, in
     return pid > 0 ? status : -1;
 }
 
-/* Copies the file at path to stderr, and its first 64 KiB into head (for
- * grade_read_oclgrind). */
-static void relay(const char *path, char *head, size_t len) {
+/* Copies the file at path to stderr. */
+static void relay(const char *path) {
     FILE *f = fopen(path, "rb");
     char buf[4096];
-    size_t n, have = 0;
-    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
         fwrite(buf, 1, n, stderr);
-        size_t take = n < len - 1 - have ? n : len - 1 - have;
-        memcpy(head + have, buf, take);
-        have += take;
-    }
-    head[have] = '\0';
     if (f) fclose(f);
 }
 
@@ -89,11 +83,16 @@ ocr_status cli_run_race_check(const cli_options *o, int *argc, char ***argv) {
         if (uninit)
             fprintf(stderr, "oclReduction: oclgrind --uninitialized failed; again without it\n");
     }
-    static char head[64 * 1024];
     grade_oclgrind_said said;
-    relay(log, head, sizeof head);
+    relay(log);
+    char *head = grade_read_log(log, GRADE_LOG_CAP);
     unlink(log);
+    if (!head) {
+        fprintf(stderr, "oclReduction: --race-check: out of host memory\n");
+        return OCR_RUNTIME;
+    }
     grade_read_oclgrind(head, &said);
+    free(head);
     static const char *const word[OG_KINDS] = {"RACE", "OUT_OF_BOUNDS", "UNINITIALIZED"};
     int kind = said.count[OG_RACE] ? OG_RACE : said.count[OG_INVALID] ? OG_INVALID
              : said.count[OG_UNINIT] ? OG_UNINIT : -1;

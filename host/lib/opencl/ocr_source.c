@@ -1,7 +1,8 @@
 /* ocr_source.c - a kernel's source: find its .cl file (explicit directory,
  * $OCLREDUCTION_KERNEL_DIR, the source tree, the installed kernels beside
  * the library and beside the program, the installed data directory),
- * or take the copy compiled into the library, and expand its includes. */
+ * or take the copy compiled into the library, and expand its includes (and
+ * refuse any include left for the compiler: ocr_source_scan.c). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "opencl.h"
 
@@ -271,7 +272,7 @@ typedef struct {
     int embedded;  /* read the sources compiled into the library, not files */
     char *confine; /* a --kernel-file's folder (real path): its includes stay inside */
     /* Where each #line the host wrote leads in the output, to name a file and
-     * line for an offset there (what_compiler_sees); the student's own #line
+     * line for an offset there (compiler_reads_nothing); the student's own #line
      * cannot move it. */
     struct src_mark {
         size_t at;
