@@ -32,7 +32,8 @@ never DIR or inside it) receives:
   report.html     one self-contained page with all of the above
   logs/S.log      what the grader and the kernel printed
   graded/S/       a flat DIR's file as graded: a copy, alone (the files beside
-                  it in DIR are other students', never its includes)
+                  it in DIR are other students', never its includes); the
+                  outputs name the file in DIR
 Settings: command line, then --settings FILE, then the environment (OCR,
 GRADE_ELEMS, GRADE_LOCAL, GRADE_TIMEOUT), then defaults. Exit status: 0 when
 every submission was graded (whatever the verdicts), 2 for a usage error
@@ -498,6 +499,17 @@ def private_copy(out, name, path, root):
     return copy
 
 
+def renamed(x, old, new):
+    """X (strings, lists, dicts, tuples) with every OLD in a string made NEW."""
+    if isinstance(x, str):
+        return x.replace(old, new)
+    if isinstance(x, (list, tuple)):
+        return type(x)(renamed(v, old, new) for v in x)
+    if isinstance(x, dict):
+        return {k: renamed(v, old, new) for k, v in x.items()}
+    return x
+
+
 def grade_class(a, s, ocr, out, held):
     """Grade the class; the exit status."""
     caps = grader_caps(ocr)
@@ -524,6 +536,8 @@ def grade_class(a, s, ocr, out, held):
         name = safe_name(student, taken)
         graded = private_copy(out, name, path, a.dir) if path else None
         report, grc, err, secs = grade_one(s, ocr, graded, opts) if path else (None, 0, "", 0.0)
+        if graded != path:  # the outputs name the submission in DIR, not OUTDIR's copy
+            report, err = renamed((report, err), os.path.dirname(graded), os.path.dirname(path))
         if grc == 2:  # the grader refused the teacher's options, not this student's file
             said = [x for x in err.splitlines() if x.startswith("oclReduction")]
             raise Usage("the grader refused the class's settings: " + (said[0] if said else err))
