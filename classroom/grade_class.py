@@ -31,6 +31,9 @@ never DIR or inside it) receives:
   times.csv       seconds each student's grading took
   report.html     one self-contained page with all of the above
   logs/S.log      what the grader and the kernel printed
+  graded/S/       a flat DIR's file as graded: a copy, alone (the files beside
+                  it in DIR are other students', never its includes); the
+                  outputs name the file in DIR
 Settings: command line, then --settings FILE, then the environment (OCR,
 GRADE_ELEMS, GRADE_LOCAL, GRADE_TIMEOUT), then defaults. Exit status: 0 when
 every submission was graded (whatever the verdicts), 2 for a usage error
@@ -481,6 +484,32 @@ def options(argv):
     return a, s
 
 
+def private_copy(out, name, path, root):
+    """The file to grade for PATH: a flat folder's file is graded from a copy in
+    OUTDIR/graded/NAME/, as the files beside it in DIR are other students' (an
+    '#include "bob.cl"' would read one); a student's folder holds only theirs."""
+    if os.path.dirname(os.path.abspath(path)) != os.path.abspath(root):
+        return path
+    d = os.path.join(out, "graded", name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    copy = os.path.join(d, os.path.basename(path))
+    with open(copy, "wb") as f:
+        f.write(read_bounded(path, SOURCE_CAP, "submission"))
+    return copy
+
+
+def renamed(x, old, new):
+    """X (strings, lists, dicts, tuples) with every OLD in a string made NEW."""
+    if isinstance(x, str):
+        return x.replace(old, new)
+    if isinstance(x, (list, tuple)):
+        return type(x)(renamed(v, old, new) for v in x)
+    if isinstance(x, dict):
+        return {k: renamed(v, old, new) for k, v in x.items()}
+    return x
+
+
 def grade_class(a, s, ocr, out, held):
     """Grade the class; the exit status."""
     caps = grader_caps(ocr)
@@ -504,7 +533,11 @@ def grade_class(a, s, ocr, out, held):
     t_start = time.monotonic()
     for i, (student, sid, path, why) in enumerate(subs):
         progress(f"grade_class: {i + 1}/{len(subs)} {student} ({time.monotonic() - t_start:.0f} s)")
-        report, grc, err, secs = grade_one(s, ocr, path, opts) if path else (None, 0, "", 0.0)
+        name = safe_name(student, taken)
+        graded = private_copy(out, name, path, a.dir) if path else None
+        report, grc, err, secs = grade_one(s, ocr, graded, opts) if path else (None, 0, "", 0.0)
+        if graded != path:  # the outputs name the submission in DIR, not OUTDIR's copy
+            report, err = renamed((report, err), os.path.dirname(graded), os.path.dirname(path))
         if grc == 2:  # the grader refused the teacher's options, not this student's file
             said = [x for x in err.splitlines() if x.startswith("oclReduction")]
             raise Usage("the grader refused the class's settings: " + (said[0] if said else err))
@@ -517,8 +550,7 @@ def grade_class(a, s, ocr, out, held):
             if path else ""
         row["points"] = fmt_points(points_of(rubric, row, (report or {}).get("cases", [])))
         if row["verdict"] in ("PASS", "PASS_UNCHECKED") and s["speed_runs"]:
-            speeds[student] = speed(s, ocr, path, report["kernel_name"])
-        name = safe_name(student, taken)
+            speeds[student] = speed(s, ocr, graded, report["kernel_name"])
         fb = feedback(row, report, err, fmt_points(rubric["max_points"]))
         with open(os.path.join(out, "feedback", name + ".txt"), "w", encoding="utf-8") as f:
             f.write(fb)

@@ -11,7 +11,7 @@ import re
 import stat
 
 VERDICTS = ("PASS", "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS", "CRASH",
-            "TIMEOUT", "RACE", "ERROR", "NO_SUBMISSION")
+            "TIMEOUT", "RACE", "UNINITIALIZED", "ERROR", "NO_SUBMISSION")
 TYPES = ("int", "uint", "long", "ulong", "float", "double")
 OPS = ("sum", "prod", "min", "max", "and", "or", "xor")
 # The (type, op) value cases of the grader's fixed matrix (docs/labs/grading.md,
@@ -176,11 +176,24 @@ def source(path):
     return read_bounded(path, SOURCE_CAP, "submission").decode("utf-8", "replace")
 
 
+# A comment, a string or a character literal, as the compiler reads them.
+CODE_NOISE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?', re.S)
+
+
+def code_of(src):
+    """SRC as the compiler sees it, for finding kernels: lines spliced (a
+    backslash, blanks and a line end), then each comment a blank and each
+    string or character literal emptied: a commented-out kernel is none."""
+    src = re.sub(r"\\[ \t\f\v]*\r?\n", "", src)
+    return CODE_NOISE.sub(lambda m: " " if m.group(0)[0] == "/" else m.group(0)[0] * 2, src)
+
+
 def defines(path, kernel):
-    """Whether PATH defines KERNEL (None: any kernel), its own grade line heard."""
+    """Whether PATH's code defines KERNEL (None: any kernel), its own grade
+    line (a comment: read from the text as written) heard."""
     src = source(path)
     name = r"\w+" if kernel is None else re.escape(kernel_of(src[:4096], kernel))
-    return re.search(r"\b(__)?kernel\s+void\s+" + name + r"\s*\(", src) is not None
+    return re.search(r"\b(__)?kernel\s+void\s+" + name + r"\s*\(", code_of(src)) is not None
 
 
 def refusal(path, root):

@@ -258,6 +258,8 @@ static const option_def options[] = {
         "limit, default 20"),
     NUM(0, "grade-seed", "S", T_U64, grade_seed, 0, UINT64_MAX,
         "--grade: the seed of the unpublished sizes; default drawn fresh and printed"),
+    NUM(0, "grade-memory", "MIB", T_UINT, grade_memory, 0, 1u << 20,
+        "--grade: MiB of address space each grading child may use (0: no limit), default 4096"),
     CUSTOM(0, "grade-types", "LIST", parse_grade_list,
            "--grade: grade only these types (default int,uint,long,ulong,float,double)"),
     CUSTOM(0, "grade-ops", "LIST", parse_grade_list,
@@ -530,6 +532,7 @@ ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
     o->device.device = -1;
     o->device.type = CL_DEVICE_TYPE_ALL;
     o->timeout = 20;
+    o->grade_memory = 4096;
     o->tune_budget = 60;
 
     for (int i = 1; i < argc; ++i) {

@@ -40,6 +40,7 @@ typedef struct {
     int grade_seed_given, list_cases;
     int race_check; /* --race-check: the run under oclgrind, judged (race_check.c) */
     unsigned grade_types, grade_ops;
+    unsigned grade_memory; /* --grade-memory: MiB of address space per grading child, 0: none */
     /* --timeout outside --grade: seconds the whole run may take, 0: none */
     unsigned run_timeout;
     uint64_t given;    /* bit i: options[i] appeared on the command line */

@@ -8,7 +8,7 @@
  * work-item (the embedded kernel, on a CPU device where there is one);
  * integers exactly. */
 #include "modes.h"
-#include "report.h"
+#include "cli_report.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 /* main.c - oclReduction: a thin command-line shell over the ocr library. */
 #include "modes.h"
-#include "report.h"
+#include "cli_report.h"
 
 #include <errno.h>
 #include <string.h>

@@ -39,7 +39,7 @@ static const char *const one_custom[] = {
     "chunk", "host-mem", "cpu-baseline", "accurate",  "op",        "race-check", NULL};
 static const char *const map_only[] = {"reduce", "neutral", NULL};
 static const char *const grade_only[] = {"grade-seed", "grade-types", "grade-ops", "list-cases",
-                                         NULL};
+                                         "grade-memory", NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};

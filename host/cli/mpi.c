@@ -14,7 +14,7 @@
  * every rank exits with the worst status.
  */
 #include "modes.h"
-#include "report.h"
+#include "cli_report.h"
 
 #include <fcntl.h>
 #include <mpi.h>

@@ -1,5 +1,5 @@
-/* report.c - the reports oclReduction writes itself (report.h). */
-#include "report.h"
+/* report.c - the reports oclReduction writes itself (cli_report.h). */
+#include "cli_report.h"
 
 #include <string.h>
 

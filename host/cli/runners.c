@@ -3,9 +3,9 @@
  * (-d all), one input over several devices (--split), a stream (--stream),
  * the tuner (--tune). Each opens what it needs and runs; the reports are
  * report.c's or the library's. */
-#include "grade.h"
+#include "grade/cli_grade.h"
 #include "modes.h"
-#include "report.h"
+#include "cli_report.h"
 
 #include <unistd.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * segments of seeded random lengths, timed and checked segment by segment
  * against the CPU reference of each (bit for bit on the default exact data). */
 #include "modes.h"
-#include "report.h"
+#include "cli_report.h"
 
 #include <stdlib.h>
 #include <string.h>

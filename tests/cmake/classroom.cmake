@@ -16,6 +16,9 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_late_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_similarity LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_similarity_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # A folder's kernel found in its code: not in a comment or a string.
+  ocr_test(grade.class_detect LABELS grade quick PROPERTIES TIMEOUT 120
+           COMMAND ${SCRIPTS}/grade_class_detect_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   # The same class, settings and seed twice: the same gradebook and feedback.
   ocr_test(grade.class_seed LABELS grade class PROPERTIES TIMEOUT 600
            COMMAND ${SCRIPTS}/grade_class_seed_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})

@@ -39,6 +39,16 @@ if(Python3_FOUND)
     grade_test(race_barrier_in_if ${KG}/race_barrier_in_if.cl tree_reduce 1024 RACE)
     grade_test(race_no_prefetch_barrier ${KG}/race_no_prefetch_barrier.cl first_add 2048 RACE -w 1024)
     set_tests_properties(grade.race_no_level_barrier PROPERTIES ENVIRONMENT "GRADE_CHECK=race_replay,race_and_wrong")
+    # oclgrind's stderr read by kind, never "any text is a RACE": a compiler
+    # warning (a blank after a macro's backslash) is no verdict; every
+    # work-item storing the same out[g] is a race (--uniform-writes); an
+    # invalid read of in[] and an uninitialized value have verdicts of their own.
+    grade_test(warning_not_race ${KG}/warning_tab.cl tree_reduce 1024 PASS)
+    grade_test(race_uniform ${KG}/race_uniform.cl tree_reduce 1024 RACE)
+    grade_test(oob_read ${KG}/oob_read.cl tree_reduce 1024 OUT_OF_BOUNDS)
+    grade_test(uninitialized ${KG}/uninit.cl tree_reduce 1024 UNINITIALIZED)
+    set_tests_properties(grade.oob_read PROPERTIES ENVIRONMENT "GRADE_DETAIL=^oclgrind found an invalid memory access.*\nInvalid read of size")
+    set_tests_properties(grade.uninitialized PROPERTIES ENVIRONMENT "GRADE_DETAIL=^oclgrind found an uninitialized value")
   endif()
   # The checker failing on its own (oclgrind 21.10 --uninitialized dies of
   # SIGSEGV on vload2/vload4 of floats on some machines; a stand-in dies the
@@ -65,6 +75,18 @@ if(Python3_FOUND)
   set_tests_properties(grade.include_missing PROPERTIES ENVIRONMENT "GRADE_DETAIL=cannot find included file \"mine.h\"")
   set_tests_properties(grade.include_escape grade.include_absolute PROPERTIES ENVIRONMENT
                        "GRADE_DETAIL=is outside the kernel's folder")
+  # No include reaches the compiler, however spelled (a macro, <...>, a
+  # splice, %:, ??=, a comment in the directive, include_next, import,
+  # __has_include): refused naming file:line by --kernel-file and --grade;
+  # the class tool alike, and a flat folder's '#include "alice.cl"' fails.
+  ocr_test(grade.include_spellings LABELS grade quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_include_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+  ocr_test(grade.class_include LABELS grade class PROPERTIES TIMEOUT 900
+           COMMAND ${SCRIPTS}/grade_include_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE} class)
+  # A memory bomb dies fast under each child's address-space limit
+  # (--grade-memory), the limit named; a correct kernel passes under it.
+  ocr_test(grade.memory_limit LABELS grade PROPERTIES TIMEOUT 600
+           COMMAND ${SCRIPTS}/grade_memory_test.sh ${OCR} ${Python3_EXECUTABLE} ${KG})
   # A matrix no one reads in advance: sizes drawn from a fresh grade seed
   # catch a kernel right only at the published ones; the seed repeats it.
   grade_test(published_only ${KG}/published_only.cl tree_reduce 1024 WRONG)
@@ -106,6 +128,16 @@ if(OCLGRIND)
   cli_test(race_check_race --rc 1 --out "^Race check: RACE" --err "data race"
            -- ${OCR} --race-check --kernel-file ${KG}/race_no_level_barrier.cl --kernel-name tree_reduce ${RC_ARGS})
   cli_test(race_check_pass --rc 0 --out "^Race check: PASS$"
+           -- ${OCR} --race-check --kernel-file ${KG}/tree.cl --kernel-name tree_reduce ${RC_ARGS})
+  # Read by kind: a compiler warning is no verdict, an invalid read is
+  # OUT_OF_BOUNDS, text that is no oclgrind report is the checker's failure.
+  cli_test(race_check_warning --rc 0 --out "^Race check: PASS$" --err "1 warning generated"
+           -- ${OCR} --race-check --kernel-file ${KG}/warning_tab.cl --kernel-name tree_reduce ${RC_ARGS})
+  cli_test(race_check_oob_read --rc 1 --out "^Race check: OUT_OF_BOUNDS \\(oclgrind's report above: oclgrind found an invalid memory access"
+           --err "Invalid read of size 4"
+           -- ${OCR} --race-check --kernel-file ${KG}/oob_read.cl --kernel-name tree_reduce ${RC_ARGS})
+  cli_test(race_check_unreadable --rc 3 --out "^Race check: not checked: the checker failed \\(output it could not read\\)$"
+           --env "PATH=${FIXTURES}/fake_oclgrind:$ENV{PATH}" --env FAKE_OCLGRIND=babble
            -- ${OCR} --race-check --kernel-file ${KG}/tree.cl --kernel-name tree_reduce ${RC_ARGS})
   cli_test(race_check_checker_failed --rc 3 --out "^Race check: not checked: the checker failed \\(signal 11\\)$"
            --env "PATH=${FIXTURES}/fake_oclgrind:$ENV{PATH}" --env FAKE_OCLGRIND=always

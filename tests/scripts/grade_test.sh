@@ -48,7 +48,7 @@ for c in d["cases"]: # a tool's failure is never the student's
                                    c["detail"].startswith("not checked: the checker failed (")), c
 assert len(d["geometries"]) == 2, d["geometries"]
 verdicts = ("PASS", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS", "CRASH", "TIMEOUT", "RACE",
-            "SKIPPED", "NOT_RUN")
+            "UNINITIALIZED", "SKIPPED", "NOT_RUN")
 for c in d["cases"]:
     assert c["verdict"] in verdicts, c
     if c["verdict"] == "WRONG" and c["check"] == "value":

@@ -1,7 +1,8 @@
 /* ocr_source.c - a kernel's source: find its .cl file (explicit directory,
  * $OCLREDUCTION_KERNEL_DIR, the source tree, the installed kernels beside
  * the library and beside the program, the installed data directory),
- * or take the copy compiled into the library, and expand its includes. */
+ * or take the copy compiled into the library, and expand its includes (and
+ * refuse any include left for the compiler: ocr_source_scan.c). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "opencl.h"
 
@@ -270,7 +271,31 @@ typedef struct {
     int mirror;    /* oclgrind: mirror the top file's lines first (see mirror_lines) */
     int embedded;  /* read the sources compiled into the library, not files */
     char *confine; /* a --kernel-file's folder (real path): its includes stay inside */
+    /* Where each #line the host wrote leads in the output, to name a file and
+     * line for an offset there (compiler_reads_nothing); the student's own #line
+     * cannot move it. */
+    struct src_mark {
+        size_t at;
+        int line;
+        char *path;
+    } *marks;
+    size_t nmarks, capmarks;
 } expansion;
+
+/* The host's `#line n "path"`, its place recorded; 0 when out of memory. */
+static int mark_line(expansion *ex, int n, const char *path) {
+    if (ex->nmarks == ex->capmarks) {
+        size_t cap = ex->capmarks ? ex->capmarks * 2 : 16;
+        struct src_mark *m = realloc(ex->marks, cap * sizeof *m);
+        if (!m) return 0;
+        ex->marks = m, ex->capmarks = cap;
+    }
+    if (!sb_line(&ex->out, n, path)) return 0;
+    char *copy = strdup(path);
+    if (!copy) return 0;
+    ex->marks[ex->nmarks++] = (struct src_mark){ex->out.len, n, copy};
+    return 1;
+}
 
 /* Embedded sources are named EMBEDDED "/" their path relative to cl/, so
  * build logs say where a line came from and includes resolve as for files. */
@@ -456,7 +481,7 @@ static int expand(expansion *ex, const char *path, int depth) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     if (depth == 0 && ex->mirror) ok = mirror_lines(&ex->out, text, end);
-    ok = ok && sb_line(&ex->out, 1, path);
+    ok = ok && mark_line(ex, 1, path);
     for (const char *line = text, *next; ok && line < end; line = next, ++lineno) {
         const char *nl = memchr(line, '\n', (size_t)(end - line));
         next = nl ? nl + 1 : end;
@@ -482,11 +507,36 @@ static int expand(expansion *ex, const char *path, int depth) {
             return 0; /* the message is printed */
         }
         free(inc);
-        ok = sb_line(&ex->out, lineno + 1, path);
+        ok = mark_line(ex, lineno + 1, path);
     }
     free(src);
     if (!ok) ocr_errorf("out of host memory while reading %s", path);
     return ok;
+}
+
+/* --- what the compiler sees: no #include reaches it (ocr_source_scan.c) --- */
+
+/* 1 if the compiler would read no file of its own in ex->out, else 0 with a
+ * message naming the file and line (from the host's #line marks) and the
+ * directive as the compiler reads it. */
+static int compiler_reads_nothing(const expansion *ex) {
+    char text[81];
+    size_t o = 0, m = 0, line = 1, start = 0;
+    int found = ocr_source_find_include(ex->out.s ? ex->out.s : "", ex->out.len, &o, text,
+                                        sizeof text);
+    if (found < 0) ocr_errorf("out of host memory");
+    if (found <= 0 || !ex->nmarks) return found == 0;
+    /* before the first mark: the oclgrind mirror of the top file, line for line */
+    for (size_t i = 0; i < ex->nmarks && ex->marks[i].at <= o; ++i)
+        m = i, start = ex->marks[i].at, line = (size_t)ex->marks[i].line;
+    for (size_t i = start; i < o; ++i)
+        line += ex->out.s[i] == '\n';
+    ocr_errorf("%s:%zu: `%s`: an include the compiler would resolve itself (a macro name, <...>, "
+               "__has_include, or a directive split by a backslash-newline or a comment, or "
+               "spelled %%: or ?\?=); a kernel file may include only with #include \"name\" on a "
+               "line of its own, which the host reads",
+               ex->marks[m].path, line, text);
+    return 0;
 }
 
 /* --- source: find the file and expand its includes ------------------------ */
@@ -500,7 +550,7 @@ ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, i
                            ocr_kernel *k, ocr_strbuf *src) {
     ocr_status st = OCR_OK;
     const ocr_kernel_spec *sp = &rq->spec;
-    expansion ex = {{NULL, 0, 0}, NULL, 0, 0, embedded, NULL};
+    expansion ex = {{NULL, 0, 0}, NULL, 0, 0, embedded, NULL, NULL, 0, 0};
     char *inc_dirs[2] = {NULL, NULL};
     int n_inc = 0;
     if (embedded) {
@@ -536,9 +586,12 @@ ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, i
     ex.dirs = inc_dirs;
     ex.ndirs = n_inc;
     ex.mirror = strstr(dev->info.platform, "Oclgrind") != NULL;
-    if (!expand(&ex, k->path, 0)) st = OCR_IO;
+    if (!expand(&ex, k->path, 0) || !compiler_reads_nothing(&ex)) st = OCR_IO;
 done:
     *src = ex.out;
+    for (size_t i = 0; i < ex.nmarks; ++i)
+        free(ex.marks[i].path);
+    free(ex.marks);
     free(ex.confine);
     free(inc_dirs[0]);
     free(inc_dirs[1]);

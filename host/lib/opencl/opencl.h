@@ -142,6 +142,12 @@ typedef struct {
     size_t len, cap;
 } ocr_strbuf;
 
+/* ocr_source_scan.c: 1 if the compiler, given s[0, n), would resolve an
+ * include itself (a directive, or __has_include), with *at its offset in s
+ * and text its words as the compiler reads them (cut to cap - 1); 0 if not;
+ * -1 when out of memory. */
+int ocr_source_find_include(const char *s, size_t n, size_t *at, char *text, size_t cap);
+
 /* Sets k->path and returns the expanded source in *src (the caller frees
  * src->s, also on failure). */
 ocr_status ocr_source_load(const ocr_device *dev, const ocr_build_request *rq, int embedded,

@@ -1,11 +1,11 @@
-/* report.h - the reports oclReduction writes itself, in every format it
+/* cli_report.h - the reports oclReduction writes itself, in every format it
  * writes them (text, CSV, JSON), and the printing helpers they share: the
  * runners compute, these print on stdout. The single run's, --split's and
  * --stream's reports are the library's (host/lib/report/, called by the
- * runners); the grader's are grade_report.c's, written from its case
+ * runners); the grader's are grade/grade_report.c's, written from its case
  * records. docs/output.md describes every field. */
-#ifndef OCR_REPORT_H
-#define OCR_REPORT_H
+#ifndef OCR_CLI_REPORT_H
+#define OCR_CLI_REPORT_H
 
 #include "cli.h"
 

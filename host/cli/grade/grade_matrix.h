@@ -1,9 +1,9 @@
-/* grader.h - what the parts of the grader share (grade.h says which part
+/* grade_matrix.h - what the parts of the grader share (cli_grade.h says which part
  * does what): the case records, the matrix and its summary, and the calls
  * grade.c makes into grade_run.c and grade_report.c. Neither of those calls
  * back into grade.c: grade_run.c returns what grade.c plans from. */
-#ifndef OCR_GRADER_H
-#define OCR_GRADER_H
+#ifndef OCR_GRADE_MATRIX_H
+#define OCR_GRADE_MATRIX_H
 
 #include "cli.h"
 
@@ -15,10 +15,12 @@ typedef enum {
     V_PASS_UNCHECKED, /* every value check passed; races not checked (no oclgrind) */
     V_WRONG,
     V_BUILD_ERROR,
-    V_OUT_OF_BOUNDS, /* the guard past an output buffer was written */
+    V_OUT_OF_BOUNDS, /* the guard past an output buffer was written, or oclgrind saw an
+                        invalid access */
     V_CRASH,
     V_TIMEOUT,
     V_RACE,
+    V_UNINITIALIZED, /* oclgrind: a value read before anything was stored there */
     V_SKIPPED,
     V_NOT_RUN,
     V_NVERDICTS
@@ -135,6 +137,11 @@ double grade_case_limit(const grader *g, uint64_t n);
 /* grade_run.c: the race checks cases[idx[0..count)] under oclgrind, two at a
  * time. */
 void grade_run_races(grader *g, const unsigned *idx, unsigned count);
+
+/* grade_oclgrind.c: a race check's verdict and detail from oclgrind's log
+ * (the run exited `status`, 0 or 1); -1 when the log holds text that is no
+ * report, no compiler warning and not the run's: the checker's failure. */
+int grade_race_verdict(grade_case *c, const char *log, int status);
 
 /* grade_report.c: the report in o->format on stdout. */
 void grade_report(const grader *g);

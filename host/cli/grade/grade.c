@@ -11,8 +11,8 @@
  * race check runs oclgrind at each.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "grade.h"
-#include "grader.h"
+#include "cli_grade.h"
+#include "grade_matrix.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -322,8 +322,9 @@ static void race_and_wrong(grader *g) {
  * passing every value check is PASS_UNCHECKED, never a bare PASS; a race
  * check the checker could not run counts neither way. */
 static void decide(grader *g) {
-    static const grade_verdict gravity[] = {V_BUILD_ERROR, V_RACE,    V_OUT_OF_BOUNDS,
-                                            V_CRASH,       V_TIMEOUT, V_WRONG};
+    static const grade_verdict gravity[] = {V_BUILD_ERROR,   V_RACE,  V_OUT_OF_BOUNDS,
+                                            V_UNINITIALIZED, V_CRASH, V_TIMEOUT,
+                                            V_WRONG};
     g->checker_failures = g->races_run = g->wrong_values = 0;
     for (unsigned i = 0; i < g->ncases; ++i) {
         const grade_case *c = &g->cases[i];

@@ -1,8 +1,8 @@
 /* grade_report.c - the --grade report: text, one JSON document or CSV, all
- * written from the same case records (grader.h) and the summary grade.c made.
+ * written from the same case records (grade_matrix.h) and the summary grade.c made.
  * docs/labs/grading.md describes every field. */
 #define _POSIX_C_SOURCE 200809L
-#include "grader.h"
+#include "grade_matrix.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 
 const char *const grade_verdict_names[V_NVERDICTS] = {
     "PASS",  "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS",
-    "CRASH", "TIMEOUT",        "RACE",  "SKIPPED",     "NOT_RUN"};
+    "CRASH", "TIMEOUT",        "RACE",  "UNINITIALIZED", "SKIPPED", "NOT_RUN"};
 
 /* S for a POSIX shell: as it is when every character is safe, else in single
  * quotes (a file named "smith, john.cl" replays as it is named). */

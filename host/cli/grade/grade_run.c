@@ -15,7 +15,8 @@
  * as a child with a time limit too.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "grader.h"
+#include "cli_grade.h"
+#include "grade_matrix.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -281,6 +283,10 @@ static int spawn(grader *g, job *j, int *msg_fd) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL); /* the folder is the grader's */
         if (getppid() != parent) _exit(3);
+        /* A kernel's memory must not take the machine (a large private array
+         * per work-item grows a child past 10 GB): over the limit it dies. */
+        struct rlimit as = {(rlim_t)g->o->grade_memory << 20, (rlim_t)g->o->grade_memory << 20};
+        if (g->o->grade_memory) setrlimit(RLIMIT_AS, &as);
         int e = open(j->errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (e >= 0) dup2(e, 2);
         dup2(out[1], 1);
@@ -469,12 +475,16 @@ static void finish_worker(grader *g, job *j) {
         if (g->timeout_group < 0 || (int)j->gi < g->timeout_group) g->timeout_group = (int)j->gi;
     } else {
         k->verdict = V_CRASH;
-        if (WIFSIGNALED(j->status))
-            snprintf(k->detail, sizeof k->detail, "the run died of signal %d (%s)",
-                     WTERMSIG(j->status), strsignal(WTERMSIG(j->status)));
-        else
-            snprintf(k->detail, sizeof k->detail, "the run exited with status %d",
-                     WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1);
+        int n = WIFSIGNALED(j->status)
+                    ? snprintf(k->detail, sizeof k->detail, "the run died of signal %d (%s)",
+                               WTERMSIG(j->status), strsignal(WTERMSIG(j->status)))
+                    : snprintf(k->detail, sizeof k->detail, "the run exited with status %d",
+                               WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1);
+        if (g->o->grade_memory && n > 0 && (size_t)n < sizeof k->detail)
+            snprintf(k->detail + n, sizeof k->detail - (size_t)n,
+                     " (each grading child may use %u MiB of address space, --grade-memory: a "
+                     "kernel that needs more, such as a large private array, dies this way)",
+                     g->o->grade_memory);
     }
     j->first = bad + 1;
     /* A group before the first that timed out runs to its end, as serially. */
@@ -557,8 +567,10 @@ static void start_race(grader *g, job *j, grade_case *c) {
     snprintf(w, sizeof w, "%zu", geo->local);
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
     snprintf(s, sizeof s, "%llu", (unsigned long long)o->seed);
-    const char *argv[40] = {g->oclgrind, "--data-races", "--check-api"};
-    int a = 3, fd;
+    const char *argv[40] = {g->oclgrind};
+    int a = 1, fd;
+    for (const char *const *p = grade_oclgrind_options; *p; ++p)
+        argv[a++] = *p;
     if (!c->no_uninit) argv[a++] = "--uninitialized";
     const char *rest[] = {g->self,
                           "--kernel-file",
@@ -605,9 +617,11 @@ static int said_build_failed(const char *log) {
  * run's verdicts): with --uninitialized, the case runs again without it; else
  * it is not checked, the tool's failure said, never the student's. Returns 1
  * to run the case again. */
-static int on_checker_failure(job *j, const char *first) {
+static int on_checker_failure(job *j, const char *first, const char *why) {
     grade_case *c = j->race;
-    if (WIFSIGNALED(j->status))
+    if (why)
+        snprintf(c->tool, sizeof c->tool, "%s", why);
+    else if (WIFSIGNALED(j->status))
         snprintf(c->tool, sizeof c->tool, "signal %d", WTERMSIG(j->status));
     else
         snprintf(c->tool, sizeof c->tool, "status %d",
@@ -624,14 +638,16 @@ static int on_checker_failure(job *j, const char *first) {
     return 0;
 }
 
-/* The race check's verdict. oclgrind's diagnostics go to stderr; a clean run
- * writes nothing there. Exit 1 is the run's own check failing: a wrong value
- * is WRONG, never a pass (the value checks say which data set). Returns 1 to
- * run the case again (see on_checker_failure). */
+/* The race check's verdict, from oclgrind's reports read by kind
+ * (grade_oclgrind.c): a race, an invalid access, an uninitialized value; a
+ * compiler warning is none. Exit 1 is the run's own check failing: a wrong
+ * value is WRONG, never a pass (the value checks say which data set). Text
+ * that is none of these is the checker's failure. Returns 1 to run the case
+ * again (see on_checker_failure). */
 static int finish_race(job *j) {
     grade_case *c = j->race;
-    char log[sizeof c->detail];
-    file_part(j->errlog, log, sizeof log, 1); /* the first diagnostics are the ones to read */
+    char *log = grade_read_log(j->errlog, GRADE_LOG_CAP); /* every report, to read the kinds */
+    if (!log) return on_checker_failure(j, "", "out of host memory");
     const char *first = log;
     while (*first == '\n')
         ++first;
@@ -641,20 +657,17 @@ static int finish_race(job *j) {
         snprintf(c->detail, sizeof c->detail, "oclgrind found no end within %u s", j->limit);
     } else if (st == 3 && said_build_failed(log)) {
         c->verdict = V_BUILD_ERROR;
-        snprintf(c->detail, sizeof c->detail, "%s", first);
+        size_t len = strlen(first), keep = len < sizeof c->detail ? len : sizeof c->detail - 1;
+        memcpy(c->detail, first, keep), c->detail[keep] = '\0';
+        cut_at_line(c->detail, sizeof c->detail, len - keep);
     } else if (st != 0 && st != 1) {
-        return on_checker_failure(j, first);
-    } else if (log[0]) {
-        c->verdict = V_RACE;
-        snprintf(c->detail, sizeof c->detail, "%s", first);
-    } else if (st == 0) {
-        c->verdict = V_PASS;
-    } else {
-        c->verdict = V_WRONG;
-        snprintf(c->detail, sizeof c->detail,
-                 "under oclgrind the run's own check failed at n = %llu (the value cases say how)",
-                 (unsigned long long)c->n);
+        int again = on_checker_failure(j, first, NULL);
+        return free(log), again;
+    } else if (grade_race_verdict(c, log, st) < 0) {
+        int again = on_checker_failure(j, first, "output it could not read");
+        return free(log), again;
     }
+    free(log);
     if (c->no_uninit) /* checked, but without --uninitialized: say why */
         snprintf(c->detail + strlen(c->detail), sizeof c->detail - strlen(c->detail),
                  "%soclgrind --uninitialized failed (%s); checked without --uninitialized",

@@ -1,15 +1,16 @@
 /*
  * race_check.c - oclReduction --race-check: the run on the command line, under
- * oclgrind (--data-races --uninitialized --check-api), judged as the grader
- * judges its race check (grade_run.c): whatever oclgrind writes on stderr is a
- * race or an invalid access (exit 1, "Race check: RACE"); the run's own check
+ * oclgrind (grade_oclgrind_options, and --uninitialized), judged as the grader
+ * judges its race check (grade_oclgrind.c): oclgrind's reports read by kind
+ * (exit 1, "Race check: RACE", OUT_OF_BOUNDS or UNINITIALIZED; a compiler
+ * warning is none, text it cannot read is the checker's failure, exit 3); the run's own check
  * failing is exit 1 too; oclgrind failing on its own (a signal, a status that
  * is none of the run's) is tried again without --uninitialized, and if it
  * fails again it is the checker's failure (exit 3), never the kernel's. A
  * --grade report's race replay is this command.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "grade.h"
+#include "cli_grade.h"
 #include "modes.h"
 
 #include <errno.h>
@@ -25,10 +26,12 @@
  * the file `log`. Returns the wait status, or -1 when it cannot start. */
 static int under_oclgrind(const char *oclgrind, const char *self, int uninit, int argc, char **argv,
                           const char *log) {
-    char **a = calloc((size_t)argc + 6, sizeof *a);
+    char **a = calloc((size_t)argc + 8, sizeof *a);
     int k = 0, status = -1;
     if (!a) return -1;
-    a[k++] = (char *)oclgrind, a[k++] = "--data-races", a[k++] = "--check-api";
+    a[k++] = (char *)oclgrind;
+    for (const char *const *p = grade_oclgrind_options; *p; ++p)
+        a[k++] = (char *)*p;
     if (uninit) a[k++] = "--uninitialized";
     a[k++] = (char *)self;
     for (int i = 1; i < argc; ++i)
@@ -47,16 +50,14 @@ static int under_oclgrind(const char *oclgrind, const char *self, int uninit, in
     return pid > 0 ? status : -1;
 }
 
-/* Copies the file at path to stderr; returns how many bytes it held. */
-static long relay(const char *path) {
+/* Copies the file at path to stderr. */
+static void relay(const char *path) {
     FILE *f = fopen(path, "rb");
     char buf[4096];
-    long total = 0;
     size_t n;
     while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
-        total += (long)fwrite(buf, 1, n, stderr);
+        fwrite(buf, 1, n, stderr);
     if (f) fclose(f);
-    return total;
 }
 
 ocr_status cli_run_race_check(const cli_options *o, int *argc, char ***argv) {
@@ -82,14 +83,33 @@ ocr_status cli_run_race_check(const cli_options *o, int *argc, char ***argv) {
         if (uninit)
             fprintf(stderr, "oclReduction: oclgrind --uninitialized failed; again without it\n");
     }
-    long said = relay(log);
+    grade_oclgrind_said said;
+    relay(log);
+    char *head = grade_read_log(log, GRADE_LOG_CAP);
     unlink(log);
+    if (!head) {
+        fprintf(stderr, "oclReduction: --race-check: out of host memory\n");
+        return OCR_RUNTIME;
+    }
+    grade_read_oclgrind(head, &said);
+    free(head);
+    static const char *const word[OG_KINDS] = {"RACE", "OUT_OF_BOUNDS", "UNINITIALIZED"};
+    int kind = said.count[OG_RACE] ? OG_RACE : said.count[OG_INVALID] ? OG_INVALID
+             : said.count[OG_UNINIT] ? OG_UNINIT : -1;
+    if (kind < 0 && said.unknown && (code == 0 || code == 1)) {
+        printf("Race check: not checked: the checker failed (output it could not read)\n");
+        return OCR_RUNTIME;
+    }
     if (code != 0 && code != 1) {
         printf("Race check: not checked: the checker failed (%s %d)\n",
                st >= 0 && WIFSIGNALED(st) ? "signal" : "status",
                st >= 0 && WIFSIGNALED(st) ? WTERMSIG(st) : code);
         return OCR_RUNTIME;
     }
-    printf("Race check: %s\n", said ? "RACE (oclgrind's report above)" : code ? "WRONG" : "PASS");
-    return said || code ? OCR_WRONG : OCR_OK;
+    if (kind >= 0)
+        printf("Race check: %s (oclgrind's report above: %s)\n", word[kind],
+               grade_oclgrind_meaning[kind]);
+    else
+        printf("Race check: %s\n", code ? "WRONG" : "PASS");
+    return kind >= 0 || code ? OCR_WRONG : OCR_OK;
 }
