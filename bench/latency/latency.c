@@ -41,7 +41,8 @@
  * gets it (reduce: the library's read-back for the device, spin on a GPU), its
  * value brought home each way ($OCLREDUCTION_READBACK: reduce_read, _pinned,
  * _spin, _map, _mapspin, _direct, _wait: the kernel's event waited for before
- * the read, _aside: the read on the reducer's own queue), in two launches, with one group per compute unit, or over
+ * the read, _aside: the read on the reducer's own queue), in two launches, with one group per
+ * compute unit, or over
  * --rotate MiB of windows (not resident in the cache; these three with the
  * default read-back); and the
  * async reducer. To tell apart what makes a blocking read slow after the reducer's kernel: the

@@ -322,9 +322,8 @@ static void race_and_wrong(grader *g) {
  * passing every value check is PASS_UNCHECKED, never a bare PASS; a race
  * check the checker could not run counts neither way. */
 static void decide(grader *g) {
-    static const grade_verdict gravity[] = {V_BUILD_ERROR,   V_RACE,  V_OUT_OF_BOUNDS,
-                                            V_UNINITIALIZED, V_CRASH, V_TIMEOUT,
-                                            V_WRONG};
+    static const grade_verdict gravity[] = {
+        V_BUILD_ERROR, V_RACE, V_OUT_OF_BOUNDS, V_UNINITIALIZED, V_CRASH, V_TIMEOUT, V_WRONG};
     g->checker_failures = g->races_run = g->wrong_values = 0;
     for (unsigned i = 0; i < g->ncases; ++i) {
         const grade_case *c = &g->cases[i];

@@ -22,7 +22,7 @@
  * 1000, and a missing barrier's uninitialized reads (reported at once) come
  * before its races (reported when the group ends): up to 1024 of them. */
 const char *const grade_oclgrind_options[] = {"--data-races", "--check-api", "--uniform-writes",
-                                              "--max-errors", "8192", NULL};
+                                              "--max-errors", "8192",        NULL};
 
 char *grade_read_log(const char *path, size_t cap) {
     FILE *f = fopen(path, "rb");
@@ -98,8 +98,8 @@ void grade_read_oclgrind(const char *log, grade_oclgrind_said *s) {
             in_report = in_warning = 0; /* reports are separated by blank lines */
         } else if (line[0] == '\t' || starts(line, "[cut: ")) {
             /* a report's body (indented), the grader's cut */
-        } else if (starts(line, "oclReduction") || (starts(line, "Oclgrind: ") &&
-                                                     strstr(line, " errors generated") != NULL)) {
+        } else if (starts(line, "oclReduction") ||
+                   (starts(line, "Oclgrind: ") && strstr(line, " errors generated") != NULL)) {
             in_report = in_warning = 0; /* the run's own words (its exit status says), or
                                            oclgrind's count of its reports */
         } else if (!in_report && !in_warning) {

@@ -11,8 +11,8 @@
 #define SLOW_RATIO 4.0 /* SLOW beyond 4x reduce6's kernel time */
 
 const char *const grade_verdict_names[V_NVERDICTS] = {
-    "PASS",  "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS",
-    "CRASH", "TIMEOUT",        "RACE",  "UNINITIALIZED", "SKIPPED", "NOT_RUN"};
+    "PASS",    "PASS_UNCHECKED", "WRONG",         "BUILD_ERROR", "OUT_OF_BOUNDS", "CRASH",
+    "TIMEOUT", "RACE",           "UNINITIALIZED", "SKIPPED",     "NOT_RUN"};
 
 /* S for a POSIX shell: as it is when every character is safe, else in single
  * quotes (a file named "smith, john.cl" replays as it is named). */

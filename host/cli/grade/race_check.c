@@ -94,8 +94,10 @@ ocr_status cli_run_race_check(const cli_options *o, int *argc, char ***argv) {
     grade_read_oclgrind(head, &said);
     free(head);
     static const char *const word[OG_KINDS] = {"RACE", "OUT_OF_BOUNDS", "UNINITIALIZED"};
-    int kind = said.count[OG_RACE] ? OG_RACE : said.count[OG_INVALID] ? OG_INVALID
-             : said.count[OG_UNINIT] ? OG_UNINIT : -1;
+    int kind = said.count[OG_RACE]      ? OG_RACE
+               : said.count[OG_INVALID] ? OG_INVALID
+               : said.count[OG_UNINIT]  ? OG_UNINIT
+                                        : -1;
     if (kind < 0 && said.unknown && (code == 0 || code == 1)) {
         printf("Race check: not checked: the checker failed (output it could not read)\n");
         return OCR_RUNTIME;

@@ -191,7 +191,8 @@ ocr_value ocr_result_value(ocr_type t, ocr_op o, const void *element) {
     memset(&v, 0, sizeof v);
     if (!element || (unsigned)t >= OCR_NTYPES || (unsigned)o >= OCR_NOPS) return v;
     if (!ocr_op_is_arg(o)) {
-        return ocr_value_from_bytes(ocr_type_accumulator(t), element); /* a small type's: the accumulator's */
+        return ocr_value_from_bytes(ocr_type_accumulator(t),
+                                    element); /* a small type's: the accumulator's */
     }
     ocr_arg_key k;
     memcpy(&k, element, sizeof k);

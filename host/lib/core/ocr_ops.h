@@ -16,31 +16,59 @@
 
 #define OCR_INT_OPS_(o, BODY, TY, UTY, F, UF)                                                      \
     switch (o) {                                                                                   \
-    case OCR_SUM: BODY(UTY, UF, a + v); break;                                                     \
-    case OCR_PROD: BODY(UTY, UF, a * v); break;                                                    \
-    case OCR_MIN: BODY(TY, F, v < a ? v : a); break;                                               \
-    case OCR_MAX: BODY(TY, F, a < v ? v : a); break;                                               \
-    case OCR_AND: BODY(UTY, UF, a & v); break;                                                     \
-    case OCR_OR: BODY(UTY, UF, a | v); break;                                                      \
-    default: BODY(UTY, UF, a ^ v); break;                                                          \
+    case OCR_SUM:                                                                                  \
+        BODY(UTY, UF, a + v);                                                                      \
+        break;                                                                                     \
+    case OCR_PROD:                                                                                 \
+        BODY(UTY, UF, a *v);                                                                       \
+        break;                                                                                     \
+    case OCR_MIN:                                                                                  \
+        BODY(TY, F, v < a ? v : a);                                                                \
+        break;                                                                                     \
+    case OCR_MAX:                                                                                  \
+        BODY(TY, F, a < v ? v : a);                                                                \
+        break;                                                                                     \
+    case OCR_AND:                                                                                  \
+        BODY(UTY, UF, a &v);                                                                       \
+        break;                                                                                     \
+    case OCR_OR:                                                                                   \
+        BODY(UTY, UF, a | v);                                                                      \
+        break;                                                                                     \
+    default:                                                                                       \
+        BODY(UTY, UF, a ^ v);                                                                      \
+        break;                                                                                     \
     }
 
 #define OCR_FLOAT_OPS_(o, BODY, TY, F)                                                             \
     switch (o) {                                                                                   \
-    case OCR_SUM: BODY(TY, F, a + v); break;                                                       \
-    case OCR_PROD: BODY(TY, F, a * v); break;                                                      \
-    case OCR_MIN: BODY(TY, F, OCR_FMIN(a, v)); break;                                              \
-    default: BODY(TY, F, OCR_FMAX(a, v)); break;                                                   \
+    case OCR_SUM:                                                                                  \
+        BODY(TY, F, a + v);                                                                        \
+        break;                                                                                     \
+    case OCR_PROD:                                                                                 \
+        BODY(TY, F, a *v);                                                                         \
+        break;                                                                                     \
+    case OCR_MIN:                                                                                  \
+        BODY(TY, F, OCR_FMIN(a, v));                                                               \
+        break;                                                                                     \
+    default:                                                                                       \
+        BODY(TY, F, OCR_FMAX(a, v));                                                               \
+        break;                                                                                     \
     }
 
 #define OCR_DISPATCH(t, o, BODY)                                                                   \
     switch (t) {                                                                                   \
-    case OCR_INT: OCR_INT_OPS_(o, BODY, int32_t, uint32_t, i, u) break;                            \
-    case OCR_UINT: OCR_INT_OPS_(o, BODY, uint32_t, uint32_t, u, u) break;                          \
-    case OCR_LONG: OCR_INT_OPS_(o, BODY, int64_t, uint64_t, l, ul) break;                          \
-    case OCR_ULONG: OCR_INT_OPS_(o, BODY, uint64_t, uint64_t, ul, ul) break;                       \
-    case OCR_FLOAT: OCR_FLOAT_OPS_(o, BODY, float, f) break;                                       \
-    default: OCR_FLOAT_OPS_(o, BODY, double, d) break;                                             \
+    case OCR_INT:                                                                                  \
+        OCR_INT_OPS_(o, BODY, int32_t, uint32_t, i, u) break;                                      \
+    case OCR_UINT:                                                                                 \
+        OCR_INT_OPS_(o, BODY, uint32_t, uint32_t, u, u) break;                                     \
+    case OCR_LONG:                                                                                 \
+        OCR_INT_OPS_(o, BODY, int64_t, uint64_t, l, ul) break;                                     \
+    case OCR_ULONG:                                                                                \
+        OCR_INT_OPS_(o, BODY, uint64_t, uint64_t, ul, ul) break;                                   \
+    case OCR_FLOAT:                                                                                \
+        OCR_FLOAT_OPS_(o, BODY, float, f) break;                                                   \
+    default:                                                                                       \
+        OCR_FLOAT_OPS_(o, BODY, double, d) break;                                                  \
     }
 
 /* Float minimum and maximum of an accumulator a and an element v: a NaN

@@ -292,11 +292,20 @@ ocr_value ocr_value_from_bytes(ocr_type t, const void *bytes) {
     switch (t) {
     /* a small type's value is its accumulator's (ocr_value_str reads that
      * member): the whole 64 bits, so .i and .u hold it too */
-    case OCR_CHAR: memcpy(&c, bytes, 1), v.l = c; break;
-    case OCR_UCHAR: memcpy(&uc, bytes, 1), v.ul = uc; break;
-    case OCR_SHORT: memcpy(&sh, bytes, 2), v.l = sh; break;
-    case OCR_USHORT: memcpy(&us, bytes, 2), v.ul = us; break;
-    default: memcpy(&v, bytes, ocr_type_size(t)); /* half: its 16 bits, as read */
+    case OCR_CHAR:
+        memcpy(&c, bytes, 1), v.l = c;
+        break;
+    case OCR_UCHAR:
+        memcpy(&uc, bytes, 1), v.ul = uc;
+        break;
+    case OCR_SHORT:
+        memcpy(&sh, bytes, 2), v.l = sh;
+        break;
+    case OCR_USHORT:
+        memcpy(&us, bytes, 2), v.ul = us;
+        break;
+    default:
+        memcpy(&v, bytes, ocr_type_size(t)); /* half: its 16 bits, as read */
     }
     return v;
 }

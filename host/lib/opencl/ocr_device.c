@@ -211,8 +211,8 @@ ocr_status ocr_device_enumerate(cl_device_type type, ocr_device_choice *out, int
     return st;
 }
 
-ocr_status ocr_device_select(const ocr_device_choice *c, int gpus_first,
-                             ocr_device_choice *out, int max, int *count) {
+ocr_status ocr_device_select(const ocr_device_choice *c, int gpus_first, ocr_device_choice *out,
+                             int max, int *count) {
     ocr_device_choice all[OCR_SPLIT_MAX];
     *count = 0;
     for (int round = gpus_first && !c->type_given ? 0 : 1; round < 2 && *count == 0; ++round) {

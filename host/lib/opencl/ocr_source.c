@@ -278,7 +278,7 @@ typedef struct {
         size_t at;
         int line;
         char *path;
-    } *marks;
+    } * marks;
     size_t nmarks, capmarks;
 } expansion;
 
@@ -522,8 +522,8 @@ static int expand(expansion *ex, const char *path, int depth) {
 static int compiler_reads_nothing(const expansion *ex) {
     char text[81];
     size_t o = 0, m = 0, line = 1, start = 0;
-    int found = ocr_source_find_include(ex->out.s ? ex->out.s : "", ex->out.len, &o, text,
-                                        sizeof text);
+    int found =
+        ocr_source_find_include(ex->out.s ? ex->out.s : "", ex->out.len, &o, text, sizeof text);
     if (found < 0) ocr_errorf("out of host memory");
     if (found <= 0 || !ex->nmarks) return found == 0;
     /* before the first mark: the oclgrind mirror of the top file, line for line */

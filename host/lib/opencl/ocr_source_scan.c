@@ -36,8 +36,10 @@ static char *splice(const char *s, size_t n, size_t **from, size_t *len) {
         }
         t[j] = c, at[j++] = i, i += w;
     }
-    if (!t || !at) free(t), free(at), t = NULL, at = NULL;
-    else t[j] = '\0', at[j] = n;
+    if (!t || !at)
+        free(t), free(at), t = NULL, at = NULL;
+    else
+        t[j] = '\0', at[j] = n;
     *from = at, *len = j;
     return t;
 }

@@ -227,4 +227,3 @@ ocr_status ocr_reducer_first_wait(ocr_reducer *r, cl_uint num_wait, const cl_eve
     *nw = num_wait + 1, *wl = r->wl;
     return OCR_OK;
 }
-

@@ -229,7 +229,6 @@ static int needs_fp64(const ocr_custom_spec *sp) {
     return d;
 }
 
-
 /* The custom part of r (ocr_reducer_builder), once the device is taken. */
 static ocr_status custom_create(ocr_reducer *r, const ocr_custom_spec *spec,
                                 const ocr_reducer_options *opt) {
@@ -380,8 +379,8 @@ static ocr_status check_call(ocr_reducer *r, void *state, ocr_call *c) {
 
 /* A first pass's arguments: n, out, out_off, then the caller's from `at`
  * (ocr_rk_first: 3; ocr_rk_first_finish: 5, after its ticket and partials). */
-static ocr_status set_first(ocr_reducer *r, const ocr_call *c, cl_kernel k, cl_uint at,
-                            cl_mem out, cl_ulong out_off) {
+static ocr_status set_first(ocr_reducer *r, const ocr_call *c, cl_kernel k, cl_uint at, cl_mem out,
+                            cl_ulong out_off) {
     ocr_status st = OCR_OK;
     cl_ulong n = c->n;
     OCR_CL(clSetKernelArg(k, 0, sizeof n, &n));
@@ -417,8 +416,8 @@ fail:
 }
 
 /* ocr_rk_final over m partials of `in` into the result. */
-static ocr_status launch_final(ocr_reducer *r, const ocr_call *c, cl_mem in, cl_ulong m,
-                               cl_uint nw, const cl_event *wl, cl_event *ev) {
+static ocr_status launch_final(ocr_reducer *r, const ocr_call *c, cl_mem in, cl_ulong m, cl_uint nw,
+                               const cl_event *wl, cl_event *ev) {
     ocr_status st = OCR_OK;
     cl_kernel k = cust(r)->final;
     cl_ulong off = c->result_offset;
@@ -534,8 +533,8 @@ static const ocr_geometry *custom_geometry_of(const void *state) {
     return &((const struct ocr_custom *)state)->geom;
 }
 
-const ocr_form ocr_custom_form = {"custom", not_custom, check_call, enqueue, custom_free, 0,
-                                  custom_geometry_of};
+const ocr_form ocr_custom_form = {"custom",    not_custom, check_call,        enqueue,
+                                  custom_free, 0,          custom_geometry_of};
 
 /* ---- the public calls ----------------------------------------------------------- */
 
@@ -556,7 +555,8 @@ ocr_status ocr_reducer_reduce_custom_into(ocr_reducer *r, cl_command_queue q, ui
                                           const ocr_custom_value *args, cl_mem result_buf,
                                           size_t result_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done) {
-    ocr_call c = {q,    num_wait, wait, NULL, 0, n, result_buf, result_offset, 1, args ? args : &no_args,
+    ocr_call c = {q,    num_wait,   wait,          NULL, 0,
+                  n,    result_buf, result_offset, 1,    args ? args : &no_args,
                   NULL, done};
     return ocr_call_run(r, __func__, &ocr_custom_form, &c);
 }

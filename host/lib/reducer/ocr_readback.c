@@ -123,8 +123,8 @@ fail:
  * queue waits for the unmap). poll: a non-blocking map, flushed and its
  * event polled as in fetch_spin; where the device writes host memory itself
  * the map copies nothing, so nothing but the kernel is waited for. */
-static ocr_status map_read(ocr_readback *rb, cl_command_queue q, cl_event ev, int poll,
-                           void *value, cl_event *keep) {
+static ocr_status map_read(ocr_readback *rb, cl_command_queue q, cl_event ev, int poll, void *value,
+                           cl_event *keep) {
     ocr_status st = OCR_OK;
     cl_int err;
     cl_event mp = NULL;

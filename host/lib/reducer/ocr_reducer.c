@@ -336,8 +336,7 @@ cl_int ocr_reducer_last_cl_error(const ocr_reducer *r) {
 /* The size in bytes of a buffer of the reducer's context. Asked at every call:
  * a buffer's address may come back as another's once the caller releases it. */
 ocr_status ocr_reducer_result_fits(const ocr_reducer *r, size_t rsize, size_t result_offset) {
-    if (result_offset < rsize / r->es)
-        return OCR_OK;
+    if (result_offset < rsize / r->es) return OCR_OK;
     ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs %zu", rsize,
                ocr_type_name(r->type), result_offset, (result_offset + 1) * r->es);
     return OCR_USAGE;
@@ -523,15 +522,16 @@ static const ocr_geometry *plain_geometry(const void *state) {
     return &((const ocr_plain *)state)->k->geom;
 }
 
-const ocr_form ocr_plain_form = {"ocr_reducer_reduce", NULL, plain_check, plain_enqueue,
-                                 plain_release, 1, plain_geometry};
+const ocr_form ocr_plain_form = {"ocr_reducer_reduce", NULL, plain_check,   plain_enqueue,
+                                 plain_release,        1,    plain_geometry};
 
 /* ---- the public calls: the reducer's own form, plain or custom ---------------------- */
 
 ocr_status ocr_reducer_reduce_into(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                    uint64_t n, cl_mem result_buf, size_t result_offset,
                                    cl_uint num_wait, const cl_event *wait, cl_event *done) {
-    ocr_call c = {q, num_wait, wait, buf, offset, n, result_buf, result_offset, 1, NULL, NULL, done};
+    ocr_call c = {q,          num_wait,      wait, buf,  offset, n,
+                  result_buf, result_offset, 1,    NULL, NULL,   done};
     return ocr_call_run(r, __func__, NULL, &c); /* NULL: r's own form, read once entered */
 }
 

@@ -134,8 +134,8 @@ ocr_status ocr_reducer_unregister(ocr_reducer *r) {
 
 const ocr_geometry *ocr_reducer_geometry(const ocr_reducer *r) {
     const ocr_geometry *g = NULL;
-    pthread_mutex_lock(&live_lock);                        /* release cannot free r meanwhile */
-    if (r && find(r) != live_cap)                          /* fixed at create: no flag needed */
+    pthread_mutex_lock(&live_lock); /* release cannot free r meanwhile */
+    if (r && find(r) != live_cap)   /* fixed at create: no flag needed */
         g = r->form && r->form->geometry ? r->form->geometry(r->state) : NULL;
     pthread_mutex_unlock(&live_lock);
     return g;

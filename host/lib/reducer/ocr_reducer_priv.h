@@ -30,8 +30,8 @@ struct ocr_reducer {
     int last_elsewhere; /* ... enqueued on another queue than q */
     cl_event *wl;       /* a call's wait list when it joins the caller's and last */
     cl_uint wl_cap;
-    char *err;      /* the last call's message, NULL after a success */
-    cl_int cl_err;  /* ... and the raw code of its last failed OpenCL call, else 0 */
+    char *err;     /* the last call's message, NULL after a success */
+    cl_int cl_err; /* ... and the raw code of its last failed OpenCL call, else 0 */
     char *kernel_dir, *build_options; /* the options later forms' kernels are built with */
     size_t local_size;
     /* The reducer's own form (reduce7's, ocr_reducer.c, or a custom reducer's,

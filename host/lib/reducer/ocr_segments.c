@@ -254,7 +254,7 @@ static ocr_status enqueue_segments(ocr_reducer *r, void *state, const ocr_call *
     cl_kernel kern = s->k_seg->kernel;
     size_t local = s->k_seg->geom.local_size;
     cl_uint log2 = chunk_log2_for(local);
-    (void)want; /* the done event is always made */
+    (void)want;                               /* the done event is always made */
     if (c->n / h->k >= ((uint64_t)1 << log2)) /* the mean segment fills a chunk */
         return enqueue_chunks(r, s, c, h, log2, nw, wl, ev);
     cl_uint team_log2 = team_log2_for(local, r->in_es, c->n, h->k);
@@ -346,8 +346,8 @@ static ocr_status seg_check(ocr_reducer *r, void *state, ocr_call *c) {
     return h->k && c->n ? build_segments(r, state) : OCR_OK;
 }
 
-static const ocr_form segments_form = {"segments and rows", seg_open,   seg_check, enqueue_segments,
-                                       seg_release,         1,          NULL};
+static const ocr_form segments_form = {"segments and rows", seg_open, seg_check, enqueue_segments,
+                                       seg_release,         1,        NULL};
 
 /* The offsets: their type, a buffer that holds them, apart from the results. */
 static ocr_status check_offsets(const ocr_reducer *r, const ocr_call *c, const seg_how *h) {
@@ -381,8 +381,8 @@ ocr_status ocr_reducer_reduce_segments(ocr_reducer *r, cl_command_queue q, cl_me
                                        const cl_event *wait, cl_event *done) {
     seg_how h = {NULL, NULL, num_segments, 0, offsets_type, 0};
     *(offsets_type == OCR_UINT ? &h.o32 : &h.o64) = offsets_buf;
-    ocr_call c = {q,           num_wait,     wait, buf, offset, n, result_buf, result_offset,
-                  num_segments, &h,          NULL, done};
+    ocr_call c = {q,          num_wait,      wait,         buf, offset, n,
+                  result_buf, result_offset, num_segments, &h,  NULL,   done};
     return ocr_call_run(r, __func__, &segments_form, &c);
 }
 
@@ -391,7 +391,8 @@ ocr_status ocr_reducer_reduce_rows(ocr_reducer *r, cl_command_queue q, cl_mem bu
                                    size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                    cl_event *done) {
     seg_how h = {NULL, NULL, rows, cols, OCR_UINT, 1};
-    ocr_call c = {q, num_wait, wait, buf, offset, 0, result_buf, result_offset, rows, &h, NULL, done};
+    ocr_call c = {q,          num_wait,      wait, buf, offset, 0,
+                  result_buf, result_offset, rows, &h,  NULL,   done};
     return ocr_call_run(r, __func__, &segments_form, &c);
 }
 
@@ -475,14 +476,15 @@ static void col_release(void *state) {
     free(s);
 }
 
-static const ocr_form columns_form = {"columns", col_open, col_check, enqueue_columns, col_release,
-                                      1,         NULL};
+static const ocr_form columns_form = {"columns",   col_open, col_check, enqueue_columns,
+                                      col_release, 1,        NULL};
 
 ocr_status ocr_reducer_reduce_columns(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                       uint64_t rows, uint64_t cols, cl_mem result_buf,
                                       size_t result_offset, cl_uint num_wait, const cl_event *wait,
                                       cl_event *done) {
     col_how h = {rows, cols};
-    ocr_call c = {q, num_wait, wait, buf, offset, 0, result_buf, result_offset, cols, &h, NULL, done};
+    ocr_call c = {q,          num_wait,      wait, buf, offset, 0,
+                  result_buf, result_offset, cols, &h,  NULL,   done};
     return ocr_call_run(r, __func__, &columns_form, &c);
 }

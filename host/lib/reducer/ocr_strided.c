@@ -38,10 +38,11 @@ static ocr_status build_strided(ocr_reducer *r, const ocr_plain *pl, ocr_kernel 
     if (*k) return OCR_OK;
     char opts[1024];
     size_t vec = 16 / r->in_es > 4 ? 4 : 16 / r->in_es;
-    int len = snprintf(
-        opts, sizeof opts, "-D OCR_STRIDED_UNROLL=%d -D OCR_STRIDED_BLOCKED=%d -D VEC=%zu%s%s%s",
-        STRIDED_UNROLL, ocr_reducer_on_cpu(r), vec, pl->k->geom.accurate ? " -D OCR_ACCURATE=1" : "",
-        r->build_options ? " " : "", r->build_options ? r->build_options : "");
+    int len = snprintf(opts, sizeof opts,
+                       "-D OCR_STRIDED_UNROLL=%d -D OCR_STRIDED_BLOCKED=%d -D VEC=%zu%s%s%s",
+                       STRIDED_UNROLL, ocr_reducer_on_cpu(r), vec,
+                       pl->k->geom.accurate ? " -D OCR_ACCURATE=1" : "",
+                       r->build_options ? " " : "", r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
         return OCR_RUNTIME;
@@ -141,8 +142,10 @@ static ocr_status check_call(ocr_reducer *r, void *state, ocr_call *c) {
 
 /* Groups of `local` work-items for n elements: each work-item at least its
  * minimum, at most the reducer's full grid (whose partials scratch holds). */
-static uint64_t strided_groups(const ocr_reducer *r, const ocr_plain *pl, size_t local, uint64_t n) {
-    uint64_t per = (uint64_t)local * (ocr_reducer_on_cpu(r) ? STRIDED_CPU_ITEM_MIN : STRIDED_GPU_ITEM_MIN);
+static uint64_t strided_groups(const ocr_reducer *r, const ocr_plain *pl, size_t local,
+                               uint64_t n) {
+    uint64_t per =
+        (uint64_t)local * (ocr_reducer_on_cpu(r) ? STRIDED_CPU_ITEM_MIN : STRIDED_GPU_ITEM_MIN);
     uint64_t g = n / per + (n % per != 0), most = pl->k->geom.max_groups;
     return g < most ? g : most ? most : 1;
 }
@@ -197,7 +200,7 @@ static ocr_status enqueue(ocr_reducer *r, void *state, const ocr_call *c, cl_uin
     cl_event first = NULL, evs[OCR_MAX_PASSES];
     unsigned nev = 0;
     uint64_t groups = strided_groups(r, s->pl, s->k->geom.local_size, c->n);
-    (void)want; /* the done event is always made */
+    (void)want;      /* the done event is always made */
     if (groups == 1) /* one group writes the value */
         return launch(s, c, 1, c->result, c->result_offset, nw, wl, ev);
     uint64_t m = s->pl->k->geom.accurate ? OCR_ACCURATE_PARTS * groups : groups;
@@ -236,8 +239,8 @@ static void str_release(void *state) {
     free(s);
 }
 
-static const ocr_form strided_form = {"ocr_reducer_reduce_strided", str_open, check_call, enqueue,
-                                      str_release, 1, NULL};
+static const ocr_form strided_form = {
+    "ocr_reducer_reduce_strided", str_open, check_call, enqueue, str_release, 1, NULL};
 
 ocr_status ocr_reducer_reduce_strided(ocr_reducer *r, cl_command_queue q, cl_mem buf, size_t offset,
                                       uint64_t n, uint64_t stride, cl_mem result_buf,
@@ -246,7 +249,7 @@ ocr_status ocr_reducer_reduce_strided(ocr_reducer *r, cl_command_queue q, cl_mem
     if (stride == 1) /* contiguous: reduce7's vector loads */
         return ocr_reducer_reduce_into(r, q, buf, offset, n, result_buf, result_offset, num_wait,
                                        wait, done);
-    ocr_call c = {q, num_wait, wait, buf, offset, n, result_buf, result_offset, 1, &stride, NULL,
-                  done};
+    ocr_call c = {q,          num_wait,      wait, buf,     offset, n,
+                  result_buf, result_offset, 1,    &stride, NULL,   done};
     return ocr_call_run(r, __func__, &strided_form, &c);
 }

@@ -33,8 +33,7 @@ static double try_one(ocr_device *dev, ocr_type t, const void *data, uint64_t n,
     ocr_run_options ro = {.repeats = reps, .cpu = OCR_CPU_NONE};
     ocr_result r;
     double ms = 0;
-    if (ocr_run(dev, k, data, n, &ro, &r) == OCR_OK)
-        ms = (double)r.median.kernels_ns / 1e6;
+    if (ocr_run(dev, k, data, n, &ro, &r) == OCR_OK) ms = (double)r.median.kernels_ns / 1e6;
     ocr_result_release(&r);
     ocr_kernel_release(k);
     return ms;

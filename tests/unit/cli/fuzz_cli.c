@@ -22,8 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *buf = malloc(size + 1);
     char *argv[MAX_ARGS + 1];
     int argc = 0;
-    if (!buf)
-        return 0;
+    if (!buf) return 0;
     memcpy(buf, data, size);
     buf[size] = '\0';
     /* Arguments end at NUL bytes; the last one at the end of the input. */
@@ -45,8 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifdef OCR_FUZZ_REPLAY
 int main(int argc, char **argv) {
     /* The parser explains refusals on stderr; only crashes matter here. */
-    if (!freopen("/dev/null", "w", stderr))
-        return 1;
+    if (!freopen("/dev/null", "w", stderr)) return 1;
     for (int i = 1; i < argc; ++i) {
         FILE *f = fopen(argv[i], "rb");
         if (!f) {

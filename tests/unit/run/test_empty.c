@@ -101,8 +101,8 @@ static void forms(ocr_type type, ocr_op op) {
     EXPECT(!memcmp(&v, &id, es), "%s: reduce at the end is not the identity", what);
     /* async, no wait list, done */
     junk(out, 16 * es);
-    EXPECT(ocr_reducer_reduce_async(r, q, in, 0, 0, out, 0, NULL, &done) == OCR_OK,
-           "%s: async: %s", what, ocr_reducer_last_error(r));
+    EXPECT(ocr_reducer_reduce_async(r, q, in, 0, 0, out, 0, NULL, &done) == OCR_OK, "%s: async: %s",
+           what, ocr_reducer_last_error(r));
     EXPECT(completed(done), "%s: async's done", what);
     EXPECT(all_identity(out, 0, 1, es, &id), "%s: async wrote no identity", what);
     gated(r, in, out, es, &id, what);

@@ -96,8 +96,8 @@ static void errors(const char *kernel_dir) {
                "a refused work-group size: *out NULL, no OpenCL error (%d)",
                (int)ocr_reducer_last_cl_error(NULL));
         ocr_custom_arg x = {"x", OCR_INT, 1};
-        ocr_custom_spec cs = {.type = OCR_INT, .neutral = "0", .reduce = "a + b", .args = &x,
-                              .num_args = 1};
+        ocr_custom_spec cs = {
+            .type = OCR_INT, .neutral = "0", .reduce = "a + b", .args = &x, .num_args = 1};
         st = ocr_reducer_create_custom(ctx, dev, &cs, &w, &bad);
         expect_error(st, OCR_TOO_LARGE, ocr_reducer_last_error(NULL), "at most",
                      "custom create with a work-group size past the device's limit");
@@ -132,7 +132,8 @@ static void errors(const char *kernel_dir) {
     EXPECT(st == OCR_OK && v.i == 0, "n = 0: status %d, sum %d (%s)", (int)st, v.i,
            ocr_reducer_last_error(r));
     st = ocr_reducer_reduce(r, q, b, 0, 1001, &v);
-    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the input buffer", "n past the end");
+    expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the input buffer",
+                 "n past the end");
     st = ocr_reducer_reduce(r, q, b, 999, 2, &v);
     expect_error(st, OCR_USAGE, ocr_reducer_last_error(r), "beyond the input buffer",
                  "offset + n past the end");

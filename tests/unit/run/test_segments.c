@@ -25,12 +25,12 @@
  * groups (the chunk path needs the mean segment to fill one); CMake passes
  * the two constants from host/lib/reducer/ocr_segments.c, so the fixtures below
  * follow a change there. Boundaries at multiples of the chunk of the
- * groups under test are chunk boundaries, and of 2^16 for any group: segments starting and ending on them, crossing one or
- * dozens of them (segfix's two ways), many tiny ones inside one chunk beside
- * huge ones (the chunk's own small teams), input offsets 0..3 (every
- * alignment of the 16-byte loads: heads and tails), offsets past n
- * (clamped, in a buffer that ends at n), more segments than elements, NaN
- * in float min and max, and int read and combined in long (widening loads).
+ * groups under test are chunk boundaries, and of 2^16 for any group: segments starting and ending
+ * on them, crossing one or dozens of them (segfix's two ways), many tiny ones inside one chunk
+ * beside huge ones (the chunk's own small teams), input offsets 0..3 (every alignment of the
+ * 16-byte loads: heads and tails), offsets past n (clamped, in a buffer that ends at n), more
+ * segments than elements, NaN in float min and max, and int read and combined in long (widening
+ * loads).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr.h"
@@ -255,8 +255,8 @@ static void patterns(ocr_type t, ocr_op o) {
      * default one-item groups, 64 per work-item otherwise): segments that
      * cross chunk boundaries, end on them, or sit inside one chunk, empty
      * ones between; and random long and short ones. */
-    static const uint64_t edges[] = {65536, 0, 0, 131072, 1, 65535, 0, 262144, 128,
-                                     1024,  0, 127, 1025, 262144, 2048, 16, 0};
+    static const uint64_t edges[] = {65536, 0, 0,   131072, 1,      65535, 0,  262144, 128,
+                                     1024,  0, 127, 1025,   262144, 2048,  16, 0};
     segments(r, t, o, edges, sizeof edges / sizeof *edges, OCR_UINT, "long, chunk edges");
     for (uint64_t j = 0; j < 40; ++j)
         len[j] = next() % 2 ? 100000 + next() % 300000 : next() % 300;
@@ -625,11 +625,11 @@ int main(int argc, char **argv) {
                 (o == OCR_SUM || t == OCR_INT || t == OCR_DOUBLE ||
                  (o == OCR_MAX && t == OCR_FLOAT)))
                 patterns((ocr_type)t, (ocr_op)o);
-    static const uint64_t shapes[][2] = {{1, 1},     {1, 1001}, {1001, 1}, {37, 1001},
-                                         {1001, 37}, {5000, 3}, {0, 4},    {4, 0}, {3, 70001}, {5, 2048}};
+    static const uint64_t shapes[][2] = {{1, 1},    {1, 1001}, {1001, 1}, {37, 1001}, {1001, 37},
+                                         {5000, 3}, {0, 4},    {4, 0},    {3, 70001}, {5, 2048}};
     for (int t = 0; t < OCR_NTYPES; ++t)
-        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && !ocr_type_is_storage((ocr_type)t);
-             ++s)
+        for (size_t s = 0;
+             s < sizeof shapes / sizeof shapes[0] && !ocr_type_is_storage((ocr_type)t); ++s)
             matrix((ocr_type)t,
                    t == OCR_UINT   ? OCR_XOR
                    : t == OCR_LONG ? OCR_MIN
