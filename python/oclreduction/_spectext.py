@@ -49,7 +49,9 @@ def _own() -> FrozenSet[str]:
 
 
 def _refused(name: str) -> bool:
-    return name in _own() or name.startswith(("ocr_", "OCR_")) and name not in _HOOKS
+    # the template's namespace (every name it adds is ocr_rk_...; its -D
+    # switches OCR_RK_...), a name of its code, OpenCL C's types
+    return name in _own() or name.startswith(("ocr_rk_", "OCR_RK_")) and name not in _HOOKS
 
 
 def check(what: str, text: str) -> None:
