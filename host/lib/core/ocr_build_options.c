@@ -53,7 +53,9 @@ static const char *const opencl_names[] = {
     "signbit", "isgreater", "isgreaterequal", "isless", "islessequal", "isequal",
     "isnotequal", "upsample", "popcount", "rotate", "clz", "copysign", "nextafter",
     "__kernel", "__global", "__local", "__constant", "__private", "__generic", "__read_only",
-    "__write_only", "__read_write", "__attribute__", "__restrict", "__inline",
+    "__write_only", "__read_write", "__attribute__", "__restrict", "__inline", "CLK_*",
+    "INFINITY", "NAN", "FLT_*", "DBL_*", "INT_*", "UINT_*", "LONG_*", "ULONG_*", "CHAR_*",
+    "UCHAR_*", "SCHAR_*", "SHRT_*", "USHRT_*", "HALF_*", "MAXFLOAT", "HUGE_VALF", "HUGE_VAL",
 };
 static const char *const opencl_types[] = {"bool", "char", "uchar", "short", "ushort", "int",
                                            "uint", "long", "ulong", "half", "float", "double"};

@@ -195,7 +195,9 @@ static void test_options(void) {
                {"-U get_local_size", "get_local_size"},
                {"-D'float4=int4'", "float4"},
                {"-cl-std=CL1.2 --define-macro=uint=int", "uint"},
-               {"-Datomic_inc(p)=0", "atomic_inc"}};
+               {"-Datomic_inc(p)=0", "atomic_inc"},
+               {"-DCLK_LOCAL_MEM_FENCE=0", "CLK_"},
+               {"-UINFINITY", "INFINITY"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
         ocr_reducer_options o = OCR_REDUCER_OPTIONS;
         o.build_options = bad[k].opt;
