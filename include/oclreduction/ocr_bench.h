@@ -136,7 +136,9 @@ typedef struct ocr_kernel ocr_kernel;
 /* OCR_OK if extra build options (NULL or "" included) can go to the compiler:
  * each -D, -U and -I has its argument, attached or as the next word, and a
  * macro name starts like an identifier and is none the kernels are built with
- * (ocr_build_reserved_name: -DOCR_IDENTITY=5 would change what is computed).
+ * (ocr_build_reserved_name: -DOCR_IDENTITY=5 would change what is computed),
+ * nor an OpenCL C keyword, type, built-in function or macro the kernels use
+ * (float, float4, barrier, get_*, atomic_*, CLK_*, ...: -Dfloat=int).
  * The words are split and unquoted as a shell would ("-D" "NAME", '-DNAME=1').
  * Else one message and OCR_USAGE (some OpenCL compilers crash on a bare -D).
  * Every build checks its extra_options with it (the reducer's build_options,

@@ -70,7 +70,9 @@ typedef struct {
                                   most OCR_MAX_GROUPS (else OCR_USAGE) */
     const char *build_options; /* appended to the kernel's build options, or NULL; a -D or
                                   -U of a name the kernels are built with (OCR_*, T,
-                                  LOCAL_SIZE, ...: ocr_build_reserved_name) is OCR_USAGE */
+                                  LOCAL_SIZE, ...: ocr_build_reserved_name) or of an
+                                  OpenCL C keyword, type or built-in the kernels use
+                                  (float, barrier, get_global_id, ...) is OCR_USAGE */
     int ignore_tuning;         /* 1: the built-in geometry even where the tune cache has an
                                   entry (a nonzero local_size or groups ignores it too) */
     int accurate;              /* 1: a compensated float or double sum (OCR_SUM only, else
@@ -325,7 +327,9 @@ OCR_API ocr_status ocr_reducer_create_widening(cl_context context, cl_device_id 
  * that type ("0", "-INFINITY", "{0, 0.0f, 0.0f}"). They are one line each,
  * no ';', '#', quotes or comments, brackets balanced; preamble and
  * struct_decl may hold declarations and functions, but no '#' (no
- * preprocessor lines: nothing the caller writes can define a macro). Else
+ * preprocessor lines: nothing the caller writes can define a macro), and no
+ * text may hold a '\' outside a character constant or a "??" (the compiler
+ * splices a backslash-newline, ??/ too, before it reads a line). Else
  * OCR_USAGE. Text the compiler refuses is OCR_BUILD, with the build log and
  * the caller's text in the message.
  */

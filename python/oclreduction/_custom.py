@@ -19,7 +19,7 @@ from typing import Any, ContextManager, Dict, List, Optional, Sequence, Tuple, U
 import numpy as np
 from numpy.typing import DTypeLike
 
-from . import _kernels
+from . import _kernels, _spectext
 from ._arrays import _NannyEvent, _empty_scalar
 from ._cache import _built, _cached_object, _program
 from ._typing import Array, Context, Events, Queue
@@ -557,11 +557,15 @@ class ReductionKernel:
                  preamble: str = "") -> None:
         if arguments is None:
             raise ValueError("arguments must not be None")
+        for what, text in (("preamble", preamble), ("map_expr", map_expr or ""),
+                           ("reduce_expr", reduce_expr), ("neutral", neutral)):
+            _spectext.check(what, text)
         self.context = ctx
         self.dtype_out = np.dtype(dtype_out)
         self._spec = _Spec(self.dtype_out, neutral, reduce_expr,
                            map_expr if map_expr is not None else "in[i]", arguments, name,
                            options, preamble)
+        _spectext.check_options(self._spec.options)
         # Built now, so that a bad expression fails here with the compiler's
         # log: the library's kernel, or where it does not take the spec, the
         # package's own.

@@ -33,6 +33,15 @@ build_options_test(reserved_quoted --rc 2 --err "-D LOCAL_SIZE: the kernels are 
                    --no-out . -- ${OCR} -n 7 -s 4103 -r 1 --build-options "-D \"LOCAL_SIZE=3\"")
 build_options_test(reserved_grade --rc 2 --err "-D T: the kernels are built with that name"
                    -- ${OCR} --grade ${KF} --build-options "-D T=float")
+# OpenCL C itself (the library's second list, every create call's): a
+# keyword, a type or a built-in the kernels use; -Dfloat=int made a custom
+# float sum -3.6e24 with OCR_OK.
+build_options_test(opencl_type --rc 2 --err "-D float: that is an OpenCL C keyword, type or built-in"
+                   --no-out . -- ${OCR} -n 6 -s 4103 -r 1 --build-options "-Dfloat=int")
+build_options_test(opencl_barrier --rc 2 --err "-D barrier: that is an OpenCL C keyword"
+                   --no-out . -- ${OCR} -n 7 -s 4103 -r 1 --build-options "-D barrier(x)=mem_fence(x)")
+build_options_test(opencl_grade --rc 2 --err "-U get_global_id: that is an OpenCL C keyword"
+                   -- ${OCR} --grade ${KF} --build-options "-Uget_global_id")
 ocr_test(cli.build_options_reserved_all LABELS quick cli PROPERTIES TIMEOUT 300
          COMMAND ${SCRIPTS}/reserved_names_test.sh ${OCR} ${PROJECT_SOURCE_DIR})
 build_options_test(good --rc 0 --out "^Test PASSED!$" --out "^Build options added: -DA -D B=2 -I /tmp$"

@@ -64,3 +64,19 @@ ocr_test(custom_reducer.cache LABELS quick reducer custom cache PROPERTIES TIMEO
 ocr_test(custom_reducer.mutants LABELS reducer custom verdict PROPERTIES TIMEOUT 900
          COMMAND ${SCRIPTS}/custom_mutants_test.sh $<TARGET_FILE:test_custom>
                  ${PROJECT_SOURCE_DIR}/cl)
+# The caller's text as the compiler reads it (issue 51): splices, a split %:
+# digraph, trigraphs, a line comment going on, each refused; a fuzz of such
+# fragments against a reference reading; build options that -D or -U OpenCL
+# C's keywords, types or built-ins, refused by every create call. The test
+# calls the spec check itself (ocr_custom_spec_read: the static library and
+# the floors' private headers).
+add_executable(test_spec_text ${UNIT}/run/test_spec_text.c)
+target_link_libraries(test_spec_text PRIVATE oclreduction ocr_private_headers m)
+ocr_test(custom_reducer.spec_text_spellings LABELS quick reducer custom
+         COMMAND test_spec_text spellings)
+foreach(seed 1 2)
+  ocr_test(custom_reducer.spec_text_fuzz.${seed} LABELS quick reducer custom
+           COMMAND test_spec_text fuzz ${seed})
+endforeach()
+ocr_test(custom_reducer.build_options_opencl LABELS quick reducer custom build_options
+         COMMAND test_spec_text options)

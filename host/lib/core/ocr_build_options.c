@@ -32,6 +32,54 @@ const char *ocr_build_reserved_name(size_t i) {
     return i < sizeof reserved / sizeof reserved[0] ? reserved[i] : NULL;
 }
 
+/* OpenCL C itself: a -D or -U of a keyword, a type or a built-in function
+ * the kernels use rewrites the kernels (-Dfloat=int made a custom float sum
+ * -3.6e24 with OCR_OK; -Dbarrier(x)=mem_fence(x) races on a GPU). Generous
+ * on purpose: no kernel of a caller needs to redefine one. "X*": every name
+ * that starts with X; a type name also with a vector width (float4). */
+static const char *const opencl_names[] = {
+    "kernel", "global", "local", "constant", "private", "generic", "read_only", "write_only",
+    "read_write", "restrict", "inline", "static", "extern", "const", "volatile", "register",
+    "auto", "signed", "unsigned", "void", "struct", "union", "enum", "typedef", "sizeof",
+    "return", "if", "else", "for", "while", "do", "switch", "case", "default", "break",
+    "continue", "goto", "true", "false", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t",
+    "event_t", "defined", "get_*", "barrier", "mem_fence", "read_mem_fence",
+    "write_mem_fence", "work_group_*", "sub_group_*", "atomic_*", "atom_*", "vload*",
+    "vstore*", "convert_*", "as_*", "async_work_group_*", "wait_group_events", "prefetch",
+    "printf", "min", "max", "fmin", "fmax", "fma", "mad", "mad24", "mul24", "mul_hi",
+    "mad_hi", "mad_sat", "add_sat", "sub_sat", "hadd", "rhadd", "clamp", "select",
+    "bitselect", "abs", "abs_diff", "fabs", "sqrt", "rsqrt", "ceil", "floor", "round",
+    "trunc", "log2", "exp", "log", "pow", "isnan", "isinf", "isfinite", "isnormal",
+    "signbit", "isgreater", "isgreaterequal", "isless", "islessequal", "isequal",
+    "isnotequal", "upsample", "popcount", "rotate", "clz", "copysign", "nextafter",
+    "__kernel", "__global", "__local", "__constant", "__private", "__generic", "__read_only",
+    "__write_only", "__read_write", "__attribute__", "__restrict", "__inline", "CLK_*",
+    "INFINITY", "NAN", "FLT_*", "DBL_*", "INT_*", "UINT_*", "LONG_*", "ULONG_*", "CHAR_*",
+    "UCHAR_*", "SCHAR_*", "SHRT_*", "USHRT_*", "HALF_*", "MAXFLOAT", "HUGE_VALF", "HUGE_VAL",
+};
+static const char *const opencl_types[] = {"bool", "char", "uchar", "short", "ushort", "int",
+                                           "uint", "long", "ulong", "half", "float", "double"};
+
+/* The OpenCL C name (its list entry) that name[0..len) is, or NULL. */
+static const char *opencl_entry(const char *name, size_t len) {
+    static const char *const widths[] = {"", "2", "3", "4", "8", "16"};
+    for (size_t i = 0; i < sizeof opencl_types / sizeof opencl_types[0]; ++i) {
+        size_t tl = strlen(opencl_types[i]);
+        for (size_t w = 0; len >= tl && w < sizeof widths / sizeof widths[0]; ++w)
+            if (len == tl + strlen(widths[w]) && strncmp(name, opencl_types[i], tl) == 0 &&
+                strncmp(name + tl, widths[w], len - tl) == 0)
+                return opencl_types[i];
+    }
+    for (size_t i = 0; i < sizeof opencl_names / sizeof opencl_names[0]; ++i) {
+        size_t rl = strlen(opencl_names[i]);
+        if (opencl_names[i][rl - 1] == '*'
+                ? len >= rl - 1 && strncmp(name, opencl_names[i], rl - 1) == 0
+                : len == rl && strncmp(name, opencl_names[i], rl) == 0)
+            return opencl_names[i];
+    }
+    return NULL;
+}
+
 /* The reserved entry that the macro name[0..len) is, or NULL. */
 static const char *reserved_entry(const char *name, size_t len) {
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; ++i) {
@@ -114,6 +162,12 @@ static ocr_status check_word(const char *options, const char *w, const char **p,
         if (r) {
             ocr_errorf("build options \"%s\": %s %.*s: the kernels are built with that name "
                        "(%s), which the library sets itself",
+                       options, f, (int)len, a, r);
+            return OCR_USAGE;
+        }
+        if (with_argument[i].macro && (r = opencl_entry(a, len)) != NULL) {
+            ocr_errorf("build options \"%s\": %s %.*s: that is an OpenCL C keyword, type or "
+                       "built-in function (%s) the library's kernels use",
                        options, f, (int)len, a, r);
             return OCR_USAGE;
         }

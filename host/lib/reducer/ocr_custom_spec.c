@@ -6,7 +6,11 @@
  * (or its digraph, or a trigraph) is refused, so no preprocessor line of
  * the caller's can exist, and an expression with ';', a comment, a quote or
  * unbalanced brackets is refused, so it cannot close its function and write
- * outside it. Prints nothing. */
+ * outside it. These checks read raw characters, which is what the compiler
+ * reads only where no line is spliced: so a '\' outside a character
+ * constant (in a comment too) and any "??" are refused as well ("%\<line
+ * end>:define get_group_id(d) 0" was a directive, and rewrote custom.cl).
+ * Prints nothing. */
 #define _POSIX_C_SOURCE 200809L
 #include "ocr_reducer_priv.h"
 
@@ -87,21 +91,29 @@ static ocr_status check_args(const ocr_custom_spec *sp) {
  * (brackets balanced outside comments and character constants). Neither may
  * hold a '#', "%:" (its digraph) or "??" (a trigraph's start). */
 static const char *text_problem(const char *s, int expr) {
+    static const char splice[] = "holds a '\\' outside a character constant or a \"??\" (the "
+                                 "compiler would splice lines there)";
     char stack[256];
     size_t depth = 0;
+    if (strstr(s, "??")) return splice; /* ??/ is a backslash, ??= a '#', in comments too */
     for (const char *p = s; *p; ++p) {
-        if (*p == '#' || (p[0] == '%' && p[1] == ':') || (p[0] == '?' && p[1] == '?'))
+        if (*p == '#' || (p[0] == '%' && p[1] == ':'))
             return "holds a '#' (no preprocessor lines)";
         if (p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
             if (expr) return "holds a comment";
             const char *end = p[1] == '*' ? strstr(p + 2, "*/") : strchr(p, '\n');
-            if (!end) return p[1] == '*' ? "holds an unterminated comment" : NULL;
+            if (!end && p[1] == '*') return "holds an unterminated comment";
+            if (!end) end = p + strlen(p);
+            if (memchr(p, '\\', (size_t)(end - p))) return splice; /* a comment going on */
+            if (!*end) break;
             p = end + (p[1] == '*');
             continue;
         }
-        if (expr && strchr(";\"'\\\n\r", *p)) return "holds a ';', a quote, '\\' or a line break";
+        if (expr && strchr(";\"'\n\r", *p)) return "holds a ';', a quote or a line break";
+        if (*p == '\\') return splice;
         if (*p == '\'') { /* a character constant: its brackets are no brackets */
             p += 1 + (p[1] == '\\');
+            if (p[-1] == '\\' && (*p == '\n' || *p == '\r')) return splice;
             if (!*p || !p[1] || p[1] != '\'') return "holds a character constant it does not end";
             ++p;
             continue;

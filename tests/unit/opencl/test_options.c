@@ -32,7 +32,9 @@ int main(void) {
         return 3;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     if (err != CL_SUCCESS) return 3;
-    const char *broken = "-D get_local_id=this_is_not_declared";
+    /* a build that fails (a macro redefined, -Werror; a -D of OpenCL C's own
+     * names, -D get_local_id=..., is refused before any build now) */
+    const char *broken = "-D this_is_not_declared=1 -D this_is_not_declared=2 -Werror";
 
     ocr_reducer_options o = OCR_REDUCER_OPTIONS;
     CHECK(o.size == sizeof o);
