@@ -97,8 +97,7 @@ static const char *text_problem(const char *s, int expr) {
     size_t depth = 0;
     if (strstr(s, "??")) return splice; /* ??/ is a backslash, ??= a '#', in comments too */
     for (const char *p = s; *p; ++p) {
-        if (*p == '#' || (p[0] == '%' && p[1] == ':'))
-            return "holds a '#' (no preprocessor lines)";
+        if (*p == '#' || (p[0] == '%' && p[1] == ':')) return "holds a '#' (no preprocessor lines)";
         if (p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
             if (expr) return "holds a comment";
             const char *end = p[1] == '*' ? strstr(p + 2, "*/") : strchr(p, '\n');

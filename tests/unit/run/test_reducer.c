@@ -108,8 +108,8 @@ static void errors(const char *kernel_dir) {
     ocr_reducer_release(bad), bad = NULL;
 
     /* a build that fails (a -D of OpenCL C's own names is refused before it) */
-    ocr_reducer_options bo = {
-        .build_options = "-D this_is_not_declared=1 -D this_is_not_declared=2 -Werror"};
+    ocr_reducer_options bo = {.build_options =
+                                  "-D this_is_not_declared=1 -D this_is_not_declared=2 -Werror"};
     st = ocr_reducer_create(ctx, dev, OCR_INT, OCR_SUM, &bo, &bad);
     expect_error(st, OCR_BUILD, ocr_reducer_last_error(NULL), "this_is_not_declared",
                  "create with a failing build (the log is in the message)");

@@ -35,8 +35,7 @@ static ocr_custom_spec spec_of(const ocr_custom_arg *ax, const char *pre, const 
     return sp;
 }
 
-static ocr_status create_custom(const char *pre, const char *map, const char *options,
-                                float *sum) {
+static ocr_status create_custom(const char *pre, const char *map, const char *options, float *sum) {
     ocr_custom_arg ax = {"x", OCR_FLOAT, 1};
     ocr_custom_spec sp = spec_of(&ax, pre, map);
     ocr_reducer_options o = OCR_REDUCER_OPTIONS;
@@ -50,7 +49,8 @@ static ocr_status create_custom(const char *pre, const char *map, const char *op
         for (size_t k = 0; h && k < N; ++k)
             h[k] = 1.0f;
         cl_int e;
-        cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &e);
+        cl_mem b =
+            clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *h, h, &e);
         CL_OK(e);
         ocr_custom_value v = {b, 0, {0}};
         CHECK(ocr_reducer_reduce_custom(r, q, N, &v, sum) == OCR_OK);
@@ -92,8 +92,8 @@ static void test_spellings(void) {
     for (size_t k = 0; k < sizeof fine / sizeof fine[0]; ++k) {
         float sum = 0;
         ocr_status st = create_custom(fine[k], "twice(x[i])", NULL, &sum);
-        EXPECT(st == OCR_OK && sum == 2097152.0f, "fine %zu: %s %s, sum %g", k,
-               ocr_status_name(st), ocr_reducer_last_error(NULL), sum);
+        EXPECT(st == OCR_OK && sum == 2097152.0f, "fine %zu: %s %s, sum %g", k, ocr_status_name(st),
+               ocr_reducer_last_error(NULL), sum);
     }
 }
 
@@ -153,9 +153,9 @@ static int ref_directive_or_string(const char *t) {
 }
 
 static void test_fuzz(uint64_t seed) {
-    static const char *const frag[] = {"\\\n", "\\ \n", "%",  ":",  "#", "?\?=", "?\?/", "/*",
-                                       "*/",   "//",    "\"", "'",  "define X 1", "\n",
-                                       "'\\n'", "x",    " ",  "'a'", "f(1)"};
+    static const char *const frag[] = {"\\\n",  "\\ \n", "%",  ":",   "#",   "?\?=",       "?\?/",
+                                       "/*",    "*/",    "//", "\"",  "'",   "define X 1", "\n",
+                                       "'\\n'", "x",     " ",  "'a'", "f(1)"};
     enum { NF = sizeof frag / sizeof frag[0] };
     uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
     int accepted = 0, directive = 0;
@@ -204,8 +204,8 @@ static void test_options(void) {
         ocr_reducer *r = NULL;
         for (int call = 0; call < 3; ++call) {
             ocr_status st = call == 0   ? ocr_reducer_create(ctx, dev, OCR_FLOAT, OCR_SUM, &o, &r)
-                            : call == 1 ? ocr_reducer_create_widening(ctx, dev, OCR_INT,
-                                                                      OCR_LONG, OCR_SUM, &o, &r)
+                            : call == 1 ? ocr_reducer_create_widening(ctx, dev, OCR_INT, OCR_LONG,
+                                                                      OCR_SUM, &o, &r)
                                         : create_custom(NULL, NULL, bad[k].opt, NULL);
             const char *msg = ocr_reducer_last_error(NULL);
             EXPECT(st == OCR_USAGE && !r && strstr(msg, bad[k].name) && strstr(msg, "OpenCL C"),
