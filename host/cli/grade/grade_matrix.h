@@ -153,4 +153,19 @@ void grade_replay(const grader *g, unsigned i, char *buf, size_t len);
  * seed included). */
 void grade_regrade(const grader *g, char *buf, size_t len);
 
+/* AddressSanitizer reserves terabytes of address space for its shadow
+ * memory: under an address-space limit an ASan grader's every child would
+ * die at its start, so such a build sets none (--grade-memory is then
+ * unenforced; the sanitized build exists to test the grader, not to grade). */
+#if defined(__SANITIZE_ADDRESS__)
+#define OCR_ADDRESS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OCR_ADDRESS_SANITIZED 1
+#endif
+#endif
+#ifndef OCR_ADDRESS_SANITIZED
+#define OCR_ADDRESS_SANITIZED 0
+#endif
+
 #endif
