@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ladder.sh NAME OUTDIR: the ladder, resources, passes and peak on this box's GPU, and
 # the ladder on its CPU through POCL (all cores, and 2 cores), plus checks.
-name=$1 out=$2  # register the GPU driver first if needed (README, "Running on GPUs")
+name=$1 out=$2  # register the GPU driver first if needed (docs/running.md, "Running on GPUs")
 B=${OCR:-build/oclReduction} T=$(dirname "$B")/tests; M=$out; mkdir -p "$M"
 ladder() { # FILE REPS ARGS...: reduce0..7 at 2^25 int, one CSV
   f=$1 r=$2; shift 2; $B -n 0 -r $r --format csv "$@" > $f

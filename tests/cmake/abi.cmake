@@ -29,7 +29,7 @@ ocr_test(reducer.options_size LABELS quick reducer COMMAND test_options)
 if(Python3_FOUND)
   ocr_test(layout.floors LABELS quick COMMAND ${Python3_EXECUTABLE} ${SCRIPTS}/floors_test.py
            ${PROJECT_BINARY_DIR})
-  # Every path README.md's Layout block and docs/layout.md's trees name exists.
+  # Every path docs/layout.md's trees (and a Layout block of README.md) name exists.
   ocr_test(layout.paths LABELS quick COMMAND ${Python3_EXECUTABLE} ${SCRIPTS}/layout_paths_test.py
            ${PROJECT_SOURCE_DIR})
 endif()

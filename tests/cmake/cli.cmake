@@ -114,8 +114,9 @@ cli_test(device_all_csv_header_first_fails --rc 3 --out "^kernel,type,op,n," --e
          -- ${OCR} -d all -s 4103 -r 1 --format csv)
 cli_test(device_all_platform --rc 0 --out "^0\\.0 " --no-out "^1\\.0 " -- ${OCR} -p 0 -d all -s 4103 -r 1)
 cli_test(device_all_no_such_platform --rc 3 --err "no OpenCL device found on that platform" -- ${OCR} -p 7 -d all -s 4103 -r 1)
-ocr_test(cli.readme_options LABELS quick cli
-         COMMAND ${SCRIPTS}/readme_options_test.sh ${OCR} ${PROJECT_SOURCE_DIR}/README.md)
+# docs/output.md's option list is --help's.
+ocr_test(cli.options_page LABELS quick cli docs
+         COMMAND ${SCRIPTS}/options_page_test.sh ${OCR} ${PROJECT_SOURCE_DIR}/docs/output.md)
 
 # --- the tutorial's figures in its own definitions, ours under our labels;
 # per-launch timing, the resources report and the copy rate.
