@@ -14,7 +14,8 @@
 # Writes OUT/sweep.csv (oclReduction's CSV columns, docs/output.md),
 # OUT/table.txt (kernel | t gpu | t kernel | speedup at 2^n, as in the
 # tutorial), OUT/bandwidth.png (GB/s against N, log x axis, a line per kernel
-# and type) and OUT/breakdown.png (H2D / kernels / D2H / CPU per kernel at 2^n).
+# and type, drawn by bench/plot.py) and OUT/breakdown.png (H2D / kernels /
+# D2H / CPU per kernel at 2^n).
 # OCR selects the binary (default build/oclReduction).
 # With --kernel-file among the extra options, the sweep runs that one kernel
 # (-k does not apply, and no -n is passed: oclReduction refuses -n with it).
@@ -114,37 +115,20 @@ if ! command -v gnuplot >/dev/null; then
   echo "sweep: gnuplot not found, no plots (apt-get install gnuplot-nox)" >&2
   exit 0
 fi
-# One data file per (kernel, type) for the bandwidth lines.
-plot=""
-for t in $types; do
-  for k in $kernels; do
-    name=$(awk -F, -v ck="$ck" -v ct="$ct" -v k="$k" -v t="$t" \
-      'NR > 1 && $ct == t && ($ck == k || $ck == "reduce" k) { print $ck; exit }' "$plain")
-    [ -n "$name" ] || continue
-    f=$out/.bw_${name}_$t.dat
-    awk -F, -v ck="$ck" -v ct="$ct" -v cn="$cn" -v cb="$cb" -v k="$name" -v t="$t" \
-      'NR > 1 && $ck == k && $ct == t { print $cn, $cb }' "$plain" > "$f"
-    plot="$plot${plot:+, }'$f' using 1:2 with linespoints title '$name $t'"
-  done
-done
-gnuplot <<GP
-set terminal pngcairo size 900,560 noenhanced
-set output '$out/bandwidth.png'
-set title 'Bandwidth read (bytes every pass reads / kernel time)'
-set logscale x 2
-set format x '2^%L'
-set xlabel 'N (elements)'
-set ylabel 'GB/s'
-set key left top
-set grid
-plot $plot
-GP
+# The bandwidth lines: the project's plotting command (bench/plot.py, which
+# draws the pictures of docs/ too), a line per kernel and type.
+if ! python3 "$here/../plot.py" "$csv" -x n -y bandwidth_gbs --series kernel,type --logx 2 --xformat '2^%L' \
+  --xlabel 'N (elements)' --ylabel 'GB/s' --title 'Bandwidth read (bytes every pass reads / kernel time)' \
+  -o "$out/bandwidth.png" > /dev/null; then
+  echo "sweep: no bandwidth plot (bench/plot.py failed)" >&2
+  exit 1
+fi
 t0=$(awk '{print $1; exit}' <<<"$types")
 awk -F, -v cn="$cn" -v ct="$ct" -v n="$n" -v t="$t0" -v ck="$ck" -v ch="$ch" -v ckk="$ckk" -v cd="$cd" -v cc="$cc" \
   'NR > 1 && $cn == n && $ct == t { print $ck, $ch, $ckk, $cd, $cc }' "$plain" > "$out/.breakdown.dat"
 if [ ! -s "$out/.breakdown.dat" ]; then
   echo "sweep: no run at N = 2^$table_n for $t0: no breakdown plot" >&2
-  rm -f "$out"/.bw_*.dat "$out/.breakdown.dat" "$plain"
+  rm -f "$out/.breakdown.dat" "$plain"
   exit 0
 fi
 gnuplot <<GP
@@ -160,5 +144,5 @@ set key left top
 set grid y
 plot '$out/.breakdown.dat' using 2:xtic(1) title 'H2D', '' using 3 title 'kernels', '' using 4 title 'D2H', '' using 5 title 'CPU finish'
 GP
-rm -f "$out"/.bw_*.dat "$out/.breakdown.dat" "$plain"
+rm -f "$out/.breakdown.dat" "$plain"
 echo "sweep: wrote $csv, $out/table.txt, $out/bandwidth.png, $out/breakdown.png" >&2

@@ -17,6 +17,21 @@ if(Python3_FOUND)
     ocr_test(docs.plots LABELS quick docs PROPERTIES TIMEOUT 120
              COMMAND ${Python3_EXECUTABLE} ${SCRIPTS}/docs_plots_test.py ${PROJECT_SOURCE_DIR}
                      ${CMAKE_CURRENT_BINARY_DIR}/docs_plots)
+    # bench/plot.py's own edges: a row cut short (nan) is no point (11 of the
+    # 12 rows of the two files); a filter that leaves nothing and a column
+    # the CSV lacks are usage errors, named.
+    set(VS ${PROJECT_SOURCE_DIR}/bench/results/vs-cub)
+    set(PLOT ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/bench/plot.py A=${VS}/h100-2026-11-25/vs_cub.csv
+             B=${VS}/h200-2026-11-25/vs_cub.csv -x log2n -y ratio --series type)
+    ocr_test(docs.plot_nan LABELS quick docs
+             COMMAND ${EXPECT} --rc 0 --out "docs_plot_nan.svg \\(11 points\\)$"
+                     -- ${PLOT} --where config=default -o ${CMAKE_CURRENT_BINARY_DIR}/docs_plot_nan.svg)
+    ocr_test(docs.plot_nothing LABELS quick docs
+             COMMAND ${EXPECT} --rc 2 --err "no row passes the --where filters: nothing to plot"
+                     -- ${PLOT} --where config=nonesuch -o ${CMAKE_CURRENT_BINARY_DIR}/docs_plot_nothing.svg)
+    ocr_test(docs.plot_no_column LABELS quick docs
+             COMMAND ${EXPECT} --rc 2 --err "has no column 'nope' \\(it has: type, log2n, config,"
+                     -- ${PLOT} --where nope=1 -o ${CMAKE_CURRENT_BINARY_DIR}/docs_plot_no_column.svg)
   else()
     message(WARNING "gnuplot not found: docs.plots is not registered (apt-get install gnuplot-nox)")
   endif()
