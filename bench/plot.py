@@ -132,7 +132,7 @@ def write_data(points, a, tmp):
 
 # SVG for the docs (text, small, its labels greppable); PNG where a page needs one.
 TERMINALS = {
-    ".svg": "set terminal svg size 760,440 dynamic noenhanced font 'sans,12'",
+    ".svg": "set terminal svg size 760,440 dynamic noenhanced font 'sans,12' background rgb 'white'",
     ".png": "set terminal pngcairo size 760,440 noenhanced font 'sans,10'",
 }
 

@@ -9,7 +9,8 @@ picture under docs/img/: some page shows it, the same page holds its command,
 the command's CSVs lie under bench/results/, the committed file is at most
 100 KB; the command, run as the page gives it with --out-dir OUT, draws the
 picture again (exit 0, at most 100 KB, an SVG) and the picture names its
-axes (the command's --xlabel and --ylabel are text in it). Pixels are not
+axes (the command's --xlabel and --ylabel are text in it), as the committed
+one does, with the same --title. Pixels are not
 compared (gnuplot versions draw them differently). At least 4 pictures.
 """
 import html
@@ -61,16 +62,22 @@ def check(root, out, page, cmd, fail):
     made = os.path.join(out, os.path.basename(target))
     if r.returncode != 0 or not os.path.exists(made):
         return fail(f"{page}: {cmd}\n  exit {r.returncode}: {r.stderr.strip()}")
-    svg = open(made, encoding="utf-8").read()
-    if os.path.getsize(made) > LIMIT or "<svg" not in svg:
+    if os.path.getsize(made) > LIMIT or "<svg" not in open(made, encoding="utf-8").read():
         fail(f"{page}: {made}: {os.path.getsize(made)} bytes, or not an SVG")
-    words = html.unescape(re.sub(r"<[^>]+>", "", svg))
-    for axis in ("--xlabel", "--ylabel"):
-        label = option(argv, axis)
-        if not label:
-            fail(f"{page}: {target}: the command gives no {axis}")
-        elif label not in words:
-            fail(f"{page}: {made}: the picture does not name its axis '{label}'")
+    # The new picture names its axes; the committed one carries the same
+    # labels and title (a command edited without drawing the picture again).
+    for picture in (made, os.path.join(root, target)):
+        words = text_of(picture)
+        for opt in ("--xlabel", "--ylabel", "--title"):
+            label = option(argv, opt)
+            if not label:
+                fail(f"{page}: {target}: the command gives no {opt}")
+            elif label not in words:
+                fail(f"{page}: {picture}: the picture does not show its {opt[2:]} '{label}'")
+
+
+def text_of(svg):
+    return html.unescape(re.sub(r"<[^>]+>", "", open(svg, encoding="utf-8").read()))
 
 
 def main():
