@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """docs_links_test.py SRC [PAGE...] - every relative link of each page
-(default: every .md of SRC but build folders, bench/out/ and
-tests/fixtures/) leads somewhere: the file or
+(default: every .md of SRC that git does not ignore, tests/fixtures/
+aside) leads somewhere: the file or
 folder exists in SRC and, for a link into a Markdown page with #anchor, that
 page has a heading of that anchor (GitHub's rule: lower case, punctuation
 dropped, spaces to hyphens) or an <a id=...>. Each repo path a page names in its text
@@ -10,6 +10,7 @@ of SRC, exists too. Prints each dead link or path; exit 1 if there is one.
 """
 import os
 import re
+import subprocess
 import sys
 
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^()\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -82,11 +83,23 @@ def check_paths(root, page, text, top):
 
 
 def markdown_pages(root):
-    """Every .md of the tree but build folders, bench/out/ and test fixtures."""
-    skip = {os.path.join(root, p) for p in ("bench/out", "tests/fixtures")}
-    for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if not (x.startswith("build") or x.startswith(".")) and os.path.join(d, x) not in skip]
-        yield from (os.path.relpath(os.path.join(d, f), root) for f in files if f.endswith(".md"))
+    """Every .md of the tree that git does not ignore (so no build folder's,
+    no bench/out/'s), test fixtures aside; without git, a walk that skips
+    build folders and hidden ones."""
+    try:
+        r = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                            "--", "*.md"], capture_output=True, text=True)
+        listed = r.stdout if r.returncode == 0 else ""
+    except OSError:  # no git here
+        listed = ""
+    if listed:
+        pages = listed.strip("\0").split("\0")
+    else:
+        pages = []
+        for d, dirs, files in os.walk(root):
+            dirs[:] = [x for x in dirs if not (x.startswith("build") or x.startswith(".") or x == "out")]
+            pages += [os.path.relpath(os.path.join(d, f), root) for f in files if f.endswith(".md")]
+    return [p for p in pages if not p.startswith("tests/fixtures/") and os.path.exists(os.path.join(root, p))]
 
 
 def main():
