@@ -55,9 +55,12 @@ def option(argv, name):
 def check(root, out, page, cmd, fail):
     argv = shlex.split(cmd)
     target = option(argv, "-o")
-    for a in argv[1:]:
-        if a.endswith(".csv") and not a.split("=", 1)[-1].startswith("bench/results/"):
-            fail(f"{page}: {target}: {a} is not committed data under bench/results/")
+    data = [a.split("=", 1)[-1] for a in argv[1:] if a.endswith(".csv")]
+    if not data:
+        fail(f"{page}: {target}: the command names no CSV")
+    for d in data:
+        if not d.startswith("bench/results/"):
+            fail(f"{page}: {target}: {d} is not committed data under bench/results/")
     r = subprocess.run([sys.executable] + argv + ["--out-dir", out], cwd=root, capture_output=True, text=True)
     made = os.path.join(out, os.path.basename(target))
     if r.returncode != 0 or not os.path.exists(made):
