@@ -91,7 +91,7 @@ echo >&2
 col() { head -1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 ck=$(col kernel) ct=$(col type) cn=$(col n) cg=$(col t_gpu_tutorial_ms) ckk=$(col t_kernels_ms)
 csp=$(col speedup_tutorial) ce=$(col t_gpu_ms) cse=$(col speedup)
-cb=$(col bandwidth_gbs) ch=$(col h2d_ms) cd=$(col d2h_ms) cc=$(col cpu_ms) cp=$(col passed)
+ch=$(col h2d_ms) cd=$(col d2h_ms) cc=$(col cpu_ms) cp=$(col passed)
 # The device column is quoted and may hold commas: read fields from a copy
 # with quoted strings blanked.
 plain=$out/.plain.csv
