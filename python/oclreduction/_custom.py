@@ -1,12 +1,17 @@
-"""Custom reductions: ReductionKernel (PyOpenCL's interface, reduce7's shape;
-its kernels are the template cl/custom.cl), and the spec cache of the functions built on it (_linalg: dot, vdot,
+"""Custom reductions: ReductionKernel (PyOpenCL's interface, reduce7's shape),
+and the spec cache of the functions built on it (_linalg: dot, vdot,
 subset_dot, norm, count_nonzero; _stats: mean, var, std, stats).
 
-A reduction is two launches: a first pass of a fixed number of work-groups
-(the device's compute units x _GROUPS_PER_CU) whose work-items each accumulate
-map_expr(i) over a grid-stride loop and then combine in one local-memory
-tree per group, writing one partial per group; then one group reduces the
-partials. Inputs of at most one group's size take the first pass alone.
+A spec runs as the C library's custom reducer where the library takes it
+(_native_spec), else as the package's build of the same kernel file, the
+library's cl/custom.cl, after a prelude made here (_prelude: the contract
+at the top of custom.cl). Its first pass runs a fixed number of work-groups
+(the device's compute units x _GROUPS_PER_CU) whose work-items each
+accumulate map_expr(i) and then combine in one local-memory tree per group;
+the last group to finish combines the groups' values in the same launch
+where the library's rule allows it (_finish_rule: ocr_reducer_custom_finish),
+else one group does in a second launch. Inputs of at most 32 elements a
+work-item take one group and one launch.
 """
 from __future__ import annotations
 

@@ -28,8 +28,9 @@
  * ocr_rk_count): a step is a load and four flops, no select or counter
  * (with them, var of 2^28 float32 read at 0.92x our sum's rate on an H200).
  *
- * What it costs: one launch more than a sum where there are several groups
- * (custom.cl's second pass); float16 is computed in float32.
+ * What it costs: where the device cannot finish in one launch (custom.cl's
+ * rule), one launch more than a sum over several groups; float16 is
+ * computed in float32.
  */
 
 /* Element i of the view: its real and imaginary parts in R, its value for
