@@ -206,20 +206,19 @@ def test_out_of_order_queue_waits(ooo_queue):
 
 
 def _var_spec_calls(monkeypatch):
-    """Records each first pass of the package's kernels: (the partials
+    """Records each first pass of the package's kernels over several groups
+    (ocr_rk_first into partials, or ocr_rk_first_finish): (the partials
     buffer, the events it waited for, the event it returned)."""
     seen = []
-    real = _custom._Spec.kernels
+    real = _custom._launch
 
-    def kernels(self, where, unit=False):
-        k1, k2, wg = real(self, where, unit)
-
-        def spy(queue, gsize, lsize, out, *args, wait_for=None):
-            ev = k1(queue, gsize, lsize, out, *args, wait_for=wait_for)
-            seen.append((out, list(wait_for or []), ev))
-            return ev
-        return spy, k2, wg
-    monkeypatch.setattr(_custom._Spec, "kernels", kernels)
+    def launch(queue, kernel, groups, wg, args, waits):
+        ev = real(queue, kernel, groups, wg, args, waits)
+        name = kernel.function_name
+        if groups > 1 and name in ("ocr_rk_first", "ocr_rk_first_finish"):
+            seen.append((args[1] if name == "ocr_rk_first" else args[4], list(waits or []), ev))
+        return ev
+    monkeypatch.setattr(_custom, "_launch", launch)
     return seen
 
 
