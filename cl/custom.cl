@@ -1,18 +1,40 @@
 /*
- * custom - any reduction a caller writes (ocr_reducer_create_custom): a map
- * of the element index, i -> ocr_rk_map(i, args) (x[i] * y[i], fabs(x[i]),
- * a struct of count, mean and M2, ...), combined by ocr_rk_reduce(a, b) from
- * ocr_rk_neutral().
+ * custom - any reduction a caller writes (ocr_reducer_create_custom, and the
+ * Python package's ReductionKernel where the C library does not take the
+ * spec): a map of the element index, i -> ocr_rk_map(i, args) (x[i] * y[i],
+ * fabs(x[i]), a struct of count, mean and M2, ...), combined by
+ * ocr_rk_reduce(a, b) from ocr_rk_neutral(), finished by ocr_rk_finish(r).
  *
- * The host builds this file after a prelude it generates from the caller's
- * spec (host/lib/reducer/ocr_custom_spec.c): the accumulator type ocr_rk_acc,
- * the three inline functions above (the caller's text in their bodies, never
- * in a macro, so it can redefine nothing of the library's), and the caller's
- * kernel arguments, OCR_RK_PARAMS (buffers with their element offsets,
- * scalars), OCR_RK_ARGS (the map's arguments: each buffer from its
- * offset) and OCR_RK_FORWARD (the parameters passed on). It passes OCR_RK_LOCAL_SIZE (a power of two) and OCR_RK_BLOCKED.
- * Every name here starts with ocr_rk_ or OCR_RK_, which the spec may not
- * use: the caller's names stay free.
+ * The prelude contract. The host builds this file after a prelude it
+ * generates from the caller's spec (the C library's:
+ * host/lib/reducer/ocr_custom_spec.c; the Python package's:
+ * python/oclreduction/_custom.py, _prelude), which defines:
+ *   ocr_rk_acc        the accumulator type;
+ *   ocr_rk_neutral(), ocr_rk_reduce(a, b), ocr_rk_map(ulong k, ...): inline
+ *                     functions with the caller's text in their bodies;
+ *   OCR_RK_PARAMS     the caller's kernel parameters (buffers with their
+ *                     offsets, scalars), OCR_RK_ARGS the map's arguments
+ *                     made of them, OCR_RK_FORWARD the parameters passed on.
+ * and, optionally (each defaults to nothing changed; the C prelude defines
+ * none of them, and the C library refuses '#' in a caller's text):
+ *   OCR_RK_RESULT     the prelude typedefs ocr_rk_res and defines
+ *                     ocr_rk_finish(ocr_rk_acc) -> ocr_rk_res (a mean from a
+ *                     count and a sum); default: the accumulator, unchanged.
+ *   OCR_RK_I(k)       the index i of the k-th element walked (start and step
+ *                     of a Python range=); default: k.
+ *   OCR_RK_SEQ        a work-item's walk of its own instead of a combine per
+ *                     mapped element (cl/stats.cl's shifted sums, in the
+ *                     package's cl/): OCR_RK_SEQ_BEGIN (may read element
+ *                     ocr_rk_lo where ocr_rk_count > 0), OCR_RK_SEQ_STEP
+ *                     (adds element i, the walk's ocr_rk_k-th), OCR_RK_SEQ_END
+ *                     (declares ocr_rk_acc ocr_rk_v), with OCR_RK_BIND
+ *                     (the caller's parameters under their own names) before
+ *                     them; OCR_RK_SEQ_VEC, "if (condition) { ... }", a GPU
+ *                     walk of its own where the condition holds.
+ * The host passes OCR_RK_LOCAL_SIZE (a power of two), OCR_RK_BLOCKED and,
+ * for the one-launch finish, OCR_RK_FINISH. Every name here starts with
+ * ocr_rk_ or OCR_RK_, which the spec may not use: the caller's names stay
+ * free.
  *
  * Why it is fast: reduce7's shape. A fixed grid of groups streams the input
  * once, each work-item combining in registers; one tree per group; the
@@ -36,7 +58,8 @@
  * (OpenCL 2.0/3.0 acquire-release atomics at device scope) or 2 (NVIDIA's
  * OpenCL 1.2, whose global fence is device-wide, as reduce7's finish), and
  * only for up to 255 groups: for a full grid the finish cost more than the
- * launch it saved. Elsewhere it launches twice.
+ * launch it saved. Elsewhere it launches twice. The rule is the C library's
+ * alone (ocr_reducer_custom_finish); the Python package asks it.
  *
  * What it costs: the map is evaluated once per element, scalar loads only
  * (no 16-byte vectors: the map may read any element of any buffer), and the
@@ -56,6 +79,20 @@
  * intrinsic oclgrind lacks. */
 #define OCR_RK_RESTRICT
 
+
+/* The optional hooks' defaults (the prelude contract above). */
+#ifndef OCR_RK_RESULT
+typedef ocr_rk_acc ocr_rk_res;
+static ocr_rk_res ocr_rk_finish(const ocr_rk_acc ocr_rk_r) { return ocr_rk_r; }
+#endif
+#ifndef OCR_RK_I
+#define OCR_RK_I(k) ((long)(k))
+#endif
+#ifndef OCR_RK_BIND
+#define OCR_RK_BIND
+#endif
+
+#ifndef OCR_RK_SEQ
 /* This work-item's share of [0, n), mapped and combined. */
 static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
     ocr_rk_acc ocr_rk_x = ocr_rk_neutral();
@@ -95,6 +132,50 @@ static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
     return ocr_rk_x;
 }
 
+#else
+/* This work-item's share of [0, n) through the prelude's walk (OCR_RK_SEQ):
+ * its first element ocr_rk_lo and count ocr_rk_count known before the
+ * walk; the GPU's four elements a step, each in its own block, in the
+ * walk's order. */
+static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
+    OCR_RK_BIND
+#if OCR_RK_BLOCKED
+    const ulong ocr_rk_per = ocr_rk_n / get_global_size(0) + (ocr_rk_n % get_global_size(0) != 0);
+    const ulong ocr_rk_lo = min(get_global_id(0) * ocr_rk_per, ocr_rk_n),
+                ocr_rk_end = min(ocr_rk_lo + ocr_rk_per, ocr_rk_n);
+    const ulong ocr_rk_count = ocr_rk_end - ocr_rk_lo;
+    OCR_RK_SEQ_BEGIN
+    for (ulong ocr_rk_k = ocr_rk_lo; ocr_rk_k < ocr_rk_end; ++ocr_rk_k) {
+        const long i = OCR_RK_I(ocr_rk_k);
+        OCR_RK_SEQ_STEP
+    }
+#else
+    const ulong ocr_rk_g = get_global_size(0), ocr_rk_lo = get_global_id(0);
+    const ulong ocr_rk_count = ocr_rk_lo < ocr_rk_n ? (ocr_rk_n - 1 - ocr_rk_lo) / ocr_rk_g + 1 : 0;
+    OCR_RK_SEQ_BEGIN
+#ifdef OCR_RK_SEQ_VEC
+    OCR_RK_SEQ_VEC else {
+#endif
+        ulong ocr_rk_k0 = ocr_rk_lo;
+        for (; ocr_rk_k0 + 3 * ocr_rk_g < ocr_rk_n; ocr_rk_k0 += 4 * ocr_rk_g)
+            for (uint ocr_rk_q = 0; ocr_rk_q < 4; ++ocr_rk_q) {
+                const ulong ocr_rk_k = ocr_rk_k0 + ocr_rk_q * ocr_rk_g;
+                const long i = OCR_RK_I(ocr_rk_k);
+                OCR_RK_SEQ_STEP
+            }
+        for (ulong ocr_rk_k = ocr_rk_k0; ocr_rk_k < ocr_rk_n; ocr_rk_k += ocr_rk_g) {
+            const long i = OCR_RK_I(ocr_rk_k);
+            OCR_RK_SEQ_STEP
+        }
+#ifdef OCR_RK_SEQ_VEC
+    }
+#endif
+#endif
+    OCR_RK_SEQ_END
+    return ocr_rk_v;
+}
+#endif
+
 /* The group's values combined as a tree; every work-item gets the result. */
 static ocr_rk_acc ocr_rk_tree(__local ocr_rk_acc *ocr_rk_l, const ocr_rk_acc ocr_rk_x) {
     const uint ocr_rk_lid = get_local_id(0);
@@ -117,7 +198,11 @@ ocr_rk_first(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
              const ulong ocr_rk_out_off, OCR_RK_PARAMS) {
     __local ocr_rk_acc ocr_rk_l[OCR_RK_LOCAL_SIZE];
     const ocr_rk_acc ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_share(ocr_rk_n, OCR_RK_FORWARD));
-    if (get_local_id(0) == 0)
+    if (get_local_id(0) != 0)
+        return;
+    if (get_num_groups(0) == 1) /* the only group: the finished result */
+        ((__global ocr_rk_res *)ocr_rk_out)[ocr_rk_out_off] = ocr_rk_finish(ocr_rk_x);
+    else
         ocr_rk_out[ocr_rk_out_off + get_group_id(0)] = ocr_rk_x;
 }
 
@@ -127,7 +212,7 @@ ocr_rk_first(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
  * again) and launches calls of one reducer one after another, never
  * overlapping; `partial` holds one value per group. */
 __kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void
-ocr_rk_first_finish(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
+ocr_rk_first_finish(const ulong ocr_rk_n, __global ocr_rk_res *ocr_rk_out,
                     const ulong ocr_rk_out_off,
 #if OCR_RK_FINISH == 1
                     volatile __global atomic_uint *ocr_rk_ticket,
@@ -159,7 +244,7 @@ ocr_rk_first_finish(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
         ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_partial[ocr_rk_j]);
     ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_x);
     if (ocr_rk_lid == 0) {
-        ocr_rk_out[ocr_rk_out_off] = ocr_rk_x;
+        ocr_rk_out[ocr_rk_out_off] = ocr_rk_finish(ocr_rk_x);
 #if OCR_RK_FINISH == 1
         atomic_store_explicit(ocr_rk_ticket, 0u, memory_order_relaxed, memory_scope_device);
 #else
@@ -173,12 +258,12 @@ ocr_rk_first_finish(const ulong ocr_rk_n, __global ocr_rk_acc *ocr_rk_out,
  * neutral element, the value of an empty input). */
 __kernel __attribute__((reqd_work_group_size(OCR_RK_LOCAL_SIZE, 1, 1))) void
 ocr_rk_final(__global const ocr_rk_acc *ocr_rk_in, const ulong ocr_rk_m,
-             __global ocr_rk_acc *ocr_rk_out, const ulong ocr_rk_out_off) {
+             __global ocr_rk_res *ocr_rk_out, const ulong ocr_rk_out_off) {
     __local ocr_rk_acc ocr_rk_l[OCR_RK_LOCAL_SIZE];
     ocr_rk_acc ocr_rk_x = ocr_rk_neutral();
     for (ulong ocr_rk_j = get_local_id(0); ocr_rk_j < ocr_rk_m; ocr_rk_j += OCR_RK_LOCAL_SIZE)
         ocr_rk_x = ocr_rk_reduce(ocr_rk_x, ocr_rk_in[ocr_rk_j]);
     ocr_rk_x = ocr_rk_tree(ocr_rk_l, ocr_rk_x);
     if (get_local_id(0) == 0)
-        ocr_rk_out[ocr_rk_out_off] = ocr_rk_x;
+        ocr_rk_out[ocr_rk_out_off] = ocr_rk_finish(ocr_rk_x);
 }

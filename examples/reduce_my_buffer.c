@@ -126,7 +126,8 @@ int main(int argc, char **argv) {
         }
         for (int o = 0; o < OCR_NOPS; ++o) {
             if (!ocr_op_valid_for((ocr_op)o, (ocr_type)t)) continue;
-            /* the small types (char .. half) reduce in a wider type: tests/unit/run/test_small.c */
+            /* the small types (char .. half) reduce in a wider type:
+             * tests/unit/reducer/test_small.c */
             if (ocr_type_is_storage((ocr_type)t)) continue;
             size_t es = ocr_type_size((ocr_type)t);
             ocr_reducer *r;

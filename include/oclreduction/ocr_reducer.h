@@ -407,6 +407,20 @@ OCR_API ocr_status ocr_reducer_reduce_custom_into(ocr_reducer *r, cl_command_que
  * NULL or a released one). */
 OCR_API size_t ocr_reducer_custom_size(const ocr_reducer *r);
 
+/* The rule by which a custom reduction over several groups finishes in one
+ * launch on `device` built with `build_options` (may be NULL), for a host
+ * that builds cl/custom.cl itself (the Python package where this library
+ * does not take its spec), so that the rule lives here alone: *mode 1
+ * (OpenCL 2.0/3.0 acquire-release atomics: build with -D OCR_RK_FINISH=1
+ * and the option written to std_option, e.g. "-cl-std=CL3.0"), 2 (NVIDIA's
+ * OpenCL 1.2: -D OCR_RK_FINISH=2, std_option empty) or 0 (two launches);
+ * *max_groups: the most groups one launch finishes (0 with mode 0).
+ * std_option takes std_size bytes (16 are enough; too few: OCR_USAGE). */
+OCR_API ocr_status ocr_reducer_custom_finish(cl_context context, cl_device_id device,
+                                             const char *build_options, int *mode,
+                                             uint64_t *max_groups, char *std_option,
+                                             size_t std_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,12 +1,17 @@
-"""Custom reductions: ReductionKernel (PyOpenCL's interface, reduce7's shape;
-its kernels are the template cl/custom.cl), and the spec cache of the functions built on it (_linalg: dot, vdot,
+"""Custom reductions: ReductionKernel (PyOpenCL's interface, reduce7's shape),
+and the spec cache of the functions built on it (_linalg: dot, vdot,
 subset_dot, norm, count_nonzero; _stats: mean, var, std, stats).
 
-A reduction is two launches: a first pass of a fixed number of work-groups
-(the device's compute units x _GROUPS_PER_CU) whose work-items each accumulate
-map_expr(i) over a grid-stride loop and then combine in one local-memory
-tree per group, writing one partial per group; then one group reduces the
-partials. Inputs of at most one group's size take the first pass alone.
+A spec runs as the C library's custom reducer where the library takes it
+(_native_spec), else as the package's build of the same kernel file, the
+library's cl/custom.cl, after a prelude made here (_prelude: the contract
+at the top of custom.cl). Its first pass runs a fixed number of work-groups
+(the device's compute units x _GROUPS_PER_CU) whose work-items each
+accumulate map_expr(i) and then combine in one local-memory tree per group;
+the last group to finish combines the groups' values in the same launch
+where the library's rule allows it (_finish_rule: ocr_reducer_custom_finish),
+else one group does in a second launch. Inputs of at most 32 elements a
+work-item take one group and one launch.
 """
 from __future__ import annotations
 
@@ -14,7 +19,8 @@ import builtins
 import contextlib
 import threading
 import types
-from typing import Any, ContextManager, Dict, List, Optional, Sequence, Tuple, Union
+from typing import (Any, ContextManager, Dict, List, NamedTuple, Optional, Sequence,
+                    Tuple, Union)
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -82,21 +88,9 @@ class _Spec:
                      "#define PYOPENCL_DEFINE_CDOUBLE"]
         if any(dt.kind == "c" for dt in dts):
             head.append("#include <pyopencl-complex.h>")
-        decls, binds = "", ""
-        for arg, vec in zip(self.args, self.vector):
-            ct = _ctype(arg.dtype)
-            if vec:  # the pointer moved to the Array's offset (bytes) once
-                # ocr_rk_p_ and ocr_rk_o_ prefixes: no name of the template's
-                # (ocr_rk_out, ocr_rk_off, ...) whatever the argument's name.
-                decls += f", __global {ct} *ocr_rk_p_{arg.name}, const ulong ocr_rk_o_{arg.name}"
-                binds += (f"    __global {ct} *const {arg.name} = (__global {ct} *)((__global "
-                          f"char *)ocr_rk_p_{arg.name} + ocr_rk_o_{arg.name});\n")
-            else:
-                decls += f", const {ct} {arg.name}"
-        self.source = _kernels.fill(
-            "custom.cl", HEAD="\n".join(head), PREAMBLE=preamble, ACC=_ctype(self.acc),
-            RES=_ctype(self.res), REDUCE=reduce_expr, FINISH=finish, NAME=name, DECLS=decls,
-            BINDS=binds, NEUTRAL=neutral, MAP=map_expr)
+        self.source = _prelude(head, preamble, self.acc, self.res, neutral, reduce_expr,
+                               map_expr, finish, self.args, self.vector) + _kernels.source(
+                                   "custom.cl")
         self.key = ("custom", self.source, tuple(self.options))
         # Per argument, the NumPy type a scalar is converted to (None: a vector).
         self.scalar_types: List[Any] = [None if vec else np.dtype(arg.dtype).type
@@ -107,8 +101,8 @@ class _Spec:
         scalars: List[Any] = []
         for arg, vec in zip(self.args, self.vector):
             scalars += [None, np.uint64] if vec else [np.dtype(arg.dtype)]
-        self.stage1_types = [None, np.uint64] + scalars + [np.int64, np.int64, np.uint64,
-                                                            np.int32]
+        # the caller's parameters (OCR_RK_PARAMS): theirs, then start and step
+        self.params_types = scalars + [np.int64, np.int64]
         self._local = threading.local()
 
     def group_size(self, device: Any) -> int:
@@ -118,11 +112,11 @@ class _Spec:
                            device.local_mem_size // (2 * self.acc.itemsize))
         return 1 << (builtins.max(cap, 1).bit_length() - 1)
 
-    def kernels(self, where: Any, unit: bool = False) -> Tuple[Any, Any, int]:
-        """(stage 1, stage 2, the group size) for where.context and
-        where.device: the kernels of this thread (a Kernel's arguments are
-        its own state), made once per thread from the program. unit: the
-        program for calls whose indices start at 0 with step 1."""
+    def kernels(self, where: Any, unit: bool = False) -> "_Kernels":
+        """cl/custom.cl's kernels for where.context and where.device: those
+        of this thread (a Kernel's arguments are its own state), made once
+        per thread from the program. unit: the program for calls whose
+        indices start at 0 with step 1."""
         key = (where.context.int_ptr, where.device.int_ptr, unit)
         mine = getattr(self._local, "kernels", None)
         if mine is None:
@@ -130,33 +124,129 @@ class _Spec:
         got = mine.get(key)
         if got is None:
             import pyopencl as cl
-            program, wg = self.program(where, unit)
-            k1, k2 = (cl.Kernel(program, f"{self.name}_{s}") for s in ("stage1", "stage2"))
-            k1.set_scalar_arg_dtypes(self.stage1_types)
-            got = mine[key] = (k1, k2, wg)
+            program, wg, finish = self.program(where, unit)
+            first, final = cl.Kernel(program, "ocr_rk_first"), cl.Kernel(program, "ocr_rk_final")
+            first.set_scalar_arg_dtypes([np.uint64, None, np.uint64] + self.params_types)
+            final.set_scalar_arg_dtypes([None, np.uint64, None, np.uint64])
+            last = None
+            if finish[0]:
+                last = cl.Kernel(program, "ocr_rk_first_finish")
+                last.set_scalar_arg_dtypes([np.uint64, None, np.uint64, None, None]
+                                           + self.params_types)
+            got = mine[key] = _Kernels(first, final, last, wg, finish[1] if last else 0)
         return got
 
-    def program(self, where: Any, unit: bool = False) -> Tuple[Any, int]:
-        """(the program, its group size) for where.context and where.device,
-        built once (the package's program cache); a device whose kernels take
-        fewer work-items rebuilds with that many. A CPU device walks in
-        chunks (OCR_RK_BLOCKED)."""
+    def program(self, where: Any, unit: bool = False) -> Tuple[Any, int, Tuple[int, int]]:
+        """(the program, its group size, (its finish mode, the most groups it
+        finishes in one launch)) for where.context and where.device, built
+        once (the package's program cache); a device whose kernels take fewer
+        work-items rebuilds with that many. A CPU device walks in chunks
+        (OCR_RK_BLOCKED). The one-launch finish where the C library's rule
+        allows it (_finish_rule), else (or where the spec's text does not
+        build with it) two launches, as the library's reducer decides."""
         import pyopencl as cl
         wg = self.group_size(where.device)
         cpu = int(_blocked(where.device))
-        for _ in range(3):
-            program = _program(where, self.key + (where.device.int_ptr, wg, cpu, unit),
-                               self.source, self.options + [
-                                   f"-DOCR_RK_WG={wg}", f"-DOCR_RK_BLOCKED={cpu}",
-                                   f"-DOCR_RK_UNIT={int(unit)}"])
-            most = builtins.min(
-                cl.Kernel(program, f"{self.name}_{s}").get_work_group_info(
-                    cl.kernel_work_group_info.WORK_GROUP_SIZE, where.device)
-                for s in ("stage1", "stage2"))
+        mode, most_groups, std = _finish_rule(where, self.options)
+        for _ in range(4):
+            finish = [f"-DOCR_RK_FINISH={mode}"] + ([std] if std else []) if mode else []
+            try:
+                program = _program(where, self.key + (where.device.int_ptr, wg, cpu, unit, mode),
+                                   self.source, self.options + [
+                                       f"-DOCR_RK_LOCAL_SIZE={wg}", f"-DOCR_RK_BLOCKED={cpu}",
+                                       f"-DOCR_RK_UNIT={int(unit)}"] + finish)
+            except cl.RuntimeError:
+                if not mode:
+                    raise
+                mode = 0  # the spec's text under the finish's -cl-std: as it is
+                continue
+            names = ["ocr_rk_first", "ocr_rk_final"] + (["ocr_rk_first_finish"] if mode else [])
+            most = builtins.min(cl.Kernel(program, k).get_work_group_info(
+                cl.kernel_work_group_info.WORK_GROUP_SIZE, where.device) for k in names)
             if most >= wg:
-                return program, wg
+                return program, wg, (mode, most_groups)
             wg = 1 << (most.bit_length() - 1)
         raise RuntimeError(f"{self.name}: no work-group size the device runs")
+
+
+class _Kernels(NamedTuple):
+    """A _Spec's kernels on one device, for one thread."""
+    first: Any  # ocr_rk_first: one partial per group (one group: the result)
+    final: Any  # ocr_rk_final: the partials into the result
+    finish: Any  # ocr_rk_first_finish (one launch), or None
+    wg: int  # the group size
+    most_groups: int  # the most groups finish takes (0: none)
+
+
+def _prelude(head: Sequence[str], preamble: str, acc: np.dtype, res: np.dtype, neutral: str,
+             reduce_expr: str, map_expr: str, finish: str, args: Sequence[Any],
+             vector: Sequence[bool]) -> str:
+    """The prelude cl/custom.cl is built after (the contract at its top, as
+    the C library's ocr_custom_prelude makes it), for a spec the library
+    does not take: the caller's text in the bodies of inline functions, the
+    optional hooks for a result type of its own (OCR_RK_RESULT), start and
+    step of the indices (OCR_RK_I) and the names of the arguments in a
+    walk of the preamble's own (OCR_RK_BIND)."""
+    params, map_params, map_args, forward, bind = [], [], [], [], []
+    for k, (arg, vec) in enumerate(zip(args, vector)):
+        ct = _ctype(arg.dtype)
+        if vec:  # a buffer and its offset in bytes
+            at = f"(__global {ct} *)((__global char *)ocr_rk_p{k} + ocr_rk_o{k})"
+            params.append(f"__global {ct} *ocr_rk_p{k}, const ulong ocr_rk_o{k}")
+            map_params.append(f"__global {ct} *{arg.name}")
+            forward.append(f"ocr_rk_p{k}, ocr_rk_o{k}")
+            bind.append(f"__global {ct} *const {arg.name} = {at};")
+        else:
+            at = f"ocr_rk_p{k}"
+            params.append(f"const {ct} ocr_rk_p{k}")
+            map_params.append(f"const {ct} {arg.name}")
+            forward.append(at)
+            bind.append(f"const {ct} {arg.name} = {at};")
+        map_args.append(at)
+    params.append("const long ocr_rk_start, const long ocr_rk_step")
+    map_params.append("const long ocr_rk_start, const long ocr_rk_step")
+    map_args.append("ocr_rk_start, ocr_rk_step")
+    forward.append("ocr_rk_start, ocr_rk_step")
+    lines = ["/* the prelude of a ReductionKernel (oclreduction/_custom.py) */", *head,
+             preamble, f"typedef {_ctype(acc)} ocr_rk_acc;"]
+    if res != acc or finish != "r":
+        lines += ["#define OCR_RK_RESULT 1", f"typedef {_ctype(res)} ocr_rk_res;",
+                  f"static ocr_rk_res ocr_rk_finish(ocr_rk_acc r) {{ return ({finish}); }}"]
+    lines += [
+        f"static ocr_rk_acc ocr_rk_neutral(void) {{ ocr_rk_acc ocr_rk_v = {neutral}; "
+        f"return ocr_rk_v; }}",
+        f"static ocr_rk_acc ocr_rk_reduce(ocr_rk_acc a, ocr_rk_acc b) {{ return ({reduce_expr}); }}",
+        "#if OCR_RK_UNIT", "#define OCR_RK_I(k) ((long)(k))", "#else",
+        "#define OCR_RK_I(k) (ocr_rk_start + (long)(k) * ocr_rk_step)", "#endif",
+        f"static ocr_rk_acc ocr_rk_map(const ulong ocr_rk_k, {', '.join(map_params)}) {{",
+        f"    const long i = OCR_RK_I(ocr_rk_k); return ({map_expr}); }}",
+        f"#define OCR_RK_PARAMS {', '.join(params)}",
+        f"#define OCR_RK_ARGS {', '.join(map_args)}",
+        f"#define OCR_RK_FORWARD {', '.join(forward)}",
+        f"#define OCR_RK_BIND {' '.join(bind)}", ""]
+    return "\n".join(lines)
+
+
+# (context, device, options) -> the C library's finish rule (_finish_rule).
+_rules: Dict[tuple, Tuple[int, int, str]] = {}
+
+
+def _finish_rule(where: Any, options: Sequence[str]) -> Tuple[int, int, str]:
+    """(mode, the most groups, the -cl-std option) of the one-launch finish
+    on where.device with options: the C library's rule
+    (ocr_reducer_custom_finish), never a copy of it; (0, 0, "") where the
+    library is missing or the query fails (two launches)."""
+    key = (where.context.int_ptr, where.device.int_ptr, tuple(options))
+    got = _rules.get(key)
+    if got is None:
+        got = (0, 0, "")
+        try:
+            from ._native import custom_finish
+            got = custom_finish(where.context, where.device, " ".join(options))
+        except (ImportError, RuntimeError):
+            pass
+        _rules[key] = got
+    return got
 
 
 def _native_spec(acc: np.dtype, res: np.dtype, neutral: str, reduce_expr: str, map_expr: str,
@@ -364,12 +454,21 @@ class _Partials:
     blocked on an event, or one that failed, holds up no other. last: the
     last pass enqueued on the buffer (a pending one keeps its queue, so the
     handle is not reused meanwhile)."""
-    __slots__ = ("lock", "buf", "last")
+    __slots__ = ("lock", "buf", "last", "_ticket")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.buf: Any = None
         self.last: Any = None
+        self._ticket: Any = None
+
+    def ticket(self, queue: Any) -> Any:
+        """The one-launch finish's ticket, zeroed once (each finish leaves it
+        zero; the calls that take it follow one another, as the partials');
+        under self.lock."""
+        if self._ticket is None:
+            self._ticket = _zeroed_ticket(queue)
+        return self._ticket
 
     def idle(self) -> bool:
         """Whether no pass enqueued on the buffer is pending; under self.lock."""
@@ -430,15 +529,29 @@ def _partials(queue: Any, first: Any) -> Optional[_Partials]:
     return got.get(queue) if got else None
 
 
-def _two_passes(spec: _Spec, queue: Any, kernels: Tuple[Any, Any, int], groups: int,
-                out: Any, args: List[Any], waits: List[Any], allocator: Any,
-                first: Any) -> Any:
-    """Enqueues the first pass (groups partials, then args) after waits and
-    the second into out; its event. The partials are the queue's kept
-    buffer where it is free (allocator None), else made for this call."""
+def _launch(queue: Any, kernel: Any, groups: int, wg: int, args: Sequence[Any],
+            waits: Optional[List[Any]]) -> Any:
+    """Enqueues kernel with args over groups groups of wg work-items: every
+    launch of the template goes through here (the tests count them)."""
+    return kernel(queue, (groups * wg,), (wg,), *args, wait_for=waits or None)
+
+
+def _zeroed_ticket(queue: Any) -> Any:
+    """A one-launch finish's ticket: a zeroed uint (each finish leaves it zero)."""
     import pyopencl as cl
+    return cl.Buffer(queue.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
+                     hostbuf=np.zeros(1, np.uint32))
+
+
+def _groups_pass(spec: _Spec, queue: Any, ks: "_Kernels", groups: int, out: Any, off: int,
+                 params: List[Any], waits: List[Any], allocator: Any, first: Any) -> Any:
+    """Enqueues the reduction over groups > 1 groups after waits into element
+    off of out: one launch where the finish takes that many groups (the C
+    library's rule), else the first pass into partials and the second; its
+    event. The partials (and the finish's ticket) are the queue's kept ones
+    where they are free (allocator None), else made for this call."""
     import pyopencl.array as cla
-    k1, k2, wg = kernels
+    n = params[-1]
     kept = _partials(queue, first) if allocator is None else None
     guard: ContextManager[Any] = contextlib.nullcontext()
     if kept is not None:
@@ -448,12 +561,17 @@ def _two_passes(spec: _Spec, queue: Any, kernels: Tuple[Any, Any, int], groups: 
         if part is None:
             kept = None
             part = cla.empty(queue, (groups,), spec.acc, allocator=allocator).base_data
-        ev = k1(queue, (groups * wg,), (wg,), part, np.uint64(0), *args, np.int32(0),
-                wait_for=waits or None)
-        if kept is not None:  # the first pass counts should the second fail to enqueue
-            kept.last = ev
-        k2.set_args(out.base_data, np.uint64(out.offset), part, np.uint64(groups))
-        ev = cl.enqueue_nd_range_kernel(queue, k2, (wg,), (wg,), wait_for=[ev])
+        if ks.finish is not None and groups <= ks.most_groups:
+            ticket = kept.ticket(queue) if kept is not None else _zeroed_ticket(queue)
+            ev = _launch(queue, ks.finish, groups, ks.wg,
+                         [n, out.base_data, np.uint64(off), ticket, part, *params[:-1]], waits)
+        else:
+            ev = _launch(queue, ks.first, groups, ks.wg, [n, part, np.uint64(0), *params[:-1]],
+                         waits)
+            if kept is not None:  # the first pass counts should the second fail to enqueue
+                kept.last = ev
+            ev = _launch(queue, ks.final, 1, ks.wg,
+                         [part, np.uint64(groups), out.base_data, np.uint64(off)], [ev])
         if kept is not None:
             kept.last = ev
     return ev
@@ -502,20 +620,28 @@ def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events =
         out.add_event(ev)
         _retire(vectors, ev)
         return (out, ev) if return_event else out
-    k1, k2, wg = spec.kernels(queue, start == 0 and step == 1)
+    ks = spec.kernels(queue, start == 0 and step == 1)
     if out is None:
         out = cla.empty(queue, (), spec.res, allocator=allocator)
-    # Up to 32 elements a work-item, one group and one launch: a second launch
-    # and its buffer cost more than the walk (at 2^10 on POCL, 0.7x PyOpenCL).
-    groups = 1 if n <= 32 * wg else builtins.min(-(-n // wg),
-                                                  _GROUPS_PER_CU * queue.device.max_compute_units)
-    tail = [np.int64(start), np.int64(step), np.uint64(n)]
-    if groups == 1:
-        ev = k1(queue, (wg,), (wg,), out.base_data, np.uint64(out.offset), *call, *tail,
-                np.int32(1), wait_for=waits or None)
-    else:  # partials, then one group over them
-        ev = _two_passes(spec, queue, (k1, k2, wg), groups, out, call + tail, waits,
-                         allocator, first)
+    # Up to 32 elements a work-item, one group and one launch: more groups
+    # and their partials cost more than the walk (at 2^10 on POCL, 0.7x PyOpenCL).
+    groups = 1 if n <= 32 * ks.wg else builtins.min(
+        -(-n // ks.wg), _GROUPS_PER_CU * queue.device.max_compute_units)
+    # the kernels write element off of a result of spec.res: out itself where
+    # its offset is whole elements, else a scalar copied into it
+    off, part_of = divmod(out.offset, spec.res.itemsize)
+    into = out if not part_of else _empty_scalar(queue, spec.res, allocator)
+    off = off if not part_of else 0
+    params = call + [np.int64(start), np.int64(step), np.uint64(n)]
+    if groups == 1:  # the one group writes the finished result
+        ev = _launch(queue, ks.first, 1, ks.wg,
+                     [np.uint64(n), into.base_data, np.uint64(off), *params[:-1]], waits)
+    else:
+        ev = _groups_pass(spec, queue, ks, groups, into, off, params, waits, allocator, first)
+    if part_of:
+        import pyopencl as cl
+        ev = cl.enqueue_copy(queue, out.base_data, into.base_data, byte_count=spec.res.itemsize,
+                             dst_offset=out.offset, wait_for=[ev])
     out.add_event(ev)
     _retire(vectors, ev)
     return (out, ev) if return_event else out

@@ -2,18 +2,18 @@
 cl/ beside this module (shipped in the wheel; none in a .py file), read once
 on first use.
 
-A file is built as it is, with -D options for its switches, or after #define
-lines the package prepends (stats.cl, nrm2.cl). The one file with text to
-fill is custom.cl, the ReductionKernel template: fill() replaces each
-@NAME@ placeholder (a name in capitals between two at signs) by its value,
-and refuses a placeholder left unfilled or a value with no placeholder.
-loaded records the files read (tests/python/oclgrind_kernels.py checks that
-its cases read every file of cl/).
+A file is built as it is, with -D options for its switches, or after text
+the package prepends: #define lines (stats.cl, nrm2.cl), or for custom.cl,
+the custom-reduction template (the C library's own file, staged here from
+the project's cl/ and shipped the same way), the prelude of a
+ReductionKernel (_custom._prelude, the contract at the top of custom.cl).
+No file is filled in or edited. loaded records the files read
+(tests/python/oclgrind_kernels.py checks that its cases read every file of
+cl/).
 """
 from __future__ import annotations
 
 import os
-import re
 import threading
 from typing import Dict, List, Set
 
@@ -22,7 +22,6 @@ DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cl")
 _texts: Dict[str, str] = {}  # file name -> its text (the tests' mutants replace entries)
 _lock = threading.Lock()
 loaded: Set[str] = set()
-_PLACEHOLDER = re.compile(r"@([A-Z][A-Z0-9_]*)@")
 
 
 def files() -> List[str]:
@@ -42,12 +41,3 @@ def source(name: str) -> str:
     loaded.add(name)
     return text
 
-
-def fill(name: str, **values: str) -> str:
-    """cl/<name> with each @KEY@ replaced by values[KEY] (every placeholder
-    filled, every value used: else ValueError)."""
-    text = source(name)
-    wanted = set(_PLACEHOLDER.findall(text))
-    if wanted != set(values):
-        raise ValueError(f"{name}: placeholders {sorted(wanted)}, values {sorted(values)}")
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)

@@ -428,3 +428,18 @@ class CustomReducer(Reducer):
 # The ocr_value member a scalar argument of (kind, size) is passed in.
 _SCALAR_FIELD = {("i", 1): "i", ("i", 2): "i", ("i", 4): "i", ("i", 8): "l", ("u", 1): "u",
                  ("u", 2): "u", ("u", 4): "u", ("u", 8): "ul", ("f", 4): "f", ("f", 8): "d"}
+
+
+def custom_finish(context: Any, device: Any, options: str) -> Tuple[int, int, str]:
+    """The library's rule for a custom reduction finishing in one launch on
+    (context, device) built with options (ocr_reducer_custom_finish): (mode
+    for -DOCR_RK_FINISH, 0: two launches; the most groups it finishes; the
+    -cl-std option it needs, or ""). OcrError where the query fails."""
+    mode, most = ctypes.c_int(), ctypes.c_uint64()
+    std = ctypes.create_string_buffer(32)
+    st = lib.ocr_reducer_custom_finish(context.int_ptr, device.int_ptr,
+                                       options.encode() or None, ctypes.byref(mode),
+                                       ctypes.byref(most), std, len(std))
+    if st != D.OCR_OK:
+        raise OcrError(st, lib.ocr_reducer_last_error(None).decode(errors="replace"))
+    return mode.value, most.value, std.value.decode()

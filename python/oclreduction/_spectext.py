@@ -1,8 +1,8 @@
 """What a ReductionKernel's text may not do: redefine the package's own
 names. Where the C library takes a spec it checks the text itself
 (host/lib/reducer/ocr_custom_spec.c: no '#', no '\\' outside a character
-constant, no "??"); elsewhere the text fills the package's template
-cl/custom.cl, where a preamble's #define stays allowed (PyOpenCL's preambles
+constant, no "??"); elsewhere the text goes into the package's prelude of
+the same template, cl/custom.cl, where a preamble's #define stays allowed (PyOpenCL's preambles
 hold them), but not one of a name the template uses: "%\\<line end>:define
 get_group_id(d) 0" made a sum of 2^20 ones 131072.0. So the text is read as
 the compiler reads it (trigraphs refused, lines spliced, comments and
@@ -35,15 +35,14 @@ def _blank(text: str) -> str:
 
 
 def _own() -> FrozenSet[str]:
-    """Every identifier of the template's code (its comments and
-    placeholders left out): OpenCL C's words and built-ins it calls, the
+    """Every identifier of the template's code (its comments left out): OpenCL C's words and built-ins it calls, the
     ocr_rk_ names, the -D switches."""
     global _OWN
     if _OWN is None:
-        code = re.sub(r"@[A-Z]+@", " ", _blank(_kernels.source("custom.cl")))
+        code = _blank(_kernels.source("custom.cl"))
         types = {t + w for t in ("bool", "char", "uchar", "short", "ushort", "int", "uint",
                                  "long", "ulong", "half", "float", "double")
-                 for w in ("", "2", "3", "4", "8", "16")}  # what @ACC@, @DECLS@ ... name
+                 for w in ("", "2", "3", "4", "8", "16")}  # what a prelude's types name
         _OWN = frozenset(_WORD.findall(code)) - _HOOKS | types | {"size_t"}
     return _OWN
 

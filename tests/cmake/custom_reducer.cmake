@@ -1,7 +1,7 @@
 # Custom reducers: a map, a reduce and a neutral of the caller's
 # (ocr_reducer_create_custom, host/lib/reducer/ocr_custom.c, cl/custom.cl),
 # against host loops.
-add_executable(test_custom ${UNIT}/run/test_custom.c)
+add_executable(test_custom ${UNIT}/reducer/test_custom.c)
 target_link_libraries(test_custom PRIVATE oclreduction m)
 # Every type a spec takes as argument and result (a max in the type, a sum
 # widened: exact), n from 0 to 2^20 + 7, offsets 0 and 5; dot with two
@@ -70,7 +70,7 @@ ocr_test(custom_reducer.mutants LABELS reducer custom verdict PROPERTIES TIMEOUT
 # C's keywords, types or built-ins, refused by every create call. The test
 # calls the spec check itself (ocr_custom_spec_read: the static library and
 # the floors' private headers).
-add_executable(test_spec_text ${UNIT}/run/test_spec_text.c)
+add_executable(test_spec_text ${UNIT}/reducer/test_spec_text.c)
 target_link_libraries(test_spec_text PRIVATE oclreduction ocr_private_headers m)
 ocr_test(custom_reducer.spec_text_spellings LABELS quick reducer custom
          COMMAND test_spec_text spellings)

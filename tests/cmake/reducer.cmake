@@ -24,6 +24,6 @@ endforeach()
 # n = 0 in every call form: the identity (argmin/argmax: OCR_USAGE; a custom
 # reducer: its neutral), blocking and enqueued, behind a wait list, done
 # completing (issue 48).
-add_executable(test_empty ${UNIT}/run/test_empty.c)
+add_executable(test_empty ${UNIT}/reducer/test_empty.c)
 target_link_libraries(test_empty PRIVATE oclreduction)
 ocr_test(reducer.empty LABELS quick reducer COMMAND test_empty)

@@ -7,7 +7,7 @@
 # offsets and result offsets of plain and widening reducers, the blocking and
 # the async call's plans either side of the one-launch limit. Each run has an
 # XDG_CACHE_HOME of its own.
-add_executable(test_reducer_calls ${UNIT}/run/test_reducer_calls.c)
+add_executable(test_reducer_calls ${UNIT}/reducer/test_reducer_calls.c)
 target_link_libraries(test_reducer_calls PRIVATE oclreduction_lab Threads::Threads)
 # The program cache's counters (ocr_program_cache_stats_get) are the library's
 # own: the test links the static library and reads the floors' private headers.

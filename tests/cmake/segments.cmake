@@ -1,6 +1,6 @@
 # Segmented reductions: one call reduces many segments (offsets),
 # the rows or the columns of a matrix (cl/segreduce.cl, host/lib/reducer/ocr_segments.c).
-add_executable(test_segments ${UNIT}/run/test_segments.c)
+add_executable(test_segments ${UNIT}/reducer/test_segments.c)
 target_link_libraries(test_segments PRIVATE oclreduction)
 # The chunk size's and the team path's constants, from their one home: the
 # fixtures that must reach the chunk path (or sit on its boundaries), or

@@ -4,7 +4,7 @@
 # where every element is the type's largest; here: the library's reducer
 # (2^24 chars of 127 sum to 2130706432), the program's exact verdicts, the
 # refusals, and oclgrind.
-add_executable(test_small ${UNIT}/run/test_small.c)
+add_executable(test_small ${UNIT}/reducer/test_small.c)
 target_link_libraries(test_small PRIVATE oclreduction)
 ocr_test(small.library LABELS quick small COMMAND test_small)
 

@@ -1,6 +1,6 @@
 # Strided and reversed views reduced in place, a stride argument in
 # the kernel (cl/strided.cl, host/lib/reducer/ocr_strided.c), not a copy.
-add_executable(test_strided ${UNIT}/run/test_strided.c)
+add_executable(test_strided ${UNIT}/reducer/test_strided.c)
 target_link_libraries(test_strided PRIVATE oclreduction m)
 # Every reducer that reads each type (its operators, argmin/argmax, its
 # widenings, accurate sums) over views of 1 .. 2^20 + 13 elements, strides 1

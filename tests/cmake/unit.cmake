@@ -24,9 +24,9 @@ add_executable(test_split ${UNIT}/run/test_split.c)
 target_link_libraries(test_split PRIVATE oclreduction)
 add_executable(test_split_reducer ${UNIT}/run/test_split_reducer.c)
 target_link_libraries(test_split_reducer PRIVATE oclreduction Threads::Threads)
-add_executable(test_reducer ${UNIT}/run/test_reducer.c)
+add_executable(test_reducer ${UNIT}/reducer/test_reducer.c)
 target_link_libraries(test_reducer PRIVATE oclreduction Threads::Threads)
-add_executable(test_reducer_misuse ${UNIT}/run/test_reducer_misuse.c)
+add_executable(test_reducer_misuse ${UNIT}/reducer/test_reducer_misuse.c)
 target_link_libraries(test_reducer_misuse PRIVATE oclreduction Threads::Threads)
 
 # The fault shim (LD_PRELOAD): fails the OpenCL call OCR_FAULT names.

@@ -26,8 +26,8 @@ import pyopencl.array as cla
 import oclreduction as ocr
 from oclreduction import _custom, _kernels
 
-TREE = """        if (l < s)
-            t[l] = ocr_rk_reduce(t[l], t[l + s]);
+TREE = """        if (ocr_rk_lid < ocr_rk_s)
+            ocr_rk_l[ocr_rk_lid] = ocr_rk_reduce(ocr_rk_l[ocr_rk_lid], ocr_rk_l[ocr_rk_lid + ocr_rk_s]);
         barrier(CLK_LOCAL_MEM_FENCE);"""
 
 

@@ -206,20 +206,19 @@ def test_out_of_order_queue_waits(ooo_queue):
 
 
 def _var_spec_calls(monkeypatch):
-    """Records each first pass of the package's kernels: (the partials
+    """Records each first pass of the package's kernels over several groups
+    (ocr_rk_first into partials, or ocr_rk_first_finish): (the partials
     buffer, the events it waited for, the event it returned)."""
     seen = []
-    real = _custom._Spec.kernels
+    real = _custom._launch
 
-    def kernels(self, where, unit=False):
-        k1, k2, wg = real(self, where, unit)
-
-        def spy(queue, gsize, lsize, out, *args, wait_for=None):
-            ev = k1(queue, gsize, lsize, out, *args, wait_for=wait_for)
-            seen.append((out, list(wait_for or []), ev))
-            return ev
-        return spy, k2, wg
-    monkeypatch.setattr(_custom._Spec, "kernels", kernels)
+    def launch(queue, kernel, groups, wg, args, waits):
+        ev = real(queue, kernel, groups, wg, args, waits)
+        name = kernel.function_name
+        if groups > 1 and name in ("ocr_rk_first", "ocr_rk_first_finish"):
+            seen.append((args[1] if name == "ocr_rk_first" else args[4], list(waits or []), ev))
+        return ev
+    monkeypatch.setattr(_custom, "_launch", launch)
     return seen
 
 
@@ -414,14 +413,16 @@ def test_partials_per_queue_and_past_the_cap(context, monkeypatch):
 
 @pytest.mark.parametrize("mutant", [False, True])
 def test_second_pass_over_many_partials(queue, monkeypatch, mutant):
-    """More than four partials a work-item in the second pass (its loop of
-    four loads a step, then the rest): exact integer sums and var right, and
-    a mutant of that loop (one partial read twice) caught. A CPU device has
-    too few groups for it unless told to launch more."""
+    """More partials than the second pass's group has work-items (more
+    groups than the one-launch finish takes: cl/custom.cl's ocr_rk_final,
+    each work-item walking several): exact integer sums and var right, and
+    a mutant of that walk (every other partial skipped) caught. A CPU
+    device has too few groups for it unless told to launch more."""
     monkeypatch.setattr(_custom, "_GROUPS_PER_CU", 4096 // queue.device.max_compute_units + 1)
     monkeypatch.setattr(_custom, "_specs", {})
     if mutant:
-        wrong = ("p3 = ocr_rk_part[k + 3 * OCR_RK_WG]", "p3 = ocr_rk_part[k + 2 * OCR_RK_WG]")
+        wrong = ("ocr_rk_j < ocr_rk_m; ocr_rk_j += OCR_RK_LOCAL_SIZE",
+                 "ocr_rk_j < ocr_rk_m; ocr_rk_j += 2 * OCR_RK_LOCAL_SIZE")
         patch_kernel(monkeypatch, "custom.cl", *wrong)
     n = 2_000_003
     h = np.arange(n, dtype=np.int64) % 1000 - 400

@@ -63,7 +63,7 @@ def test_the_walk_is_the_gpu_one(queue, monkeypatch):
     ("ocr_st_a2 += ocr_st_d * ocr_st_d", "ocr_st_a2 += ocr_st_d"),  # the lanes' squares
     ("ocr_st_e3 = ocr_st_xv[ocr_st_v + 3 * ocr_rk_g]", "ocr_st_e3 = ocr_st_xv[ocr_st_v]"),
     ("ocr_st_s1 = OCR_ST_LANES(ocr_st_a1)", "ocr_st_s1 = OCR_ST_W * ocr_st_a1.s0"),  # the other lanes left out
-    ("(__global const OCR_ST_VT *)x", "(__global const OCR_ST_VT *)ocr_rk_p_x"),  # the view's offset
+    ("(__global const OCR_ST_VT *)x", "(__global const OCR_ST_VT *)ocr_rk_p0"),  # the view's offset
     None,  # the walk as it is: right on both views
 ])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

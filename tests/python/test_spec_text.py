@@ -30,7 +30,7 @@ def ones_sum(queue, preamble="", map_expr="x[i]", options=None):
     "/* */ # define get_global_size(d) 1\n",
     "#undef barrier\n",
     "#define ocr_rk_tree(t, v) (v)\n",
-    "#define OCR_RK_WG 1\n",
+    "#define OCR_RK_LOCAL_SIZE 1\n",
 ])
 def test_splice_never_wrong(queue, preamble):
     try:

@@ -334,7 +334,7 @@ def test_a_wrong_count_is_caught(queue, monkeypatch, size):
     takes (the GPU walk: the work-items whose last stride falls short) must
     fail the reference check. The view starts one element off 16 bytes: the
     GPU walk's 16-byte loads (which count for themselves) are not taken."""
-    wrong = (("ocr_rk_end - ocr_rk_first;", "ocr_rk_end - ocr_rk_first - (ocr_rk_end > ocr_rk_first);")
+    wrong = (("ocr_rk_end - ocr_rk_lo;", "ocr_rk_end - ocr_rk_lo - (ocr_rk_end > ocr_rk_lo);")
              if _custom._blocked(queue.device)
              else ("/ ocr_rk_g + 1 : 0", "/ ocr_rk_g : 0"))
     x = values(np.float32, size + 1, 12, loc=3.0)

@@ -27,13 +27,16 @@ echo "built $(basename "$whl")"
 import os, sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 pkg = sorted(n for n in names if not n.startswith("oclreduction-"))
-# The source folder's modules and kernels (cl/*.cl), the generated modules,
-# the library and py.typed: nothing missing, nothing else.
+# The source folder's modules and kernels (cl/*.cl), the custom-reduction
+# template (the project's cl/custom.cl, the C library's), the generated
+# modules, the library and py.typed: nothing missing, nothing else.
 src = sys.argv[2]
+assert not os.path.exists(os.path.join(src, "cl", "custom.cl")), "a second template"
 want = sorted(["oclreduction/" + f for f in os.listdir(src) if f.endswith(".py")]
               + ["oclreduction/cl/" + f for f in os.listdir(os.path.join(src, "cl"))
                  if f.endswith(".cl")]
-              + ["oclreduction/_build_info.py", "oclreduction/_declarations.py",
+              + ["oclreduction/cl/custom.cl",
+                 "oclreduction/_build_info.py", "oclreduction/_declarations.py",
                  "oclreduction/liboclreduction.so", "oclreduction/py.typed"])
 assert "oclreduction/cl/custom.cl" in want and pkg == want, (pkg, want)
 print("wheel holds:", " ".join(pkg))

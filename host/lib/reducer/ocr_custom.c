@@ -475,6 +475,33 @@ static int one_launch(const struct ocr_custom *c, uint64_t groups) {
     return c->finish && groups <= OCR_FINISH_READ_MAX_GROUPS;
 }
 
+ocr_status ocr_reducer_custom_finish(cl_context ctx, cl_device_id device, const char *options,
+                                     int *mode, uint64_t *max_groups, char *std_option,
+                                     size_t std_size) {
+    ocr_status st;
+    ocr_device dev;
+    const char *std = "";
+    if (!mode || !max_groups || !std_option || !std_size) {
+        ocr_errorf("ocr_reducer_custom_finish: mode, max_groups and std_option are required");
+        return OCR_USAGE;
+    }
+    *mode = 0, *max_groups = 0, *std_option = '\0';
+    if ((st = ocr_device_wrap(ctx, device, &dev)) != OCR_OK ||
+        (st = ocr_finish_mode(&dev, options, mode, &std)) != OCR_OK) {
+        *mode = 0;
+        return st;
+    }
+    std += strspn(std, " ");
+    if (strlen(std) >= std_size) {
+        *mode = 0;
+        ocr_errorf("ocr_reducer_custom_finish: std_option needs %zu bytes", strlen(std) + 1);
+        return OCR_USAGE;
+    }
+    strcpy(std_option, std);
+    *max_groups = *mode ? OCR_FINISH_READ_MAX_GROUPS : 0;
+    return OCR_OK;
+}
+
 uint64_t ocr_reducer_custom_launches(const ocr_reducer *r, uint64_t n) {
     if (!r || !cust(r)) return 0;
     uint64_t groups = first_groups(cust(r), n);

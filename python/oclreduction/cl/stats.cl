@@ -24,12 +24,13 @@
  * k lies among the data, so M2 = s2 - s1^2/c cancels little), then one
  * triple merged by the tree. s0, the plain sum, gives NumPy's mean where an
  * element is inf or NaN (s1 is then not finite) and M2 is NaN. k and the
- * count c are known before the walk (the template's ocr_rk_first and
+ * count c are known before the walk (the template's ocr_rk_lo and
  * ocr_rk_count): a step is a load and four flops, no select or counter
  * (with them, var of 2^28 float32 read at 0.92x our sum's rate on an H200).
  *
- * What it costs: one launch more than a sum where there are several groups
- * (custom.cl's second pass); float16 is computed in float32.
+ * What it costs: where the device cannot finish in one launch (custom.cl's
+ * rule), one launch more than a sum over several groups; float16 is
+ * computed in float32.
  */
 
 /* Element i of the view: its real and imaginary parts in R, its value for
@@ -127,7 +128,7 @@ inline R ocr_st_var(OCR_ST_T r, R ddof) { return r.m2 / fmax((R)r.n - ddof, (R)0
     ulong ocr_st_c = ocr_rk_count;                                         \
     R ocr_st_k = 0, ocr_st_s0 = 0, ocr_st_s1 = 0, ocr_st_s2 = 0;           \
     if (ocr_st_c) {                                                        \
-        const ulong ocr_rk_k = ocr_rk_first;                               \
+        const ulong ocr_rk_k = ocr_rk_lo;                               \
         const long i = OCR_RK_I(ocr_rk_k);                                 \
         ocr_st_k = OCR_ST_X;                                               \
     }
@@ -138,7 +139,7 @@ inline R ocr_st_var(OCR_ST_T r, R ddof) { return r.m2 / fmax((R)r.n - ddof, (R)0
       ocr_st_s1 += ocr_st_d;                                               \
       ocr_st_s2 += ocr_st_d * ocr_st_d; }
 #define OCR_RK_SEQ_END                                                     \
-    ocr_rk_acc_t ocr_rk_v = ocr_st_zero();                                 \
+    ocr_rk_acc ocr_rk_v = ocr_st_zero();                                 \
     if (ocr_st_c) {                                                        \
         const R c = (R)ocr_st_c;                                           \
         ocr_rk_v.n = ocr_st_c;                                             \

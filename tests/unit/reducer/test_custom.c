@@ -28,6 +28,7 @@
  *                              Intel's CPU runtime, NVIDIA's), two with
  *                              -cl-std=CL1.2 in TEST_CUSTOM_OPTIONS (the
  *                              caller chose the language) or elsewhere;
+ *                              and ocr_reducer_custom_finish states that rule;
  *                              prints "one launch" or "two launches"; the
  *                              answers alike either way
  *   test_custom cache K        one process: maps x[i] and 2*x[i] differ; with
@@ -633,6 +634,38 @@ static int expect_one_launch(void) {
     return strstr(vendor, "NVIDIA") != NULL;
 }
 
+/* ocr_reducer_custom_finish, the rule for a host building cl/custom.cl
+ * itself (the Python package): on exactly where expect_one_launch says, up
+ * to 255 groups, off under the caller's own -cl-std; a short std_option
+ * buffer and missing outputs refused. */
+static void test_finish_rule(void) {
+    int mode = -1;
+    uint64_t most = 1;
+    char std[16] = "x";
+    const char *opts = getenv("TEST_CUSTOM_OPTIONS");
+    EXPECT(ocr_reducer_custom_finish(ctx, dev, opts, &mode, &most, std, sizeof std) == OCR_OK, "%s",
+           ocr_last_error());
+    int want = expect_one_launch() && !(opts && strstr(opts, "-cl-std"));
+    EXPECT((mode != 0) == want && most == (mode ? 255u : 0u), "mode %d, %llu groups, want %s", mode,
+           (unsigned long long)most, want ? "on" : "off");
+    EXPECT(mode != 1 || !strncmp(std, "-cl-std=CL", 10), "mode 1 with std option '%s'", std);
+    EXPECT(mode == 1 || !std[0], "mode %d with std option '%s'", mode, std);
+    const int first = mode;
+    EXPECT(ocr_reducer_custom_finish(ctx, dev, "-cl-std=CL1.2", &mode, &most, std, sizeof std) ==
+                   OCR_OK &&
+               mode == 0 && most == 0,
+           "-cl-std=CL1.2: mode %d", mode);
+    if (first == 1 && !opts) { /* "-cl-std=CL3.0" does not fit in 4 bytes */
+        char tiny[4];
+        EXPECT(ocr_reducer_custom_finish(ctx, dev, NULL, &mode, &most, tiny, sizeof tiny) ==
+                       OCR_USAGE &&
+                   mode == 0,
+               "a 4-byte std_option: mode %d", mode);
+    }
+    EXPECT(ocr_reducer_custom_finish(ctx, dev, NULL, NULL, &most, std, sizeof std) == OCR_USAGE,
+           "mode NULL");
+}
+
 /* The launches of a dot over n values, blocking and not, and the dot
  * itself both ways against the host's. */
 static void test_launches(void) {
@@ -733,7 +766,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[1], "refusals"))
         test_refusals();
     else if (!strcmp(argv[1], "launches"))
-        test_launches();
+        test_finish_rule(), test_launches();
     else if (!strcmp(argv[1], "cache"))
         test_cache(argc > 2 ? atoi(argv[2]) : 0);
     else
