@@ -129,8 +129,8 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
 /* *p += v for a local or global RT, as a compare-exchange loop on the bits. */
 #if HIST_WT_DOUBLE
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space RT *p, const RT v) {                             \
-        ulong old = as_ulong(*p), want;                                                            \
+    static void hist_add_##space(volatile space RT *p, const RT v) {                               \
+        ulong old = 0, want; /* a guess: the first exchange returns the real bits */               \
         do {                                                                                       \
             want = old;                                                                            \
             old = atom_cmpxchg((volatile space ulong *)p, want, as_ulong(as_double(want) + v));    \
@@ -138,8 +138,8 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
     }
 #else
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space RT *p, const RT v) {                             \
-        uint old = as_uint(*p), want;                                                              \
+    static void hist_add_##space(volatile space RT *p, const RT v) {                               \
+        uint old = 0, want; /* a guess: the first exchange returns the real bits */                \
         do {                                                                                       \
             want = old;                                                                            \
             old = atomic_cmpxchg((volatile space uint *)p, want, as_uint(as_float(want) + v));     \
@@ -157,22 +157,29 @@ HIST_ADD_BITS(__global)
 
 #if HIST_W
 #define HIST_WEIGHTS_ARG , __global const RT *wts, const ulong w_off
-#define HIST_WEIGHTS_AT   wts += w_off
+#define HIST_WEIGHTS_AT  wts += w_off
 #else
 #define HIST_WEIGHTS_ARG
-#define HIST_WEIGHTS_AT   (void)0
+#define HIST_WEIGHTS_AT (void)0
 #endif
 
 /* The arguments both counting kernels take: samples and weights from their
  * offsets on, the range (even bins) or edges from theirs. */
 #define HIST_ARGS                                                                                  \
-    __global const HIST_IN *in, const ulong in_off HIST_WEIGHTS_ARG, const ulong n,                  \
+    __global const HIST_IN *in, const ulong in_off HIST_WEIGHTS_ARG, const ulong n,                \
         const HIST_BT lower, const HIST_BT upper, const HIST_BT scale, const uint bins,            \
         __global const HIST_ET *edges, const ulong e_off
 #define HIST_OFFSETS() (in += in_off, edges += e_off, HIST_WEIGHTS_AT)
 
-/* Variant 1: every sample one global atomic on cnt (bins RT, zeroed by the
- * host), samples i = global id, + global size, ... (coalesced). */
+/* Variant 1's row zeroed (a kernel rather than clEnqueueFillBuffer, so that
+ * tools that track initialised memory, oclgrind, see it). */
+__kernel void hist_zero(__global RT *cnt, const uint bins) {
+    const uint b = get_global_id(0);
+    if (b < bins) cnt[b] = 0;
+}
+
+/* Variant 1: every sample one global atomic on cnt (bins RT, zeroed by
+ * hist_zero), samples i = global id, + global size, ... (coalesced). */
 __kernel void hist_global(HIST_ARGS, __global RT *cnt) {
     HIST_OFFSETS();
     for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {

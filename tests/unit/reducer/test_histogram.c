@@ -8,7 +8,8 @@
  *       weights, 32/64-bit counts, accumulate, offsets, every method, bins
  *       beyond local memory, n = 0; KERNEL_DIR: histogram.cl read from there
  *       (the mutants test)
- *   test_histogram few TYPE [LOCAL]  a small run of each kind (oclgrind)
+ *   test_histogram few TYPE [LOCAL [KERNEL_DIR]]  a small run of each kind
+ *       (oclgrind, mutants)
  *   test_histogram misuse   refusals with messages, wait list and done */
 #define CL_TARGET_OPENCL_VERSION 120
 #include "../check.h"
@@ -37,9 +38,7 @@ static double half_value(const unsigned char *p) {
     uint16_t h;
     memcpy(&h, p, 2);
     int e = (h >> 10) & 31, m = h & 1023;
-    double v = e == 31 ? (m ? NAN : INFINITY)
-               : e == 0 ? ldexp(m, -24)
-                        : ldexp(1024 + m, e - 25);
+    double v = e == 31 ? (m ? NAN : INFINITY) : e == 0 ? ldexp(m, -24) : ldexp(1024 + m, e - 25);
     return h & 0x8000 ? -v : v;
 }
 
@@ -274,8 +273,8 @@ static void run_case(const hcase *k) {
         edges[b] = s.lower + (s.upper - s.lower) * ((double)b * b) / ((double)k->bins * k->bins);
     fill_samples(k, &s, h, es);
     /* weights: small integers, exact in any order of addition */
-    float *wf = malloc((total + 1) * sizeof *wf);
-    double *wd = malloc((total + 1) * sizeof *wd);
+    float *wf = calloc(total + 2, sizeof *wf);
+    double *wd = calloc(total + 1, sizeof *wd);
     for (uint64_t i = 0; i < total; ++i)
         wf[i] = (float)(int)(draw() % 9) - 3, wd[i] = wf[i];
     size_t cs = k->weights ? ws : (size_t)k->bits / 8;
@@ -309,15 +308,14 @@ static void run_case(const hcase *k) {
     cl_mem in =
         clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, total * es + 1, h, &err);
     CL_OK(err);
-    cl_mem eb = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (k->bins + 3) * 8, NULL, &err);
-    CL_OK(err);
-    float *ef = malloc((k->bins + 3) * sizeof *ef);
+    /* the edges from element 2 on, after two others */
+    float *ef = calloc(2 * (k->bins + 3), sizeof *ef); /* the buffer's bytes */
+    double *ed = calloc(k->bins + 3, sizeof *ed);
     for (uint64_t b = 0; b <= k->bins; ++b)
-        ef[b + 2] = (float)edges[b];
-    if (k->edges_double)
-        CL_OK(clEnqueueWriteBuffer(q, eb, CL_TRUE, 16, (k->bins + 1) * 8, edges, 0, NULL, NULL));
-    else
-        CL_OK(clEnqueueWriteBuffer(q, eb, CL_TRUE, 8, (k->bins + 1) * 4, ef + 2, 0, NULL, NULL));
+        ef[b + 2] = (float)edges[b], ed[b + 2] = edges[b];
+    cl_mem eb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (k->bins + 3) * 8,
+                               k->edges_double ? (void *)ed : (void *)ef, &err);
+    CL_OK(err);
     cl_mem wb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, total * ws + 8,
                                k->weights == 2 ? (void *)wd : (void *)wf, &err);
     CL_OK(err);
@@ -362,11 +360,12 @@ static void run_case(const hcase *k) {
                elem(got, bad, cs, k->weights), elem(expect, bad, cs, k->weights));
     }
     clReleaseMemObject(in), clReleaseMemObject(eb), clReleaseMemObject(wb), clReleaseMemObject(out);
-    free(h), free(edges), free(ef), free(wf), free(wd), free(expect), free(got);
+    free(h), free(edges), free(ef), free(ed), free(wf), free(wd), free(expect), free(got);
 }
 
 static void run(hcase k) {
-    run_case(&k);
+    const char *only = getenv("TEST_HISTOGRAM_KIND"); /* one kind alone (debugging) */
+    if (!only || atoi(only) == (int)k.kind) run_case(&k);
 }
 
 static const ocr_type all_types[] = {OCR_CHAR, OCR_UCHAR, OCR_SHORT, OCR_USHORT,
@@ -525,12 +524,15 @@ int main(int argc, char **argv) {
         ocr_type t;
         if (ocr_type_from_name(argv[2], &t)) return 2;
         local_size = argc > 3 ? (size_t)atoi(argv[3]) : 0;
+        kernel_dir = argc > 4 && argv[4][0] ? argv[4] : NULL;
         few(t);
     } else if (!strcmp(mode, "misuse"))
         misuse();
     else {
-        fprintf(stderr, "usage: test_histogram types [KERNEL_DIR [LOCAL]] | few TYPE [LOCAL] | "
-                        "misuse\n");
+        fprintf(
+            stderr,
+            "usage: test_histogram types [KERNEL_DIR [LOCAL]] | few TYPE [LOCAL [KERNEL_DIR]] | "
+            "misuse\n");
         return 2;
     }
     return check_summary("test_histogram");
