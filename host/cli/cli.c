@@ -265,7 +265,8 @@ static const option_def options[] = {
            "one-sided (losses cannot cancel: a --kernel-file run's second data set), or max "
            "(every element the integer type's largest: --type char -s 16M sums to 2130706432; "
            "with --accurate, the float type's largest in signs + + - -: partial sums overflow, "
-           "the sum is 0, the largest or inf by n mod 4)"),
+           "the sum is 0, the largest or inf by n mod 4); --histogram: uniform (default) or "
+           "one-bin (every sample one value)"),
     FLAG('l', "list", list, "list platforms and devices, then exit"),
     FLAG(0, "list-kernels", list_kernels,
          "list the built-in kernels, one a line: name, file, summary; then exit"),
