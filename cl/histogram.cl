@@ -174,7 +174,7 @@ HIST_ADD_BITS(__global)
 /* Variant 1's row zeroed (a kernel rather than clEnqueueFillBuffer, so that
  * tools that track initialised memory, oclgrind, see it). */
 __kernel void hist_zero(__global RT *cnt, const uint bins) {
-    const uint b = get_global_id(0);
+    const ulong b = get_global_id(0);
     if (b < bins) cnt[b] = 0;
 }
 
@@ -236,7 +236,7 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT 
 #define HIST_MERGE(name, OUT_T)                                                                    \
     __kernel void name(__global const RT *rows, const uint groups, const uint bins,                \
                        __global OUT_T *out, const ulong out_off, const int accumulate) {           \
-        const uint b = get_global_id(0);                                                           \
+        const ulong b = get_global_id(0);                                                          \
         if (b >= bins) return;                                                                     \
         HIST_SUM_T sum = 0;                                                                        \
         for (uint g = 0; g < groups; ++g)                                                          \
