@@ -532,33 +532,37 @@ fail:
     return st;
 }
 
+/* The blocking call's body (r entered): the spec's bins and element size,
+ * the reducer's device buffer for them, the call through it. */
+static ocr_status host_body(ocr_reducer *r, ocr_call *c, hist_args *a, void *counts) {
+    ocr_status st;
+    void *state = NULL;
+    if ((st = spec_read(a->in, &a->sp)) != OCR_OK || (st = spec_check(r, &a->sp, c->n)) != OCR_OK)
+        return st;
+    if (!counts) {
+        ocr_errorf("histogram: counts must not be NULL");
+        return OCR_USAGE;
+    }
+    size_t bytes = (size_t)a->sp.bins * ocr_histogram_element_size(&a->sp);
+    if ((st = ocr_form_state(r, &histogram_form, &state)) != OCR_OK ||
+        (st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK)
+        return st;
+    hist_state *s = state;
+    if ((st = grow(r, &s->host, &s->host_size, bytes)) != OCR_OK) return st;
+    c->result = s->host;
+    return host_call(r, s, c, counts, bytes);
+}
+
 ocr_status ocr_reducer_histogram_host(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                       size_t offset, uint64_t n, const ocr_histogram_spec *spec,
                                       void *counts, cl_uint num_wait, const cl_event *wait) {
     hist_args a;
-    void *state = NULL;
     cl_event ev = NULL;
     memset(&a, 0, sizeof a);
     a.in = spec;
-    ocr_status st = OCR_OK;
+    ocr_call c = {queue, num_wait, wait, buf, offset, n, NULL, 0, 1, &a, NULL, &ev};
     OCR_CALL_BEGIN(r);
-    size_t es = 0, bytes = 0;
-    if ((st = spec_read(spec, &a.sp)) != OCR_OK)
-        ;
-    else if (es = ocr_histogram_element_size(&a.sp), bytes = (size_t)a.sp.bins * es, !counts) {
-        ocr_errorf("histogram: counts must not be NULL");
-        st = OCR_USAGE;
-    } else if (es == 0 || a.sp.bins == 0 || a.sp.bins >= 0xffffffffull) {
-        st = spec_check(r, &a.sp, n);
-        if (st == OCR_OK) st = OCR_USAGE;
-    } else if ((st = ocr_form_state(r, &histogram_form, &state)) == OCR_OK &&
-               (st = ocr_reducer_use_queue(r, queue, num_wait, wait)) == OCR_OK &&
-               (st = grow(r, &((hist_state *)state)->host, &((hist_state *)state)->host_size,
-                          bytes)) == OCR_OK) {
-        hist_state *s = state;
-        ocr_call c = {queue, num_wait, wait, buf, offset, n, s->host, 0, 1, &a, NULL, &ev};
-        st = host_call(r, s, &c, counts, bytes);
-    }
+    ocr_status st = host_body(r, &c, &a, counts);
     if (ev) clReleaseEvent(ev);
     OCR_CALL_END(r, st);
     return st;

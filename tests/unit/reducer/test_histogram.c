@@ -509,7 +509,31 @@ static void misuse(void) {
     uint64_t hc[10] = {0};
     CHECK(ocr_reducer_histogram_host(r, q, in, 0, 100, &sp, hc, 0, NULL) == OCR_OK);
     CHECK(hc[5] == 100);
-    (void)ri;
+    /* an out-of-order queue: the merge waits for the counting, each method */
+    cl_command_queue ooo =
+        clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (err == CL_SUCCESS) {
+        for (int m = 0; m < OCR_HIST_NMETHODS; ++m) {
+            ocr_histogram_spec so = sp;
+            so.method = (ocr_histogram_method)m;
+            uint64_t oc[10] = {0};
+            CHECK(ocr_reducer_histogram_host(r, ooo, in, 0, 100, &so, oc, 0, NULL) == OCR_OK);
+            EXPECT(oc[5] == 100, "out of order, method %d: bin 5 %llu", m,
+                   (unsigned long long)oc[5]);
+        }
+        clReleaseCommandQueue(ooo);
+    }
+    /* bincount of int samples: negatives and values >= bins not counted */
+    int iv[8] = {-1, 0, 3, 3, 9, 10, 2147483647, 5};
+    cl_mem ib = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof iv, iv, &err);
+    CL_OK(err);
+    ocr_histogram_spec bc = OCR_HISTOGRAM_SPEC;
+    bc.kind = OCR_HIST_BINCOUNT, bc.bins = 10, bc.count_bits = 32;
+    uint32_t c32[10] = {0};
+    CHECK(ocr_reducer_histogram_host(ri, q, ib, 0, 8, &bc, c32, 0, NULL) == OCR_OK);
+    EXPECT(c32[0] == 1 && c32[3] == 2 && c32[9] == 1 && c32[5] == 1 && c32[1] == 0,
+           "bincount: %u %u %u %u", c32[0], c32[3], c32[5], c32[9]);
+    clReleaseMemObject(ib);
     clReleaseMemObject(in), clReleaseMemObject(out);
 }
 
