@@ -7,8 +7,10 @@ target_link_libraries(test_histogram PRIVATE oclreduction m)
 # upper, NaN, +-inf, out of range), even bins, edges (float and double),
 # bincount, weights, 32/64-bit counts, accumulate, offsets, every method,
 # 2^20 bins (beyond local memory), n = 0.
-ocr_test(histogram.types LABELS quick reducer histogram PROPERTIES TIMEOUT 300
-         COMMAND test_histogram types)
+foreach(t char uchar short ushort int uint long ulong half float double)
+  ocr_test(histogram.types.${t} LABELS quick reducer histogram PROPERTIES TIMEOUT 600
+           COMMAND test_histogram types ${t})
+endforeach()
 # Small runs in groups of 8 (several work-items share a group's counts).
 foreach(t uchar float long)
   ocr_test(histogram.few_w8.${t} LABELS quick reducer histogram COMMAND test_histogram few ${t} 8)
@@ -23,7 +25,7 @@ if(OCLGRIND)
 endif()
 # A copy of cl/histogram.cl with one mistake fails the tests: a lost atomic,
 # a missing merge barrier, an off-by-one edge, a lost run.
-ocr_test(histogram.mutants LABELS histogram verdict PROPERTIES TIMEOUT 300
+ocr_test(histogram.mutants LABELS histogram verdict PROPERTIES TIMEOUT 900
          COMMAND ${SCRIPTS}/histogram_mutants_test.sh $<TARGET_FILE:test_histogram>
                  ${PROJECT_SOURCE_DIR}/cl)
 
