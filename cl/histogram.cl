@@ -26,7 +26,8 @@
  *    adds the rows. Global traffic: n samples read, groups x bins counts
  *    written and read once. Costs: the bins must fit in local memory (else
  *    the host takes variant 1), and one-bin data still serialises the
- *    group's work-items on one local counter.
+ *    group's work-items on one local counter. A group of one work-item (a
+ *    CPU's) adds without atomics: its copy is its own.
  *
  * 3. hist_local (agg = 1) - runs of equal bins aggregated. Each work-item
  *    keeps the bin it counted last and how many times in a row; only when
@@ -148,12 +149,17 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
 #endif
 HIST_ADD_BITS(__local)
 HIST_ADD_BITS(__global)
-#define HIST_ADD_LOCAL(p, v)  hist_add___local((p), (v))
-#define HIST_ADD_GLOBAL(p, v) hist_add___global((p), (v))
+#define HIST_ATOMIC_LOCAL(p, v) hist_add___local((p), (v))
+#define HIST_ADD_GLOBAL(p, v)   hist_add___global((p), (v))
 #else
-#define HIST_ADD_LOCAL(p, v)  atomic_add((p), (v))
-#define HIST_ADD_GLOBAL(p, v) atomic_add((p), (v))
+#define HIST_ATOMIC_LOCAL(p, v) atomic_add((p), (v))
+#define HIST_ADD_GLOBAL(p, v)   atomic_add((p), (v))
 #endif
+
+/* A group of one work-item (a CPU's groups) has nobody to race with: a
+ * plain add there, an atomic one otherwise (solo is the same for the whole
+ * group, so no work-item takes the other branch). */
+#define HIST_ADD_LOCAL(p, v) (solo ? (void)(*(p) += (v)) : (void)HIST_ATOMIC_LOCAL((p), (v)))
 
 #if HIST_W
 #define HIST_WEIGHTS_ARG , __global const RT *wts, const ulong w_off
@@ -195,6 +201,7 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT 
                          __local RT *cnt) {
     HIST_OFFSETS();
     const uint lid = get_local_id(0), ls = get_local_size(0);
+    const int solo = ls == 1;
     const ulong g = get_group_id(0);
     for (uint b = lid; b < bins; b += ls)
         cnt[b] = 0;
