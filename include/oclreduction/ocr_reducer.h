@@ -282,6 +282,127 @@ OCR_API ocr_status ocr_reducer_reduce_strided(ocr_reducer *r, cl_command_queue q
                                               cl_uint num_wait, const cl_event *wait,
                                               cl_event *done);
 
+/* ---- histograms: counts (or sums of weights) per bin ------------------- */
+/*
+ * A histogram of n samples buf[offset .. offset + n) of the reducer's input
+ * type (any reducer but a custom one: create one for the sample type, the
+ * operator is not used; a widening reducer's samples are of its input type),
+ * into `bins` elements of counts_buf from element counts_offset on. Every
+ * input type: char, uchar, short, ushort, int, uint, long, ulong, half,
+ * float, double.
+ *
+ * Which bin a sample falls in (ocr_histogram_kind):
+ *   OCR_HIST_EVEN      bins equal bins over [lower, upper]: bin
+ *                      floor((x - lower) * scale), scale = bins / (upper -
+ *                      lower), both computed in the bin type (float for
+ *                      char, uchar, short, ushort, half and float samples;
+ *                      double for int, uint, long, ulong and double, which
+ *                      needs cl_khr_fp64, else OCR_RUNTIME) with no fused
+ *                      multiply-add, the sample converted to it, a result
+ *                      past the last bin taken as the last; x == upper is in
+ *                      the last bin (NumPy's closed last bin). lower < upper,
+ *                      both finite and so is scale, else OCR_USAGE.
+ *   OCR_HIST_EDGES     bins + 1 ascending edges, elements edges_offset ..
+ *                      of edges_buf, of edges_type (OCR_FLOAT or OCR_DOUBLE;
+ *                      the comparisons are made in it): bin i holds
+ *                      edge[i] <= x < edge[i + 1], the last bin also x ==
+ *                      edge[bins] (NumPy's histogram with bins=edges, so
+ *                      with NumPy's own float64 edges the counts are
+ *                      NumPy's; a binary search per sample). Edges on the
+ *                      device are not checked (unsorted edges: wrong counts,
+ *                      never a read out of bounds).
+ *   OCR_HIST_BINCOUNT  integer samples only (else OCR_USAGE): a value v in
+ *                      bin v where 0 <= v < bins (NumPy's bincount with
+ *                      minlength: the caller picks bins = max(minlength,
+ *                      max + 1)); other values are not counted.
+ * Samples outside the range and NaN are not counted (NumPy's rule for an
+ * explicit range, CUB's too); -inf and +inf are outside any finite range.
+ *
+ * What is written: without weights, counts of count_bits (64, the default
+ * where 0, as uint64_t; or 32, as uint32_t: refused, OCR_USAGE, where n >=
+ * 2^32, as such a count could wrap). With weights (a buffer of n elements
+ * of weights_type, OCR_FLOAT or OCR_DOUBLE, from weights_offset on), the
+ * sum of the weights of the samples in each bin, of weights_type
+ * (count_bits must then be 0); each group's sums are added in a
+ * run-dependent order, so float sums may differ from a loop by rounding.
+ * Counts are exact. accumulate 1 adds to the counts_buf's values (several
+ * calls make one histogram; with 32-bit counts the caller keeps the total
+ * below 2^32), 0 overwrites them. n = 0 writes zeros (or, accumulating,
+ * leaves them).
+ *
+ * method: OCR_HIST_AUTO (0) is the fastest for the device and bins; the
+ * others force one variant of cl/histogram.cl (for the lab and
+ * benchmarks): global atomics, local privatisation, local privatisation
+ * with runs of equal bins aggregated per work-item. Bins whose counts do
+ * not fit in the device's local memory always use global atomics.
+ *
+ * Misuse, OCR_USAGE with a message: bins == 0; counts_buf holding fewer
+ * than counts_offset + bins elements; counts_buf overlapping the samples,
+ * the edges or the weights (one buffer, or sub-buffers of one); a buffer of
+ * another context; samples, edges or weights beyond their buffers; a kind,
+ * method, count_bits or type out of range; the spec's size rule
+ * (ocr_reducer_options's) broken.
+ */
+typedef enum { OCR_HIST_EVEN = 0, OCR_HIST_EDGES, OCR_HIST_BINCOUNT } ocr_histogram_kind;
+
+typedef enum {
+    OCR_HIST_AUTO = 0,
+    OCR_HIST_GLOBAL,    /* one global atomic per sample */
+    OCR_HIST_LOCAL,     /* a local copy of the counts per group, merged once */
+    OCR_HIST_AGGREGATE, /* ... and a run of equal bins counted as one atomic */
+    OCR_HIST_NMETHODS
+} ocr_histogram_method;
+
+/* The size rule of ocr_reducer_options (OCR_HISTOGRAM_SPEC sets it); a
+ * zeroed spec with size, bins, lower and upper set is an even histogram of
+ * 64-bit counts. */
+typedef struct {
+    size_t size;             /* sizeof(ocr_histogram_spec), or 0 */
+    ocr_histogram_kind kind; /* OCR_HIST_EVEN, _EDGES, _BINCOUNT */
+    uint64_t bins;           /* at least 1 */
+    double lower;            /* OCR_HIST_EVEN: the range, [lower, upper] */
+    double upper;
+    cl_mem edges;          /* OCR_HIST_EDGES: bins + 1 ascending edges ... */
+    size_t edges_offset;   /* ... from this element on ... */
+    ocr_type edges_type;   /* ... of OCR_FLOAT or OCR_DOUBLE */
+    cl_mem weights;        /* NULL: counts; else n weights ... */
+    size_t weights_offset; /* ... from this element on ... */
+    ocr_type weights_type; /* ... of OCR_FLOAT or OCR_DOUBLE, summed in that type */
+    unsigned count_bits;   /* 0 or 64: uint64_t counts; 32: uint32_t */
+    int accumulate;        /* 1: add to counts_buf's values; 0: overwrite them */
+    ocr_histogram_method method;
+} ocr_histogram_spec;
+
+#define OCR_HISTOGRAM_SPEC                                                                         \
+    {                                                                                              \
+        sizeof(ocr_histogram_spec), OCR_HIST_EVEN, 0, 0.0, 0.0, NULL, 0, OCR_FLOAT, NULL, 0,       \
+            OCR_FLOAT, 0, 0, OCR_HIST_AUTO                                                         \
+    }
+
+/* The bytes of one element counts_buf receives for spec (8 or 4 for counts,
+ * the weights type's size with weights); 0 for a spec out of range. */
+OCR_API size_t ocr_histogram_element_size(const ocr_histogram_spec *spec);
+
+/* The histogram, non-blocking: the first command waits for
+ * wait[0..num_wait) (and the reducer's previous call where needed); *done
+ * (if not NULL) completes when every bin is written: release it; OCR_OK
+ * means enqueued. The kernels (cl/histogram.cl) are built on the first
+ * histogram call of a (kind, weights, count) combination, with the
+ * reducer's options, through the program cache: that call may also fail
+ * with OCR_BUILD or OCR_IO (a kernel_dir without histogram.cl). */
+OCR_API ocr_status ocr_reducer_histogram(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                         size_t offset, uint64_t n, const ocr_histogram_spec *spec,
+                                         cl_mem counts_buf, size_t counts_offset, cl_uint num_wait,
+                                         const cl_event *wait, cl_event *done);
+
+/* The same, blocking: the bins elements (ocr_histogram_element_size bytes
+ * each) are written to host memory at `counts` (with accumulate, added to
+ * the values found there), through the reducer's own device buffer. */
+OCR_API ocr_status ocr_reducer_histogram_host(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
+                                              size_t offset, uint64_t n,
+                                              const ocr_histogram_spec *spec, void *counts,
+                                              cl_uint num_wait, const cl_event *wait);
+
 /* ---- widening: reading one type, combining in another ------------------ */
 
 /* 1 if a reducer can read elements of `input` and combine them in `type`:
