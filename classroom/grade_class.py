@@ -583,7 +583,8 @@ def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record,
                 r["replay"]] for r in rows])
     write_csv(os.path.join(out, "similarity.csv"),
               ["student_a", "student_b", "kind", "score", "shared_lines_a", "shared_lines_b"],
-              [[x, y, k, "%.3f" % sc, ranges(la), ranges(lb)] for x, y, k, sc, la, lb in sims])
+              [[x, y, k, "" if sc is None else "%.3f" % sc, ranges(la), ranges(lb)]
+               for x, y, k, sc, la, lb in sims])
     write_csv(os.path.join(out, "speed.csv"),
               ["student", "ratio", "min", "max", "rounds", "meaningful"],
               [[st] + (["%.3f" % v[0], "%.3f" % v[1], "%.3f" % v[2], v[3]] if v else ["", "", "", 0])

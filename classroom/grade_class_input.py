@@ -34,7 +34,7 @@ SETTINGS = {
     "rubric": (str, "", None, None),
     "speed_runs": (int, 5, 0, 100),
     "speed_size": (int, 1 << 22, 1, 1 << 28),
-    "similarity": (float, 0.9, 0.0, 1.0),
+    "similarity": (float, 0.8, 0.0, 1.0),
     "seed": (int, None, 0, (1 << 64) - 1),
     "types": (str, "", None, None),
     "ops": (str, "", None, None),

@@ -16,6 +16,10 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_late_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_similarity LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_similarity_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # Similarity by statement multisets: reordered renamed copies, kernels
+  # written apart, files without a statement.
+  ocr_test(grade.class_similar_order LABELS grade class quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_similar_order_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   # A folder's kernel found in its code: not in a comment or a string.
   ocr_test(grade.class_detect LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_detect_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
