@@ -60,9 +60,10 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout's classroom/
-from grade_class_input import (DOCUMENTED_MATRIX, SETTINGS, SOURCE_CAP, Usage, find_worksheet,
-                               kernel_of, read_bounded, read_rubric, read_settings, read_worksheet,
-                               setting_value, source, submissions, zone_of)
+from grade_class_archive import Refused, is_archive, unpack
+from grade_class_input import (DOCUMENTED_MATRIX, SETTINGS, SOURCE_CAP, Usage, choose,
+                               find_worksheet, kernel_of, read_bounded, read_rubric, read_settings,
+                               read_worksheet, setting_value, source, submissions, walk, zone_of)
 from grade_class_report import (feedback, fmt_points, report_html, tool_failures, write_csv)
 from grade_class_similar import ranges, similarity
 
@@ -319,17 +320,17 @@ def iso(t):
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat() if t else None
 
 
-def submission_times(s, subs):
-    """[(time, source)] per submission, from the LMS worksheet where it has
-    the student, else the file's time; and warnings about file times."""
-    sheet = read_worksheet(s["worksheet"], zone_of(s["timezone"])) if s["worksheet"] else {}
+def submission_times(s, subs, sheet):
+    """[(time, source)] per submission, from the LMS worksheet SHEET where it
+    has the student, else the file's time (an archive's, not its unpacked
+    copy's); and warnings about file times."""
     out, warn, by_file = [], [], []
-    for student, sid, path, _ in subs:
+    for student, sid, path, _, meta in subs:
         key = next((k for k in ("id:" + sid, "name:" + student) if k in sheet), None)
         if key and sheet[key] is not None:
             out.append((sheet[key], "worksheet"))
         elif path:
-            out.append((os.path.getmtime(path), "file time"))
+            out.append((os.path.getmtime(meta.get("time_file") or path), "file time"))
             by_file.append((student, out[-1][0]))
         else:
             out.append((None, ""))
@@ -499,6 +500,43 @@ def private_copy(out, name, path, root):
     return copy
 
 
+def materialise(subs, names, out, kernel):
+    """SUBS with every pending submission (an archive, a Canvas student's
+    several files) copied or unpacked into OUTDIR/graded/NAME/, its own
+    folder, and its file to grade chosen there as in a student's folder."""
+    done = []
+    for (student, sid, path, why, meta), name in zip(subs, names):
+        if not meta["pending"]:
+            done.append((student, sid, path, why, meta))
+            continue
+        d = os.path.join(out, "graded", name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        meta["time_file"] = meta["pending"][0][0]
+        try:
+            for src, rel in meta["pending"]:
+                if is_archive(src):
+                    sub = d if len(meta["pending"]) == 1 else os.path.join(
+                        d, re.sub(r"(?i)(\.zip|\.tar\.gz|\.tgz)$", "", os.path.basename(rel)))
+                    meta["left_packed"] = meta.get("left_packed", 0) + unpack(src, sub)
+                else:
+                    with open(os.path.join(d, os.path.basename(rel)), "xb") as f:
+                        f.write(read_bounded(src, SOURCE_CAP, "submission"))
+        except (Refused, FileExistsError) as e:
+            shutil.rmtree(d, ignore_errors=True)
+            why = str(e) if isinstance(e, Refused) else f"two uploads named {e.filename}"
+            done.append((student, sid, None, f"{os.path.basename(src)} refused: {why}", meta))
+            continue
+        cls, _, why = walk(d, d)
+        path, why = choose(d, cls, kernel) if not why else (None, why)
+        if path is None and not cls:
+            why = "no .cl file in the upload" + (" (an archive's own archives are not unpacked)"
+                                                  if glob.glob(os.path.join(d, "**", "*.zip"),
+                                                               recursive=True) else "")
+        done.append((student, sid, path, why, meta))
+    return done
+
+
 def renamed(x, old, new):
     """X (strings, lists, dicts, tuples) with every OLD in a string made NEW."""
     if isinstance(x, str):
@@ -522,18 +560,22 @@ def grade_class(a, s, ocr, out, held):
     subs = submissions(a.dir, s["kernel"])
     if not subs:
         raise Usage(f"no .cl files or student folders in {a.dir}")
-    times, warnings = submission_times(s, subs)
+    sheet = read_worksheet(s["worksheet"], zone_of(s["timezone"])) if s["worksheet"] else {}
     held["lock"] = claim(out, a.dir)
+    taken = set()
+    names = [safe_name(x[0], taken) for x in subs]
+    subs = materialise(subs, names, out, s["kernel"])
+    times, warnings = submission_times(s, subs, sheet)
     try:
         dev = device_record(s, ocr)
     except (RuntimeError, OSError) as e:
         sys.stderr.write(f"grade_class: the grader cannot run: {e}\n")
         return 3
-    rows, fbs, speeds, took, record, taken, rc = [], [], {}, [], [], set(), 0
+    rows, fbs, speeds, took, record, rc = [], [], {}, [], [], 0
     t_start = time.monotonic()
-    for i, (student, sid, path, why) in enumerate(subs):
+    for i, (student, sid, path, why, meta) in enumerate(subs):
         progress(f"grade_class: {i + 1}/{len(subs)} {student} ({time.monotonic() - t_start:.0f} s)")
-        name = safe_name(student, taken)
+        name = names[i]
         graded = private_copy(out, name, path, a.dir) if path else None
         report, grc, err, secs = grade_one(s, ocr, graded, opts) if path else (None, 0, "", 0.0)
         if graded != path:  # the outputs name the submission in DIR, not OUTDIR's copy
@@ -544,7 +586,9 @@ def grade_class(a, s, ocr, out, held):
         row = verdict_row(student, sid, path, why, report, grc, err)
         if row["verdict"] == "ERROR":
             rc = 3
-        if s["deadline_t"] is not None and times[i][0] is not None:
+        if meta["late"] is not None:  # Canvas marked it (its file times are the download's)
+            row["late"] = "yes" if meta["late"] else "no"
+        elif s["deadline_t"] is not None and times[i][0] is not None:
             row["late"] = "yes" if times[i][0] > s["deadline_t"] else "no"
         row["sha256"] = hashlib.sha256(read_bounded(path, SOURCE_CAP, "submission")).hexdigest() \
             if path else ""
@@ -571,7 +615,7 @@ def grade_class(a, s, ocr, out, held):
 def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record, warnings, secs):
     progs = {}
     names = [x[0] for x in subs]
-    for student, sid, path, _ in subs:
+    for student, sid, path, _, _ in subs:
         if path:  # two students of one name are told apart by their ids
             progs[student if names.count(student) == 1 else f"{student} ({sid})"] = source(path)
     sims = similarity(progs, s["similarity"])

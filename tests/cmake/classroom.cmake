@@ -20,6 +20,10 @@ if(Python3_FOUND)
   # written apart, files without a statement.
   ocr_test(grade.class_similar_order LABELS grade class quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_similar_order_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # LMS uploads: .zip/.tar.gz unpacked safely (hostile archives refused
+  # whole), Canvas's flat names and LATE marker read.
+  ocr_test(grade.class_archive LABELS grade class quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_archive_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   # A folder's kernel found in its code: not in a comment or a string.
   ocr_test(grade.class_detect LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_detect_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
