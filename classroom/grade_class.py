@@ -65,6 +65,7 @@ from grade_class_input import (DOCUMENTED_MATRIX, SETTINGS, SOURCE_CAP, Usage, c
                                find_worksheet, kernel_of, read_bounded, read_rubric, read_settings,
                                read_worksheet, setting_value, source, submissions, walk, zone_of)
 from grade_class_report import (feedback, fmt_points, report_html, tool_failures, write_csv)
+from grade_class_lms import write_canvas, write_worksheet
 from grade_class_similar import ranges, similarity
 
 ENV = {"elems": "GRADE_ELEMS", "local": "GRADE_LOCAL", "timeout": "GRADE_TIMEOUT"}
@@ -177,7 +178,8 @@ def grader_caps(ocr):
     """Which of the grader's newer options it has (an older grader lacks them)."""
     r = run([ocr, "--help"])
     text = (r[1] + r[2]).decode("utf-8", "replace") if r else ""
-    return {k: f"--{k}" in text for k in ("grade-seed", "grade-types", "list-cases")}
+    return {k: f"--{k}" in text for k in ("grade-seed", "grade-types", "list-cases",
+                                         "build-options")}
 
 
 def grade_options(s, caps):
@@ -187,6 +189,7 @@ def grade_options(s, caps):
         a += ["--timeout", str(s["timeout"])]
     if caps["grade-seed"]:
         a += ["--grade-seed", str(s["seed"])]
+    a += build_args(s, caps)
     for key in ("types", "ops"):
         if s[key]:
             if not caps["grade-types"]:
@@ -194,6 +197,19 @@ def grade_options(s, caps):
                             "(no --grade-types/--grade-ops); build a newer one")
             a += [f"--grade-{key}", s[key]]
     return a
+
+
+def build_args(s, caps):
+    """The class's build options for every student's build (class.conf's
+    build_options): the grader checks them as it checks its own
+    --build-options (no -D/-U of an OpenCL C name), and a refusal stops the
+    grading before any student is graded (exit 2)."""
+    if not s["build_options"]:
+        return []
+    if not caps["build-options"]:
+        raise Usage(f"build_options = {s['build_options']}: this oclReduction has no "
+                    "--build-options; build a newer one")
+    return ["--build-options", s["build_options"]]
 
 
 def graded_pairs(ocr, s, caps):
@@ -368,7 +384,7 @@ def speed(s, ocr, path, kernel):
     both, alternately first; (median, min, max, rounds) or None."""
     base = [ocr, "--type", "int", "-s", str(s["speed_size"])] + device_args(s)
     mine = base + ["--kernel-file", path, "--kernel-name", kernel, "--elems-per-group",
-                   str(s["elems"]), "-w", str(s["local"])]
+                   str(s["elems"]), "-w", str(s["local"])] + s["build_args"]
     ref = base + ["-n", "6"]
     ratios, limit = [], min(3600, 3 * (s["timeout"] or 20))
     for r in range(s["speed_runs"]):
@@ -464,7 +480,8 @@ def options(argv):
     ap.add_argument("-d", dest="device")
     ap.add_argument("-t", dest="device_type")
     for opt in ("settings", "rubric", "kernel", "elems", "local", "timeout", "deadline",
-                "worksheet", "timezone", "seed", "speed-runs", "types", "ops"):
+                "worksheet", "timezone", "seed", "speed-runs", "types", "ops", "build-options",
+                "canvas-assignment"):
         ap.add_argument("--" + opt, dest=opt.replace("-", "_"))
     a = ap.parse_args(argv)
     s = {k: v[1] for k, v in SETTINGS.items()}
@@ -555,6 +572,7 @@ def grade_class(a, s, ocr, out, held):
     if s["seed"] is None:  # one seed for the whole class: every student gets the same sizes
         s["seed"] = secrets.randbits(63) if caps["grade-seed"] else 1
     opts = grade_options(s, caps)
+    s["build_args"] = build_args(s, caps)
     s["graded"] = [list(p) for p in graded_pairs(ocr, s, caps)]
     rubric = read_rubric(s["rubric"], [tuple(p) for p in s["graded"]])
     subs = submissions(a.dir, s["kernel"])
@@ -584,6 +602,7 @@ def grade_class(a, s, ocr, out, held):
             said = [x for x in err.splitlines() if x.startswith("oclReduction")]
             raise Usage("the grader refused the class's settings: " + (said[0] if said else err))
         row = verdict_row(student, sid, path, why, report, grc, err)
+        row["lms"] = meta["lms"]
         if row["verdict"] == "ERROR":
             rc = 3
         if meta["late"] is not None:  # Canvas marked it (its file times are the download's)
@@ -612,6 +631,32 @@ def grade_class(a, s, ocr, out, held):
     return rc
 
 
+def lms_outputs(out, s, rows, max_points):
+    """The worksheet written back (Moodle) and the Canvas import; warnings."""
+    warn = []
+    if s["worksheet"]:
+        dest = os.path.join(out, os.path.basename(s["worksheet"]))
+        try:
+            missing, empty = write_worksheet(s["worksheet"], dest, rows, max_points)
+        except Usage as e:
+            missing, empty = [], []
+            warn.append(f"the worksheet is not written back: {e}")
+        if missing:
+            warn.append("graded but not in the worksheet (no grade written for them): "
+                        + ", ".join(missing))
+        if empty:
+            warn.append("in the worksheet but not graded (left as they were): " + ", ".join(empty))
+    if any(r["lms"] == "canvas" for r in rows):
+        others = write_canvas(os.path.join(out, "canvas_gradebook.csv"), rows, max_points,
+                              s["canvas_assignment"])
+        if others:
+            warn.append("not in canvas_gradebook.csv (no Canvas user id in their file names): "
+                        + ", ".join(others))
+    for w in warn:
+        sys.stderr.write(f"grade_class: warning: {w}\n")
+    return warn
+
+
 def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record, warnings, secs):
     progs = {}
     names = [x[0] for x in subs]
@@ -634,6 +679,7 @@ def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record,
               [[st] + (["%.3f" % v[0], "%.3f" % v[1], "%.3f" % v[2], v[3]] if v else ["", "", "", 0])
                + ["yes" if meaningful else "no"] for st, v in sorted(speeds.items())])
     write_csv(os.path.join(out, "times.csv"), ["student", "seconds"], took)
+    warnings += lms_outputs(out, s, rows, rubric["max_points"])
     seed = (f"grade seed {s['seed']} (--seed {s['seed']} repeats this grading)" if s["drawn"]
             else "a grader without drawn sizes: its matrix is fixed")
     with open(os.path.join(out, "run.json"), "w", encoding="utf-8") as f:

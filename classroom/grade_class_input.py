@@ -39,6 +39,8 @@ SETTINGS = {
     "similarity": (float, 0.8, 0.0, 1.0),
     "seed": (int, None, 0, (1 << 64) - 1),
     "types": (str, "", None, None),
+    "build_options": (str, "", None, None),
+    "canvas_assignment": (str, "oclReduction", None, None),
     "ops": (str, "", None, None),
     "platform": (str, "", None, None), "device": (str, "", None, None),
     "device_type": (str, "", None, None),

@@ -1,0 +1,98 @@
+"""grade_class_lms.py - the gradebook in the LMSs' own import formats
+(docs/labs/grading.md, "Back into the LMS"):
+
+  Moodle: the grading worksheet the teacher downloaded (Assignment, "Download
+  grading worksheet": Identifier "Participant N", Full name, Email address,
+  Status, Grade, Maximum Grade, ..., Feedback comments) written back whole,
+  its columns and rows as they were, with Grade and Feedback comments filled
+  for the students graded; Moodle's "Upload grading worksheet" takes it.
+  Canvas: a gradebook CSV for Grades, Import: Student, ID, SIS User ID, SIS
+  Login ID, Section, then the assignment's column, a "Points Possible" row
+  first; ID is the Canvas user id of the download's file names."""
+import csv
+import io
+import re
+
+from grade_class_input import SHEET_CAP, Usage, read_bounded
+
+CANVAS_HEAD = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+
+
+def number(text):
+    try:
+        return float(text.strip())
+    except ValueError:
+        return None
+
+
+def comment(row):
+    """The short feedback a worksheet cell gets (feedback/NAME.txt has it all)."""
+    why = row["reason"] or ("every check passed" if row["verdict"].startswith("PASS") else "")
+    late = " (late)" if row["late"] == "yes" else ""
+    return f"{row['verdict']}{late}: {why}" if why else row["verdict"] + late
+
+
+def read_sheet(path):
+    """(rows, BOM, line end) of the worksheet PATH as csv reads it."""
+    data = read_bounded(path, SHEET_CAP, "worksheet")
+    bom = data.startswith(b"\xef\xbb\xbf")
+    text = data[3 if bom else 0:].decode("utf-8", "replace")
+    end = "\r\n" if "\r\n" in text else "\n"
+    return list(csv.reader(io.StringIO(text, newline=""))), bom, end
+
+
+def sheet_key(row, head):
+    """(participant id, full name) of a worksheet row."""
+    get = {h: (row[i] if i < len(row) else "") for i, h in enumerate(head)}
+    m = re.search(r"(\d+)\s*$", get.get("Identifier", ""))
+    return (m.group(1) if m else None), get.get("Full name", "").strip()
+
+
+def write_worksheet(src, dest, rows, max_points):
+    """DEST: the Moodle worksheet SRC with Grade (points scaled to its Maximum
+    Grade) and Feedback comments filled for every graded student it has;
+    returns (students graded but not in it, its rows without a graded student)."""
+    table, bom, end = read_sheet(src)
+    if not table or "Grade" not in table[0]:
+        raise Usage(f"{src}:1: no 'Grade' column: not a Moodle grading worksheet")
+    head = table[0]
+    gc, mc = head.index("Grade"), head.index("Maximum Grade") if "Maximum Grade" in head else None
+    fc = head.index("Feedback comments") if "Feedback comments" in head else None
+    by_id = {r["id"]: r for r in rows}
+    by_name = {}
+    for r in rows:
+        by_name.setdefault(r["student"], []).append(r)
+    used, empty = set(), []
+    for line in table[1:]:
+        pid, name = sheet_key(line, head)
+        r = by_id.get(pid) if pid else None
+        if r is None and len(by_name.get(name, [])) == 1:
+            r = by_name[name][0]
+        if r is None or id(r) in used:
+            empty.append(name or pid or "?")
+            continue
+        used.add(id(r))
+        line += [""] * (len(head) - len(line))
+        scale = number(line[mc]) if mc is not None else None
+        pts = float(r["points"])
+        if scale is not None and max_points > 0:
+            pts = pts * scale / max_points
+        line[gc] = "%.2f" % pts
+        if fc is not None:
+            line[fc] = comment(r)
+    with open(dest, "w", newline="", encoding="utf-8-sig" if bom else "utf-8") as f:
+        csv.writer(f, lineterminator=end).writerows(table)
+    return [r["student"] for r in rows if id(r) not in used], empty
+
+
+def write_canvas(dest, rows, max_points, assignment):
+    """DEST: a Canvas gradebook import of the students with a Canvas user id;
+    the others' names (returned) cannot be matched by Canvas."""
+    ok = [r for r in rows if r.get("lms") == "canvas"]
+    with open(dest, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\r\n")
+        w.writerow(CANVAS_HEAD + [assignment])
+        w.writerow(["    Points Possible", "", "", "", "", "%g" % max_points])
+        for r in ok:
+            w.writerow([r["student"], r["id"], "", "", "", r["points"]])
+    return [r["student"] for r in rows if r.get("lms") != "canvas"]
