@@ -632,8 +632,9 @@ def grade_class(a, s, ocr, out, held):
 
 
 def lms_outputs(out, s, rows, max_points):
-    """The worksheet written back (Moodle) and the Canvas import; warnings."""
-    warn = []
+    """The worksheet written back (Moodle) and the Canvas import; (warnings,
+    what was written and who was not matched, for run.json)."""
+    warn, rec = [], {}
     if s["worksheet"]:
         dest = os.path.join(out, os.path.basename(s["worksheet"]))
         try:
@@ -641,20 +642,25 @@ def lms_outputs(out, s, rows, max_points):
         except Usage as e:
             missing, empty = [], []
             warn.append(f"the worksheet is not written back: {e}")
+        rec["worksheet"] = {"written": dest, "graded_not_in_worksheet": missing,
+                            "in_worksheet_not_graded": [n for n, _ in empty]}
         if missing:
             warn.append("graded but not in the worksheet (no grade written for them): "
                         + ", ".join(missing))
-        if empty:
-            warn.append("in the worksheet but not graded (left as they were): " + ", ".join(empty))
+        submitted = [n for n, st in empty if not st.lower().startswith("no submission")]
+        if submitted:  # Moodle says they submitted, yet no folder of theirs was graded
+            warn.append("in the worksheet with a submission but not graded (left as they "
+                        "were): " + ", ".join(submitted))
     if any(r["lms"] == "canvas" for r in rows):
-        others = write_canvas(os.path.join(out, "canvas_gradebook.csv"), rows, max_points,
-                              s["canvas_assignment"])
+        dest = os.path.join(out, "canvas_gradebook.csv")
+        others = write_canvas(dest, rows, max_points, s["canvas_assignment"])
+        rec["canvas"] = {"written": dest, "not_written": others}
         if others:
             warn.append("not in canvas_gradebook.csv (no Canvas user id in their file names): "
                         + ", ".join(others))
     for w in warn:
         sys.stderr.write(f"grade_class: warning: {w}\n")
-    return warn
+    return warn, rec
 
 
 def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record, warnings, secs):
@@ -679,15 +685,16 @@ def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record,
               [[st] + (["%.3f" % v[0], "%.3f" % v[1], "%.3f" % v[2], v[3]] if v else ["", "", "", 0])
                + ["yes" if meaningful else "no"] for st, v in sorted(speeds.items())])
     write_csv(os.path.join(out, "times.csv"), ["student", "seconds"], took)
-    warnings += lms_outputs(out, s, rows, rubric["max_points"])
+    lms_warnings, lms = lms_outputs(out, s, rows, rubric["max_points"])
+    warnings += lms_warnings
     seed = (f"grade seed {s['seed']} (--seed {s['seed']} repeats this grading)" if s["drawn"]
             else "a grader without drawn sizes: its matrix is fixed")
     with open(os.path.join(out, "run.json"), "w", encoding="utf-8") as f:
         json.dump({"tool": "grade_class.py", "date": datetime.datetime.now(
             datetime.timezone.utc).isoformat(timespec="seconds"), "grader": s["ocr"], **dev,
             "settings": s, "seed": s["seed"], "seed_note": seed, "rubric": rubric,
-            "speed_meaningful": meaningful, "warnings": warnings, "seconds": round(secs, 1),
-            "submissions": record}, f, indent=1)
+            "speed_meaningful": meaningful, "warnings": warnings, "lms": lms,
+            "seconds": round(secs, 1), "submissions": record}, f, indent=1)
         f.write("\n")
     report_html(os.path.join(out, "report.html"), rows, sims, speeds, dev, s, rubric, fbs,
                 meaningful, {"warnings": warnings, "seed": seed, "sources": progs})

@@ -51,7 +51,8 @@ def sheet_key(row, head):
 def write_worksheet(src, dest, rows, max_points):
     """DEST: the Moodle worksheet SRC with Grade (points scaled to its Maximum
     Grade) and Feedback comments filled for every graded student it has;
-    returns (students graded but not in it, its rows without a graded student)."""
+    returns (students graded but not in it, its rows without a graded student
+    as (name, Status))."""
     table, bom, end = read_sheet(src)
     if not table or "Grade" not in table[0]:
         raise Usage(f"{src}:1: no 'Grade' column: not a Moodle grading worksheet")
@@ -69,7 +70,9 @@ def write_worksheet(src, dest, rows, max_points):
         if r is None and len(by_name.get(name, [])) == 1:
             r = by_name[name][0]
         if r is None or id(r) in used:
-            empty.append(name or pid or "?")
+            status = line[head.index("Status")] if "Status" in head and len(line) > head.index(
+                "Status") else ""
+            empty.append((name or pid or "?", status))
             continue
         used.add(id(r))
         line += [""] * (len(head) - len(line))

@@ -7,7 +7,8 @@
 # written back into OUTDIR with the same header, rows and untouched cells,
 # Grade scaled to its Maximum Grade and Feedback comments filled for the
 # matched students (by "Participant N", or by Full name), the unmatched ones
-# (graded but absent; present but not graded) listed. Canvas: a flat Canvas
+# (graded but absent; present but not graded) listed in run.json, a
+# warning for the graded ones the worksheet lacks. Canvas: a flat Canvas
 # download gives canvas_gradebook.csv with Canvas's import columns (Student,
 # ID, SIS User ID, SIS Login ID, Section, the assignment), its "Points
 # Possible" row, one row per Canvas student with the user id and points.
@@ -88,7 +89,9 @@ gb = {r[1]: r for r in table(f"{tmp}/o/gradebook.csv")[1:]}
 assert gb["Zed Extra"][2] == "PASS"
 run = json.load(open(f"{tmp}/o/run.json"))
 assert any("not in the worksheet" in w and "Zed Extra" in w for w in run["warnings"]), run["warnings"]
-assert any("not graded" in w and "Dee None" in w for w in run["warnings"]), run["warnings"]
+assert not any("Dee None" in w for w in run["warnings"]), "Moodle says Dee did not submit"
+assert run["lms"]["worksheet"]["in_worksheet_not_graded"] == ["Dee None"], run["lms"]
+assert run["lms"]["worksheet"]["graded_not_in_worksheet"] == ["Zed Extra"], run["lms"]
 cv = table(f"{tmp}/oc/canvas_gradebook.csv")
 assert cv[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 3 (4321)"], cv[0]
 assert cv[1][0].strip() == "Points Possible" and cv[1][5] == "10", cv[1]
