@@ -38,6 +38,10 @@ if(Python3_FOUND)
   # every type and load-independent limits; skipped (77) without.
   ocr_test(grade.class_load LABELS grade class PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
            COMMAND ${SCRIPTS}/grade_class_load_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+  # class.conf's build_options on every build, checked by the grader
+  # (int sum only: about 15 s).
+  ocr_test(grade.class_build_options LABELS grade class PROPERTIES TIMEOUT 600
+           COMMAND ${SCRIPTS}/grade_class_build_options_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   # SIGTERM while the real grader runs a hanging kernel: everything stops.
   ocr_test(grade.class_signal LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_signal_test.sh ${PROJECT_SOURCE_DIR} ${OCR})
