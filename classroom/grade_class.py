@@ -472,17 +472,36 @@ def claim(out, indir):
 
 # ---- main ---------------------------------------------------------------------------------
 
+OPTION_HELP = {
+    "settings": "the settings file (KEY = VALUE lines)",
+    "rubric": "the rubric file (docs/labs/rubric.example)",
+    "kernel": "the kernel's name (default my_reduce)",
+    "elems": "elements per work-group (default 1024)",
+    "local": "work-items per work-group (default 64)",
+    "timeout": "seconds one case may run (default: the grader's)",
+    "deadline": "ISO 8601: a submission after it is late",
+    "worksheet": "Moodle's grading worksheet: times in, grades written back to OUTDIR",
+    "timezone": "the worksheet's zone (UTC, +01:00, Europe/Berlin)",
+    "seed": "the grade seed (default: drawn; run.json has it)",
+    "speed-runs": "rounds of the speed measurement (0: none)",
+    "types": "the graded types, e.g. int,float (default: all)",
+    "ops": "the graded operators, e.g. sum,max (default: all)",
+    "build-options": "build options for every student's kernel (--build-options=-DCHUNK=4)",
+    "canvas-assignment": "canvas_gradebook.csv's assignment column, e.g. 'Lab 3 (4321)'",
+}
+
+
 def options(argv):
-    ap = argparse.ArgumentParser(prog="grade_class.py", description=__doc__.split("\n\n")[0])
-    ap.add_argument("dir")
-    ap.add_argument("outdir", nargs="?")
-    ap.add_argument("-p", dest="platform")
-    ap.add_argument("-d", dest="device")
-    ap.add_argument("-t", dest="device_type")
-    for opt in ("settings", "rubric", "kernel", "elems", "local", "timeout", "deadline",
-                "worksheet", "timezone", "seed", "speed-runs", "types", "ops", "build-options",
-                "canvas-assignment"):
-        ap.add_argument("--" + opt, dest=opt.replace("-", "_"))
+    ap = argparse.ArgumentParser(prog="grade_class.py", description=__doc__.split("\n\n")[0],
+                                 epilog="Every option is also a settings-file key "
+                                 "(docs/labs/grading.md, \"A class\").")
+    ap.add_argument("dir", help="the class: one .cl file, archive or folder per student")
+    ap.add_argument("outdir", nargs="?", help="where the outputs go (default DIR-grades)")
+    ap.add_argument("-p", dest="platform", help="the grader's platform (-p)")
+    ap.add_argument("-d", dest="device", help="the grader's device (-d)")
+    ap.add_argument("-t", dest="device_type", help="the grader's device type (-t)")
+    for opt, what in OPTION_HELP.items():
+        ap.add_argument("--" + opt, dest=opt.replace("-", "_"), help=what)
     a = ap.parse_args(argv)
     s = {k: v[1] for k, v in SETTINGS.items()}
     for key, var in ENV.items():

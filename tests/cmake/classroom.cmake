@@ -27,6 +27,9 @@ if(Python3_FOUND)
   # LMS out: Moodle's grading worksheet written back, a Canvas import CSV.
   ocr_test(grade.class_lms_out LABELS grade class quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_lms_out_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # One grader process at a time; --help describes every option.
+  ocr_test(grade.class_one_child LABELS grade class quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_one_child_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   # A folder's kernel found in its code: not in a comment or a string.
   ocr_test(grade.class_detect LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_detect_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
