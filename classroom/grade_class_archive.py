@@ -6,7 +6,8 @@ member's name is absolute, climbs out with '..', or names a drive; when a
 member is a link, a device or a FIFO, or encrypted; when it holds more than
 MAX_MEMBERS members, or its members add up to more than MAX_TOTAL bytes, or
 one source file is over MAX_MEMBER bytes (a zip bomb: its sizes are in its
-directory, read before any byte is inflated). While a file is written its
+directory, read before any byte is inflated). macOS's __MACOSX/ and ._ files are left
+packed. While a file is written its
 bytes are counted, so an archive whose directory lies is stopped at the
 limit, never unpacked beyond it."""
 import os
@@ -64,6 +65,8 @@ def checked(entries):
             raise Refused(f"member '{name}' is a {kind}: an upload holds plain files only")
         if encrypted:
             raise Refused(f"member '{name}' is encrypted")
+        if "__MACOSX" in parts or (parts and parts[-1].startswith("._")):
+            continue  # macOS's resource forks beside each file: not the student's code
         if kind == "file" and parts and parts[-1].lower().endswith(SOURCES):
             if size > MAX_MEMBER:
                 raise Refused(f"member '{name}' unpacks to {size >> 10} KiB, more than "

@@ -37,7 +37,8 @@ def ti(name, data=b"", kind=tarfile.REGTYPE, link=""):
 
 os.makedirs(f"{c}/Ann Lee_2001_assignsubmission_file_")
 zipped(f"{c}/Ann Lee_2001_assignsubmission_file_/lab3.zip",
-       [("lab3/reduce.cl", k), ("lab3/notes.h", b"// helpers\n"), ("report.pdf", b"%PDF" * 1000)])
+       [("lab3/reduce.cl", k), ("lab3/notes.h", b"// helpers\n"), ("report.pdf", b"%PDF" * 1000),
+        ("__MACOSX/lab3/._reduce.cl", b"\0\5\26\7 Mac OS X resource fork")])
 tarred(f"{c}/bob.tar.gz", [ti("bob/kernel.cl", k)])
 zipped(f"{c}/dots.zip", [("../../escaped.cl", k)])
 zipped(f"{c}/absolute.zip", [(os.path.join(c, "..", "abs.cl"), k)])
@@ -97,6 +98,7 @@ run = {s["student"]: s for s in json.load(open(f"{out}/run.json"))["submissions"
 assert run["Ann Lee"]["file"].endswith("graded/Ann_Lee/lab3/reduce.cl"), run["Ann Lee"]
 assert os.path.exists(f"{out}/graded/Ann_Lee/lab3/notes.h")
 assert not os.path.exists(f"{out}/graded/Ann_Lee/report.pdf"), "only source files are unpacked"
+assert not os.path.exists(f"{out}/graded/Ann_Lee/__MACOSX"), "macOS resource forks unpacked"
 assert sorted(os.listdir(f"{out}/graded/parkjin")) == ["helpers.h", "main.cl"]
 assert run["parkjin"]["file"].endswith("graded/parkjin/main.cl")
 assert run["choisu"]["file"].endswith("graded/choisu/src/reduce.cl")
