@@ -6,12 +6,16 @@ students and the teacher (docs/labs/grading.md, "A class").
   grade_class.py [-p P] [-d D] [-t TYPE] [--settings FILE] [--rubric FILE]
                  [--kernel NAME] [--elems E] [--local L] [--timeout S]
                  [--deadline ISO-8601] [--worksheet CSV] [--timezone TZ]
-                 [--seed S] [--speed-runs K] DIR [OUTDIR]
+                 [--seed S] [--speed-runs K] [--build-options=OPTS]
+                 [--canvas-assignment NAME] DIR [OUTDIR]
 
 DIR holds one .cl file per student (the student is the file's name) or one
 folder per student, as LMS exports come (the student is the folder's name;
-"Name_12345_..." gives student "Name" and id 12345). A link that leaves DIR,
-a FIFO or a device is never read. OUTDIR (default DIR-grades, next to DIR;
+"Name_12345_..." gives student "Name" and id 12345), or Canvas's flat
+download (lastnamefirstname[_LATE]_USERID_ATTACHMENTID_file: the student,
+the Canvas id, late). A .zip or .tar.gz upload is unpacked safely into
+OUTDIR/graded/NAME/ and graded as a folder. A link that leaves DIR, a FIFO
+or a device is never read. OUTDIR (default DIR-grades, next to DIR;
 never DIR or inside it) receives:
   gradebook.csv   RFC 4180: id,student,verdict,points,max_points,late,reason,replay
                   (reason: the check that decided the verdict; replay: the
@@ -31,6 +35,9 @@ never DIR or inside it) receives:
   times.csv       seconds each student's grading took
   report.html     one self-contained page with all of the above
   logs/S.log      what the grader and the kernel printed
+  WORKSHEET.csv   Moodle's grading worksheet (--worksheet) written back, its
+                  Grade and Feedback comments filled
+  canvas_gradebook.csv  Canvas's gradebook import (Canvas names only)
   graded/S/       a flat DIR's file as graded: a copy, alone (the files beside
                   it in DIR are other students', never its includes); the
                   outputs name the file in DIR
