@@ -72,7 +72,8 @@ from grade_class_input import (DOCUMENTED_MATRIX, SETTINGS, SOURCE_CAP, Usage, c
                                find_worksheet, kernel_of, read_bounded, read_rubric, read_settings,
                                read_worksheet, setting_value, source, submissions, walk, zone_of)
 from grade_class_report import (feedback, fmt_points, report_html, tool_failures, write_csv)
-from grade_class_lms import write_canvas, write_worksheet
+from grade_class_lms import (check_canvas_export, write_canvas, write_canvas_export,
+                             write_worksheet)
 from grade_class_similar import ranges, similarity
 
 ENV = {"elems": "GRADE_ELEMS", "local": "GRADE_LOCAL", "timeout": "GRADE_TIMEOUT"}
@@ -495,6 +496,7 @@ OPTION_HELP = {
     "ops": "the graded operators, e.g. sum,max (default: all)",
     "build-options": "build options for every student's kernel (--build-options=-DCHUNK=4)",
     "canvas-assignment": "canvas_gradebook.csv's assignment column, e.g. 'Lab 3 (4321)'",
+    "canvas-gradebook": "Canvas's gradebook export: written back with the assignment filled",
 }
 
 
@@ -524,6 +526,8 @@ def options(argv):
         raise Usage(f"{a.dir} is not a directory")
     if not s["worksheet"]:
         s["worksheet"] = find_worksheet(a.dir)
+    if s["canvas_gradebook"]:
+        check_canvas_export(s["canvas_gradebook"], s["canvas_assignment"])
     zone_of(s["timezone"])
     return a, s
 
@@ -677,8 +681,15 @@ def lms_outputs(out, s, rows, max_points):
         if submitted:  # Moodle says they submitted, yet no folder of theirs was graded
             warn.append("in the worksheet with a submission but not graded (left as they "
                         "were): " + ", ".join(submitted))
-    if any(r["lms"] == "canvas" for r in rows):
-        dest = os.path.join(out, "canvas_gradebook.csv")
+    dest = os.path.join(out, "canvas_gradebook.csv")
+    if s["canvas_gradebook"]:  # the course's export: written back, filled
+        others, empty = write_canvas_export(s["canvas_gradebook"], dest, rows, max_points,
+                                            s["canvas_assignment"])
+        rec["canvas"] = {"written": dest, "not_written": others, "in_export_not_graded": empty}
+        if others:
+            warn.append("graded but not in the Canvas export (no points written for them): "
+                        + ", ".join(others))
+    elif any(r["lms"] == "canvas" for r in rows):
         others = write_canvas(dest, rows, max_points, s["canvas_assignment"])
         rec["canvas"] = {"written": dest, "not_written": others}
         if others:

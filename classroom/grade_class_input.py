@@ -41,11 +41,12 @@ SETTINGS = {
     "types": (str, "", None, None),
     "build_options": (str, "", None, None),
     "canvas_assignment": (str, "oclReduction", None, None),
+    "canvas_gradebook": (str, "", None, None),
     "ops": (str, "", None, None),
     "platform": (str, "", None, None), "device": (str, "", None, None),
     "device_type": (str, "", None, None),
 }
-PATH_KEYS = ("rubric", "worksheet")  # relative to the settings file
+PATH_KEYS = ("rubric", "worksheet", "canvas_gradebook")  # relative to the settings file
 
 
 class Usage(Exception):

@@ -11,7 +11,11 @@
 # warning for the graded ones the worksheet lacks. Canvas: a flat Canvas
 # download gives canvas_gradebook.csv with Canvas's import columns (Student,
 # ID, SIS User ID, SIS Login ID, Section, the assignment), its "Points
-# Possible" row, one row per Canvas student with the user id and points.
+# Possible" row, one row per Canvas student with the user id and points;
+# given the course's Canvas export (drawn Points Possible, a Manual Posting
+# row, another assignment, a student not graded), that file written back cut
+# to its student columns and the assignment's, points scaled, matched by ID;
+# an assignment the export lacks is exit 2 before anything is graded.
 set -u
 src=$1 py=$2
 tmp=$(mktemp -d)
@@ -58,13 +62,34 @@ json.dump({"max": maxg, "bom": bom}, open(f"{tmp}/drawn.json", "w"))
 os.makedirs(f"{tmp}/canvas")
 for n in ("leeann_1234_5678_reduce.cl", "kimbo_LATE_2222_3333_reduce.cl", "parkjin_4444_5555_k.cl"):
     open(f"{tmp}/canvas/{n}", "w").write(("// stand-in: WRONG\n" if "park" in n else "") + tree)
+pp = rnd.choice(["25.00", "10.00", "100.00", "12.50"])
+export = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 2 (1111)", "Lab 3 (4321)",
+           "Current Score"],
+          ["    Points Possible", "", "", "", "", "10.00", pp, "(read only)"],
+          ["    Manual Posting", "", "", "", "", "", "Manual Posting", ""],
+          ["Lee, Ann", "1234", "S1", "alee", "Sec A", "9", "", "90"],
+          ["Bo, Kim", "2222", "S2", "kbo", "Sec A", "8", "", "80"],
+          ["Park, Jin", "4444", "S3", "jpark", "Sec B", "7", "", "70"],
+          ["Nobody, Here", "5555", "S4", "nhere", "Sec B", "", "", ""]]
+rnd.shuffle(export[3:])
+with open(f"{tmp}/canvas_export.csv", "w", newline="", encoding="utf-8") as f:
+    csv.writer(f).writerows(export)
+json.dump({"max": maxg, "bom": bom, "pp": pp}, open(f"{tmp}/drawn.json", "w"))
 PY
 printf 'kernel = tree_reduce\nspeed_runs = 0\n' > "$tmp/settings"
 OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$tmp/class" "$tmp/o" --settings "$tmp/settings" \
   --worksheet "$tmp/worksheet.csv" 2> "$tmp/err" || { cat "$tmp/err"; echo "FAIL: exit $?"; exit 1; }
 OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$tmp/canvas" "$tmp/oc" --settings "$tmp/settings" \
   --canvas-assignment "Lab 3 (4321)" 2> "$tmp/errc" || { cat "$tmp/errc"; echo "FAIL: exit $?"; exit 1; }
-cat "$tmp/o/worksheet.csv" "$tmp/oc/canvas_gradebook.csv"
+OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$tmp/canvas" "$tmp/oe" --settings "$tmp/settings" \
+  --canvas-assignment "Lab 3" --canvas-gradebook "$tmp/canvas_export.csv" 2> "$tmp/erre" ||
+  { cat "$tmp/erre"; echo "FAIL: exit $?"; exit 1; }
+OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$tmp/canvas" "$tmp/ox" --settings "$tmp/settings" \
+  --canvas-assignment "Lab 9" --canvas-gradebook "$tmp/canvas_export.csv" 2> "$tmp/errx"
+rc=$?
+{ [ "$rc" = 2 ] && grep -q "no column for the assignment 'Lab 9'.*'Lab 3 (4321)'" "$tmp/errx" &&
+  [ ! -e "$tmp/ox/gradebook.csv" ]; } || { cat "$tmp/errx"; echo "FAIL: a missing assignment: exit $rc"; exit 1; }
+cat "$tmp/o/worksheet.csv" "$tmp/oc/canvas_gradebook.csv" "$tmp/oe/canvas_gradebook.csv"
 "$py" - "$tmp" <<'PY' || exit 1
 import csv, json, sys
 tmp = sys.argv[1]
@@ -98,5 +123,14 @@ assert cv[1][0].strip() == "Points Possible" and cv[1][5] == "10", cv[1]
 assert all(len(r) == 6 for r in cv)
 got = {r[1]: (r[0], r[5]) for r in cv[2:]}
 assert got == {"1234": ("leeann", "10"), "2222": ("kimbo", "10"), "4444": ("parkjin", "0")}, got
+ex, back = table(f"{tmp}/canvas_export.csv"), table(f"{tmp}/oe/canvas_gradebook.csv")
+assert back[0] == ex[0][:5] + ["Lab 3 (4321)"], back[0]
+assert len(back) == len(ex) and [r[:5] for r in back] == [r[:5] for r in ex], back
+assert back[1][5] == drawn["pp"] and back[2][5] == "Manual Posting", back[1:3]
+pp = float(drawn["pp"])
+got = {r[1]: r[5] for r in back[3:]}
+assert got == {"1234": "%.2f" % pp, "2222": "%.2f" % pp, "4444": "0.00", "5555": ""}, got
+rune = json.load(open(f"{tmp}/oe/run.json"))
+assert rune["lms"]["canvas"]["in_export_not_graded"] == ["Nobody, Here"], rune["lms"]
 print("ok: worksheet written back with its columns; Canvas import columns and points")
 PY

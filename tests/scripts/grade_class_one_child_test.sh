@@ -37,7 +37,7 @@ import re, sys
 text = open(sys.argv[1]).read()
 for opt in ("-p", "-d", "-t", "--settings", "--rubric", "--kernel", "--elems", "--local", "--timeout",
             "--deadline", "--worksheet", "--timezone", "--seed", "--speed-runs", "--types", "--ops",
-            "--build-options", "--canvas-assignment"):
+            "--build-options", "--canvas-assignment", "--canvas-gradebook"):
     m = re.search(r"^  " + re.escape(opt) + r"\b[^\n]*(\n {10,}\S[^\n]*)*", text, re.M)
     assert m and len(m.group(0).split()) > 2, f"--help does not describe {opt}"
 print("ok: one grader at a time; --help describes every option")
