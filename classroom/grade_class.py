@@ -78,6 +78,9 @@ from grade_class_similar import ranges, similarity
 
 ENV = {"elems": "GRADE_ELEMS", "local": "GRADE_LOCAL", "timeout": "GRADE_TIMEOUT"}
 LOCK = ".grade_class.lock"
+# File times this close together are a copy's (cp -r, an unpacked export
+# take seconds), not a class's submissions.
+COPY_SPREAD = 60
 
 
 class Stopped(BaseException):
@@ -363,9 +366,10 @@ def submission_times(s, subs, sheet):
                     + ": their file times were used")
     if s["deadline_t"] is not None and by_file:
         stamps = [t for _, t in by_file]
-        if len(stamps) > 1 and len(set(stamps)) == 1:
-            warn.append("every file has the same time, so it is the time of a copy, not of "
-                        "the submissions: late is unreliable (use the LMS worksheet: --worksheet)")
+        if len(stamps) > 1 and max(stamps) - min(stamps) <= COPY_SPREAD:
+            warn.append(f"every file has the same time (within {COPY_SPREAD} s), so it is the "
+                        "time of a copy, not of the submissions: late is unreliable (use the LMS "
+                        "worksheet: --worksheet)")
         elif all(t > s["deadline_t"] for t in stamps):
             warn.append("every file time is after the deadline (a copy without its times?): "
                         "late is unreliable (use the LMS worksheet: --worksheet)")

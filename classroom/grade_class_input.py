@@ -242,6 +242,9 @@ def walk(path, root):
     return sorted(cls), sorted(packed), ""
 
 
+LISTED = 10  # file names a reason lists (a folder of 10,000 files: one short cell)
+
+
 def choose(path, cls, kernel):
     """(the file to grade or None, why not) among the .cl files CLS of the
     student's folder PATH: the only one, else the one that defines KERNEL,
@@ -254,8 +257,10 @@ def choose(path, cls, kernel):
         return (named or kernels)[0], ""
     if not cls:
         return None, "no .cl file in the folder"
-    return None, "%d .cl files, %s define kernel %s: %s" % (
-        len(cls), len(named) or "none", kernel, ", ".join(os.path.relpath(f, path) for f in cls))
+    shown = [os.path.relpath(f, path) for f in cls[:LISTED]]
+    more = f" and {len(cls) - LISTED} more" if len(cls) > LISTED else ""
+    return None, "%d .cl files, %s define kernel %s: %s%s" % (
+        len(cls), len(named) or "none", kernel, ", ".join(shown), more)
 
 
 # Canvas's "Download Submissions": one flat folder, every file named
