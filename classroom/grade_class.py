@@ -6,12 +6,16 @@ students and the teacher (docs/labs/grading.md, "A class").
   grade_class.py [-p P] [-d D] [-t TYPE] [--settings FILE] [--rubric FILE]
                  [--kernel NAME] [--elems E] [--local L] [--timeout S]
                  [--deadline ISO-8601] [--worksheet CSV] [--timezone TZ]
-                 [--seed S] [--speed-runs K] DIR [OUTDIR]
+                 [--seed S] [--speed-runs K] [--build-options=OPTS]
+                 [--canvas-assignment NAME] DIR [OUTDIR]
 
 DIR holds one .cl file per student (the student is the file's name) or one
 folder per student, as LMS exports come (the student is the folder's name;
-"Name_12345_..." gives student "Name" and id 12345). A link that leaves DIR,
-a FIFO or a device is never read. OUTDIR (default DIR-grades, next to DIR;
+"Name_12345_..." gives student "Name" and id 12345), or Canvas's flat
+download (lastnamefirstname[_LATE]_USERID_ATTACHMENTID_file: the student,
+the Canvas id, late). A .zip or .tar.gz upload is unpacked safely into
+OUTDIR/graded/NAME/ and graded as a folder. A link that leaves DIR, a FIFO
+or a device is never read. OUTDIR (default DIR-grades, next to DIR;
 never DIR or inside it) receives:
   gradebook.csv   RFC 4180: id,student,verdict,points,max_points,late,reason,replay
                   (reason: the check that decided the verdict; replay: the
@@ -31,6 +35,9 @@ never DIR or inside it) receives:
   times.csv       seconds each student's grading took
   report.html     one self-contained page with all of the above
   logs/S.log      what the grader and the kernel printed
+  WORKSHEET.csv   Moodle's grading worksheet (--worksheet) written back, its
+                  Grade and Feedback comments filled
+  canvas_gradebook.csv  Canvas's gradebook import (Canvas names only)
   graded/S/       a flat DIR's file as graded: a copy, alone (the files beside
                   it in DIR are other students', never its includes); the
                   outputs name the file in DIR
@@ -60,14 +67,20 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout's classroom/
-from grade_class_input import (DOCUMENTED_MATRIX, SETTINGS, SOURCE_CAP, Usage, find_worksheet,
-                               kernel_of, read_bounded, read_rubric, read_settings, read_worksheet,
-                               setting_value, source, submissions, zone_of)
+from grade_class_archive import Refused, is_archive, unpack
+from grade_class_input import (DOCUMENTED_MATRIX, SETTINGS, SOURCE_CAP, Usage, choose,
+                               find_worksheet, kernel_of, read_bounded, read_rubric, read_settings,
+                               read_worksheet, setting_value, source, submissions, walk, zone_of)
 from grade_class_report import (feedback, fmt_points, report_html, tool_failures, write_csv)
+from grade_class_lms import (check_canvas_export, write_canvas, write_canvas_export,
+                             write_worksheet)
 from grade_class_similar import ranges, similarity
 
 ENV = {"elems": "GRADE_ELEMS", "local": "GRADE_LOCAL", "timeout": "GRADE_TIMEOUT"}
 LOCK = ".grade_class.lock"
+# File times this close together are a copy's (cp -r, an unpacked export
+# take seconds), not a class's submissions.
+COPY_SPREAD = 60
 
 
 class Stopped(BaseException):
@@ -176,7 +189,8 @@ def grader_caps(ocr):
     """Which of the grader's newer options it has (an older grader lacks them)."""
     r = run([ocr, "--help"])
     text = (r[1] + r[2]).decode("utf-8", "replace") if r else ""
-    return {k: f"--{k}" in text for k in ("grade-seed", "grade-types", "list-cases")}
+    return {k: f"--{k}" in text for k in ("grade-seed", "grade-types", "list-cases",
+                                         "build-options")}
 
 
 def grade_options(s, caps):
@@ -186,6 +200,7 @@ def grade_options(s, caps):
         a += ["--timeout", str(s["timeout"])]
     if caps["grade-seed"]:
         a += ["--grade-seed", str(s["seed"])]
+    a += build_args(s, caps)
     for key in ("types", "ops"):
         if s[key]:
             if not caps["grade-types"]:
@@ -193,6 +208,19 @@ def grade_options(s, caps):
                             "(no --grade-types/--grade-ops); build a newer one")
             a += [f"--grade-{key}", s[key]]
     return a
+
+
+def build_args(s, caps):
+    """The class's build options for every student's build (class.conf's
+    build_options): the grader checks them as it checks its own
+    --build-options (no -D/-U of an OpenCL C name), and a refusal stops the
+    grading before any student is graded (exit 2)."""
+    if not s["build_options"]:
+        return []
+    if not caps["build-options"]:
+        raise Usage(f"build_options = {s['build_options']}: this oclReduction has no "
+                    "--build-options; build a newer one")
+    return ["--build-options", s["build_options"]]
 
 
 def graded_pairs(ocr, s, caps):
@@ -319,17 +347,17 @@ def iso(t):
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat() if t else None
 
 
-def submission_times(s, subs):
-    """[(time, source)] per submission, from the LMS worksheet where it has
-    the student, else the file's time; and warnings about file times."""
-    sheet = read_worksheet(s["worksheet"], zone_of(s["timezone"])) if s["worksheet"] else {}
+def submission_times(s, subs, sheet):
+    """[(time, source)] per submission, from the LMS worksheet SHEET where it
+    has the student, else the file's time (an archive's, not its unpacked
+    copy's); and warnings about file times."""
     out, warn, by_file = [], [], []
-    for student, sid, path, _ in subs:
+    for student, sid, path, _, meta in subs:
         key = next((k for k in ("id:" + sid, "name:" + student) if k in sheet), None)
         if key and sheet[key] is not None:
             out.append((sheet[key], "worksheet"))
         elif path:
-            out.append((os.path.getmtime(path), "file time"))
+            out.append((os.path.getmtime(meta.get("time_file") or path), "file time"))
             by_file.append((student, out[-1][0]))
         else:
             out.append((None, ""))
@@ -338,9 +366,10 @@ def submission_times(s, subs):
                     + ": their file times were used")
     if s["deadline_t"] is not None and by_file:
         stamps = [t for _, t in by_file]
-        if len(stamps) > 1 and len(set(stamps)) == 1:
-            warn.append("every file has the same time, so it is the time of a copy, not of "
-                        "the submissions: late is unreliable (use the LMS worksheet: --worksheet)")
+        if len(stamps) > 1 and max(stamps) - min(stamps) <= COPY_SPREAD:
+            warn.append(f"every file has the same time (within {COPY_SPREAD} s), so it is the "
+                        "time of a copy, not of the submissions: late is unreliable (use the LMS "
+                        "worksheet: --worksheet)")
         elif all(t > s["deadline_t"] for t in stamps):
             warn.append("every file time is after the deadline (a copy without its times?): "
                         "late is unreliable (use the LMS worksheet: --worksheet)")
@@ -367,7 +396,7 @@ def speed(s, ocr, path, kernel):
     both, alternately first; (median, min, max, rounds) or None."""
     base = [ocr, "--type", "int", "-s", str(s["speed_size"])] + device_args(s)
     mine = base + ["--kernel-file", path, "--kernel-name", kernel, "--elems-per-group",
-                   str(s["elems"]), "-w", str(s["local"])]
+                   str(s["elems"]), "-w", str(s["local"])] + s["build_args"]
     ref = base + ["-n", "6"]
     ratios, limit = [], min(3600, 3 * (s["timeout"] or 20))
     for r in range(s["speed_runs"]):
@@ -455,16 +484,37 @@ def claim(out, indir):
 
 # ---- main ---------------------------------------------------------------------------------
 
+OPTION_HELP = {
+    "settings": "the settings file (KEY = VALUE lines)",
+    "rubric": "the rubric file (docs/labs/rubric.example)",
+    "kernel": "the kernel's name (default my_reduce)",
+    "elems": "elements per work-group (default 1024)",
+    "local": "work-items per work-group (default 64)",
+    "timeout": "seconds one case may run (default: the grader's)",
+    "deadline": "ISO 8601: a submission after it is late",
+    "worksheet": "Moodle's grading worksheet: times in, grades written back to OUTDIR",
+    "timezone": "the worksheet's zone (UTC, +01:00, Europe/Berlin)",
+    "seed": "the grade seed (default: drawn; run.json has it)",
+    "speed-runs": "rounds of the speed measurement (0: none)",
+    "types": "the graded types, e.g. int,float (default: all)",
+    "ops": "the graded operators, e.g. sum,max (default: all)",
+    "build-options": "build options for every student's kernel (--build-options=-DCHUNK=4)",
+    "canvas-assignment": "canvas_gradebook.csv's assignment column, e.g. 'Lab 3 (4321)'",
+    "canvas-gradebook": "Canvas's gradebook export: written back with the assignment filled",
+}
+
+
 def options(argv):
-    ap = argparse.ArgumentParser(prog="grade_class.py", description=__doc__.split("\n\n")[0])
-    ap.add_argument("dir")
-    ap.add_argument("outdir", nargs="?")
-    ap.add_argument("-p", dest="platform")
-    ap.add_argument("-d", dest="device")
-    ap.add_argument("-t", dest="device_type")
-    for opt in ("settings", "rubric", "kernel", "elems", "local", "timeout", "deadline",
-                "worksheet", "timezone", "seed", "speed-runs", "types", "ops"):
-        ap.add_argument("--" + opt, dest=opt.replace("-", "_"))
+    ap = argparse.ArgumentParser(prog="grade_class.py", description=__doc__.split("\n\n")[0],
+                                 epilog="Every option is also a settings-file key "
+                                 "(docs/labs/grading.md, \"A class\").")
+    ap.add_argument("dir", help="the class: one .cl file, archive or folder per student")
+    ap.add_argument("outdir", nargs="?", help="where the outputs go (default DIR-grades)")
+    ap.add_argument("-p", dest="platform", help="the grader's platform (-p)")
+    ap.add_argument("-d", dest="device", help="the grader's device (-d)")
+    ap.add_argument("-t", dest="device_type", help="the grader's device type (-t)")
+    for opt, what in OPTION_HELP.items():
+        ap.add_argument("--" + opt, dest=opt.replace("-", "_"), help=what)
     a = ap.parse_args(argv)
     s = {k: v[1] for k, v in SETTINGS.items()}
     for key, var in ENV.items():
@@ -480,6 +530,8 @@ def options(argv):
         raise Usage(f"{a.dir} is not a directory")
     if not s["worksheet"]:
         s["worksheet"] = find_worksheet(a.dir)
+    if s["canvas_gradebook"]:
+        check_canvas_export(s["canvas_gradebook"], s["canvas_assignment"])
     zone_of(s["timezone"])
     return a, s
 
@@ -497,6 +549,43 @@ def private_copy(out, name, path, root):
     with open(copy, "wb") as f:
         f.write(read_bounded(path, SOURCE_CAP, "submission"))
     return copy
+
+
+def materialise(subs, names, out, kernel):
+    """SUBS with every pending submission (an archive, a Canvas student's
+    several files) copied or unpacked into OUTDIR/graded/NAME/, its own
+    folder, and its file to grade chosen there as in a student's folder."""
+    done = []
+    for (student, sid, path, why, meta), name in zip(subs, names):
+        if not meta["pending"]:
+            done.append((student, sid, path, why, meta))
+            continue
+        d = os.path.join(out, "graded", name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        meta["time_file"] = meta["pending"][0][0]
+        try:
+            for src, rel in meta["pending"]:
+                if is_archive(src):
+                    sub = d if len(meta["pending"]) == 1 else os.path.join(
+                        d, re.sub(r"(?i)(\.zip|\.tar\.gz|\.tgz)$", "", os.path.basename(rel)))
+                    meta["left_packed"] = meta.get("left_packed", 0) + unpack(src, sub)
+                else:
+                    with open(os.path.join(d, os.path.basename(rel)), "xb") as f:
+                        f.write(read_bounded(src, SOURCE_CAP, "submission"))
+        except (Refused, FileExistsError) as e:
+            shutil.rmtree(d, ignore_errors=True)
+            why = str(e) if isinstance(e, Refused) else f"two uploads named {e.filename}"
+            done.append((student, sid, None, f"{os.path.basename(src)} refused: {why}", meta))
+            continue
+        cls, _, why = walk(d, d)
+        path, why = choose(d, cls, kernel) if not why else (None, why)
+        if path is None and not cls:
+            why = "no .cl file in the upload" + (" (an archive's own archives are not unpacked)"
+                                                  if glob.glob(os.path.join(d, "**", "*.zip"),
+                                                               recursive=True) else "")
+        done.append((student, sid, path, why, meta))
+    return done
 
 
 def renamed(x, old, new):
@@ -517,23 +606,28 @@ def grade_class(a, s, ocr, out, held):
     if s["seed"] is None:  # one seed for the whole class: every student gets the same sizes
         s["seed"] = secrets.randbits(63) if caps["grade-seed"] else 1
     opts = grade_options(s, caps)
+    s["build_args"] = build_args(s, caps)
     s["graded"] = [list(p) for p in graded_pairs(ocr, s, caps)]
     rubric = read_rubric(s["rubric"], [tuple(p) for p in s["graded"]])
     subs = submissions(a.dir, s["kernel"])
     if not subs:
         raise Usage(f"no .cl files or student folders in {a.dir}")
-    times, warnings = submission_times(s, subs)
+    sheet = read_worksheet(s["worksheet"], zone_of(s["timezone"])) if s["worksheet"] else {}
     held["lock"] = claim(out, a.dir)
+    taken = set()
+    names = [safe_name(x[0], taken) for x in subs]
+    subs = materialise(subs, names, out, s["kernel"])
+    times, warnings = submission_times(s, subs, sheet)
     try:
         dev = device_record(s, ocr)
     except (RuntimeError, OSError) as e:
         sys.stderr.write(f"grade_class: the grader cannot run: {e}\n")
         return 3
-    rows, fbs, speeds, took, record, taken, rc = [], [], {}, [], [], set(), 0
+    rows, fbs, speeds, took, record, rc = [], [], {}, [], [], 0
     t_start = time.monotonic()
-    for i, (student, sid, path, why) in enumerate(subs):
+    for i, (student, sid, path, why, meta) in enumerate(subs):
         progress(f"grade_class: {i + 1}/{len(subs)} {student} ({time.monotonic() - t_start:.0f} s)")
-        name = safe_name(student, taken)
+        name = names[i]
         graded = private_copy(out, name, path, a.dir) if path else None
         report, grc, err, secs = grade_one(s, ocr, graded, opts) if path else (None, 0, "", 0.0)
         if graded != path:  # the outputs name the submission in DIR, not OUTDIR's copy
@@ -542,9 +636,12 @@ def grade_class(a, s, ocr, out, held):
             said = [x for x in err.splitlines() if x.startswith("oclReduction")]
             raise Usage("the grader refused the class's settings: " + (said[0] if said else err))
         row = verdict_row(student, sid, path, why, report, grc, err)
+        row["lms"] = meta["lms"]
         if row["verdict"] == "ERROR":
             rc = 3
-        if s["deadline_t"] is not None and times[i][0] is not None:
+        if meta["late"] is not None:  # Canvas marked it (its file times are the download's)
+            row["late"] = "yes" if meta["late"] else "no"
+        elif s["deadline_t"] is not None and times[i][0] is not None:
             row["late"] = "yes" if times[i][0] > s["deadline_t"] else "no"
         row["sha256"] = hashlib.sha256(read_bounded(path, SOURCE_CAP, "submission")).hexdigest() \
             if path else ""
@@ -568,10 +665,49 @@ def grade_class(a, s, ocr, out, held):
     return rc
 
 
+def lms_outputs(out, s, rows, max_points):
+    """The worksheet written back (Moodle) and the Canvas import; (warnings,
+    what was written and who was not matched, for run.json)."""
+    warn, rec = [], {}
+    if s["worksheet"]:
+        dest = os.path.join(out, os.path.basename(s["worksheet"]))
+        try:
+            missing, empty = write_worksheet(s["worksheet"], dest, rows, max_points)
+        except Usage as e:
+            missing, empty = [], []
+            warn.append(f"the worksheet is not written back: {e}")
+        rec["worksheet"] = {"written": dest, "graded_not_in_worksheet": missing,
+                            "in_worksheet_not_graded": [n for n, _ in empty]}
+        if missing:
+            warn.append("graded but not in the worksheet (no grade written for them): "
+                        + ", ".join(missing))
+        submitted = [n for n, st in empty if not st.lower().startswith("no submission")]
+        if submitted:  # Moodle says they submitted, yet no folder of theirs was graded
+            warn.append("in the worksheet with a submission but not graded (left as they "
+                        "were): " + ", ".join(submitted))
+    dest = os.path.join(out, "canvas_gradebook.csv")
+    if s["canvas_gradebook"]:  # the course's export: written back, filled
+        others, empty = write_canvas_export(s["canvas_gradebook"], dest, rows, max_points,
+                                            s["canvas_assignment"])
+        rec["canvas"] = {"written": dest, "not_written": others, "in_export_not_graded": empty}
+        if others:
+            warn.append("graded but not in the Canvas export (no points written for them): "
+                        + ", ".join(others))
+    elif any(r["lms"] == "canvas" for r in rows):
+        others = write_canvas(dest, rows, max_points, s["canvas_assignment"])
+        rec["canvas"] = {"written": dest, "not_written": others}
+        if others:
+            warn.append("not in canvas_gradebook.csv (no Canvas user id in their file names): "
+                        + ", ".join(others))
+    for w in warn:
+        sys.stderr.write(f"grade_class: warning: {w}\n")
+    return warn, rec
+
+
 def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record, warnings, secs):
     progs = {}
     names = [x[0] for x in subs]
-    for student, sid, path, _ in subs:
+    for student, sid, path, _, _ in subs:
         if path:  # two students of one name are told apart by their ids
             progs[student if names.count(student) == 1 else f"{student} ({sid})"] = source(path)
     sims = similarity(progs, s["similarity"])
@@ -583,20 +719,23 @@ def write_outputs(out, a, s, rubric, dev, subs, rows, fbs, speeds, took, record,
                 r["replay"]] for r in rows])
     write_csv(os.path.join(out, "similarity.csv"),
               ["student_a", "student_b", "kind", "score", "shared_lines_a", "shared_lines_b"],
-              [[x, y, k, "%.3f" % sc, ranges(la), ranges(lb)] for x, y, k, sc, la, lb in sims])
+              [[x, y, k, "" if sc is None else "%.3f" % sc, ranges(la), ranges(lb)]
+               for x, y, k, sc, la, lb in sims])
     write_csv(os.path.join(out, "speed.csv"),
               ["student", "ratio", "min", "max", "rounds", "meaningful"],
               [[st] + (["%.3f" % v[0], "%.3f" % v[1], "%.3f" % v[2], v[3]] if v else ["", "", "", 0])
                + ["yes" if meaningful else "no"] for st, v in sorted(speeds.items())])
     write_csv(os.path.join(out, "times.csv"), ["student", "seconds"], took)
+    lms_warnings, lms = lms_outputs(out, s, rows, rubric["max_points"])
+    warnings += lms_warnings
     seed = (f"grade seed {s['seed']} (--seed {s['seed']} repeats this grading)" if s["drawn"]
             else "a grader without drawn sizes: its matrix is fixed")
     with open(os.path.join(out, "run.json"), "w", encoding="utf-8") as f:
         json.dump({"tool": "grade_class.py", "date": datetime.datetime.now(
             datetime.timezone.utc).isoformat(timespec="seconds"), "grader": s["ocr"], **dev,
             "settings": s, "seed": s["seed"], "seed_note": seed, "rubric": rubric,
-            "speed_meaningful": meaningful, "warnings": warnings, "seconds": round(secs, 1),
-            "submissions": record}, f, indent=1)
+            "speed_meaningful": meaningful, "warnings": warnings, "lms": lms,
+            "seconds": round(secs, 1), "submissions": record}, f, indent=1)
         f.write("\n")
     report_html(os.path.join(out, "report.html"), rows, sims, speeds, dev, s, rubric, fbs,
                 meaningful, {"warnings": warnings, "seed": seed, "sources": progs})

@@ -10,6 +10,8 @@ import os
 import re
 import stat
 
+from grade_class_archive import SOURCES, is_archive
+
 VERDICTS = ("PASS", "PASS_UNCHECKED", "WRONG", "BUILD_ERROR", "OUT_OF_BOUNDS", "CRASH",
             "TIMEOUT", "RACE", "UNINITIALIZED", "ERROR", "NO_SUBMISSION")
 TYPES = ("int", "uint", "long", "ulong", "float", "double")
@@ -34,14 +36,17 @@ SETTINGS = {
     "rubric": (str, "", None, None),
     "speed_runs": (int, 5, 0, 100),
     "speed_size": (int, 1 << 22, 1, 1 << 28),
-    "similarity": (float, 0.9, 0.0, 1.0),
+    "similarity": (float, 0.8, 0.0, 1.0),
     "seed": (int, None, 0, (1 << 64) - 1),
     "types": (str, "", None, None),
+    "build_options": (str, "", None, None),
+    "canvas_assignment": (str, "oclReduction", None, None),
+    "canvas_gradebook": (str, "", None, None),
     "ops": (str, "", None, None),
     "platform": (str, "", None, None), "device": (str, "", None, None),
     "device_type": (str, "", None, None),
 }
-PATH_KEYS = ("rubric", "worksheet")  # relative to the settings file
+PATH_KEYS = ("rubric", "worksheet", "canvas_gradebook")  # relative to the settings file
 
 
 class Usage(Exception):
@@ -219,52 +224,115 @@ def refusal(path, root):
 
 
 def walk(path, root):
-    """The .cl files under the folder PATH, and the first refusal met (a link
-    out of the class or a file that cannot be read refuses the whole folder)."""
-    cls = []
+    """The .cl files and the archives under the folder PATH, and the first
+    refusal met (a link out of the class or a file that cannot be read
+    refuses the whole folder)."""
+    cls, packed = [], []
     for d, dirs, files in os.walk(path):
         for n in sorted(dirs + files):
             full = os.path.join(d, n)
-            if (n in files and n.endswith(".cl")) or os.path.islink(full):
+            wanted = n in files and (n.endswith(".cl") or is_archive(n))
+            if wanted or os.path.islink(full):
                 why = refusal(full, root)
                 if why:
-                    return [], why
-                if n in files and n.endswith(".cl"):
-                    cls.append(full)
+                    return [], [], why
+                if wanted:
+                    (cls if n.endswith(".cl") else packed).append(full)
         dirs.sort()
-    return sorted(cls), ""
+    return sorted(cls), sorted(packed), ""
+
+
+LISTED = 10  # file names a reason lists (a folder of 10,000 files: one short cell)
+
+
+def choose(path, cls, kernel):
+    """(the file to grade or None, why not) among the .cl files CLS of the
+    student's folder PATH: the only one, else the one that defines KERNEL,
+    else the only one with any kernel."""
+    named = [f for f in cls if defines(f, kernel)]
+    kernels = [f for f in cls if defines(f, None)]
+    if len(cls) == 1:
+        return cls[0], ""
+    if len(named) == 1 or (not named and len(kernels) == 1):
+        return (named or kernels)[0], ""
+    if not cls:
+        return None, "no .cl file in the folder"
+    shown = [os.path.relpath(f, path) for f in cls[:LISTED]]
+    more = f" and {len(cls) - LISTED} more" if len(cls) > LISTED else ""
+    return None, "%d .cl files, %s define kernel %s: %s%s" % (
+        len(cls), len(named) or "none", kernel, ", ".join(shown), more)
+
+
+# Canvas's "Download Submissions": one flat folder, every file named
+# lastnamefirstname[_LATE]_USERID_ATTACHMENTID_uploadedname (the name in
+# lower case letters only; LATE when Canvas marked the submission late).
+CANVAS = re.compile(r"^([a-z]+)(_LATE)?_(\d+)_(\d+)_(.+)$", re.S)
+
+
+def canvas_name(name):
+    """(student, Canvas user id, late, the uploaded file's name) of a Canvas
+    download's file name, or None."""
+    m = CANVAS.match(name)
+    return (m.group(1), m.group(3), bool(m.group(2)), m.group(5)) if m else None
+
+
+def wanted_file(name):
+    return name.endswith(".cl") or is_archive(name)
 
 
 def submissions(root, kernel):
-    """(student, id, file or None, why not) for every entry of ROOT, in name order."""
-    subs = []
+    """(student, id, file or None, why not, meta) for every entry of ROOT, in
+    name order. META: 'late' (Canvas's marker: True, False, or None where
+    the export has none), 'pending' [(source, name)] to copy or unpack into
+    the student's own folder before grading (an archive, or a Canvas
+    student's several files; grade_class.py's materialise), 'lms'."""
+    subs, canvas = [], {}
     for name in sorted(os.listdir(root)):
         path = os.path.join(root, name)
         if name.startswith("."):
             continue
         is_dir = os.path.isdir(path)
-        if not is_dir and not name.endswith(".cl"):
+        c = None if is_dir else canvas_name(name)
+        if c and (wanted_file(name) or name.endswith(SOURCES)):
+            why = refusal(path, root)
+            if (c[0], c[1]) not in canvas:  # its row where its first file is
+                canvas[(c[0], c[1])] = {"late": False, "files": [], "why": "", "at": len(subs)}
+                subs.append(None)
+            g = canvas[(c[0], c[1])]
+            g["late"] |= c[2]
+            g["why"] = g["why"] or why
+            g["files"].append((path, c[3]))
             continue
-        student, sid = who(name if is_dir else name[:-3])
+        if not is_dir and not wanted_file(name):
+            continue
+        stem = name if is_dir else re.sub(r"(?i)(\.cl|\.zip|\.tar\.gz|\.tgz)$", "", name)
+        student, sid = who(stem)
+        meta = {"late": None, "pending": [], "lms": "moodle" if sid != student else ""}
         why = refusal(path, root)
-        if why or not is_dir:
-            subs.append((student, sid, None if why else path, why))
-            continue
-        cls, why = walk(path, root)
-        named = [f for f in cls if defines(f, kernel)]
-        kernels = [f for f in cls if defines(f, None)]
         if why:
-            subs.append((student, sid, None, why))
-        elif len(cls) == 1:
-            subs.append((student, sid, cls[0], ""))
-        elif len(named) == 1 or (not named and len(kernels) == 1):
-            subs.append((student, sid, (named or kernels)[0], ""))
-        elif not cls:
-            subs.append((student, sid, None, "no .cl file in the folder"))
+            subs.append((student, sid, None, why, meta))
+        elif not is_dir:
+            if is_archive(name):
+                meta["pending"] = [(path, "")]
+            subs.append((student, sid, None if meta["pending"] else path, "", meta))
         else:
-            subs.append((student, sid, None, "%d .cl files, %s define kernel %s: %s" % (
-                len(cls), len(named) or "none", kernel,
-                ", ".join(os.path.relpath(f, path) for f in cls))))
+            cls, packed, why = walk(path, root)
+            if not why and not cls and packed:  # an upload that is an archive
+                meta["pending"] = [(p, os.path.relpath(p, path)) for p in packed]
+                subs.append((student, sid, None, "", meta))
+                continue
+            subs.append((student, sid, *(choose(path, cls, kernel) if not why else (None, why)),
+                         meta))
+    for (student, uid), g in canvas.items():
+        meta = {"late": g["late"], "pending": [], "lms": "canvas"}
+        files = g["files"]
+        if g["why"]:
+            subs[g["at"]] = (student, uid, None, g["why"], meta)
+        elif len(files) == 1 and files[0][0].endswith(".cl"):
+            subs[g["at"]] = (student, uid, files[0][0], "", meta)
+        else:
+            meta["pending"] = files
+            subs[g["at"]] = (student, uid, None, "", meta)
     return subs
 
 

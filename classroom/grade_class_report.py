@@ -151,14 +151,19 @@ def report_html(path, rows, sims, speeds, dev, settings, rubric, fbs, meaningful
                  f'{fmt_points(rubric["max_points"])}</td><td>{e(r["late"])}</td>'
                  f'<td>{e(r["reason"])}{tool_cell(r)}</td></tr>')
     o.append("</table><h2>Similarity</h2><p>Pairs to look at, never a verdict: identical after "
-             "removing comments, whitespace and optional braces and renaming every name, or "
-             "near-identical: the share of statements in common, in order; the shared lines are "
+             "removing comments, whitespace and optional braces, renaming every name and "
+             "normalising numbers (the same statements, in any order), or near-identical: the "
+             "share of statement tokens in common, in any order; the shared lines are "
              "numbered as in each file. Kernels that all start from one starter file are alike by "
              "design.</p>")
     if sims:
         o.append("<table><tr><th>student</th><th>student</th><th>kind</th><th>score</th>"
                  "<th>shared lines</th></tr>")
         for a, b, k, sc, la, lb in sims:
+            if sc is None:  # a file without a statement: compared with none
+                o.append(f"<tr><td>{e(a)}</td><td></td><td>{k}</td><td>no score</td><td>"
+                         "no statement to compare (empty, comments or #include only)</td></tr>")
+                continue
             o.append(f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{k}</td><td>{sc:.3f}</td><td>"
                      f"<details><summary>{e(ranges(la))} | {e(ranges(lb))}</summary><pre>"
                      f"{e(shared_text(notes['sources'][a], la))}</pre></details></td></tr>")

@@ -16,6 +16,20 @@ if(Python3_FOUND)
            COMMAND ${SCRIPTS}/grade_class_late_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   ocr_test(grade.class_similarity LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_similarity_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # Similarity by statement multisets: reordered renamed copies, kernels
+  # written apart, files without a statement.
+  ocr_test(grade.class_similar_order LABELS grade class quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_similar_order_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # LMS uploads: .zip/.tar.gz unpacked safely (hostile archives refused
+  # whole), Canvas's flat names and LATE marker read.
+  ocr_test(grade.class_archive LABELS grade class quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_archive_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # LMS out: Moodle's grading worksheet written back, a Canvas import CSV.
+  ocr_test(grade.class_lms_out LABELS grade class quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_lms_out_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
+  # One grader process at a time; --help describes every option.
+  ocr_test(grade.class_one_child LABELS grade class quick PROPERTIES TIMEOUT 300
+           COMMAND ${SCRIPTS}/grade_class_one_child_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
   # A folder's kernel found in its code: not in a comment or a string.
   ocr_test(grade.class_detect LABELS grade quick PROPERTIES TIMEOUT 120
            COMMAND ${SCRIPTS}/grade_class_detect_test.sh ${PROJECT_SOURCE_DIR} ${Python3_EXECUTABLE})
@@ -27,6 +41,10 @@ if(Python3_FOUND)
   # every type and load-independent limits; skipped (77) without.
   ocr_test(grade.class_load LABELS grade class PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
            COMMAND ${SCRIPTS}/grade_class_load_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+  # class.conf's build_options on every build, checked by the grader
+  # (int sum only: about 15 s).
+  ocr_test(grade.class_build_options LABELS grade class PROPERTIES TIMEOUT 600
+           COMMAND ${SCRIPTS}/grade_class_build_options_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
   # SIGTERM while the real grader runs a hanging kernel: everything stops.
   ocr_test(grade.class_signal LABELS grade quick PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/grade_class_signal_test.sh ${PROJECT_SOURCE_DIR} ${OCR})

@@ -30,6 +30,11 @@ CL
 # names one only in a string.
 printf '__kernel void \\\n  my_reduce(__global const T *in, __global T *out, const ulong n) { }\n' > "$ann/a.cl"
 printf 'const char *s = "__kernel void my_reduce(";\n' > "$ann/b.cl"
+# Many: 300 .cl files and no kernel: NO_SUBMISSION, the reason naming ten
+# files and the count of the rest (it listed all 300 before: a huge cell).
+many="$c/Many_1003_assignsubmission_file_"
+mkdir -p "$many"
+for i in $(seq 1 300); do printf 'int f%d(int x) { return x; }\n' "$i" > "$many/part$i.cl"; done
 OCR=$stand timeout 120 "$src/classroom/grade_class.sh" "$c" "$tmp/out" --kernel my_reduce \
   --speed-runs 0 > "$tmp/log" 2>&1 || { echo "FAIL: grade_class exit $?"; cat "$tmp/log"; exit 1; }
 "$py" - "$tmp/out" <<'PY'
@@ -39,5 +44,8 @@ run = {s["student"]: s for s in json.load(open(sys.argv[1] + "/run.json"))["subm
 for who, want in (("Kim, Lee", "02_reduce.cl"), ("Ann", "a.cl")):
     assert rows[who]["verdict"] == "PASS", (who, rows[who])
     assert run[who]["file"].endswith("/" + want), (who, run[who]["file"])
-print("PASS: kernels found in code, not in comments or strings")
+r = rows["Many"]
+assert r["verdict"] == "NO_SUBMISSION" and r["reason"].startswith("300 .cl files"), r
+assert r["reason"].endswith(" and 290 more") and len(r["reason"]) < 400, r["reason"]
+print("PASS: kernels found in code, not in comments or strings; a long list cut")
 PY

@@ -40,6 +40,13 @@ rm "$c/grading worksheet.csv"
 # 3. No worksheet: every file time is the same, so report.html warns.
 gc "$c" "$tmp/o3" 2> "$tmp/err" || bad "exit $?: $(cat "$tmp/err")"
 grep -q "Warning.*every file has the same time" "$tmp/o3/report.html" || bad "no warning: one file time for all"
+# 3b. Times a few seconds apart (a copy that took its time): warned too.
+touch -d 2026-01-01T00:00:00Z "$c/Ada Early_2001_assignsubmission_file_/k.cl"
+touch -d 2026-01-01T00:00:02Z "$c/Ben Late_2002_assignsubmission_file_/k.cl"
+touch -d 2026-01-01T00:00:41Z "$c/Cy Edge_2003_assignsubmission_file_/k.cl"
+gc "$c" "$tmp/o3b" 2> "$tmp/err" || bad "exit $?: $(cat "$tmp/err")"
+grep -q "Warning.*every file has the same time (within 60 s)" "$tmp/o3b/report.html" ||
+  bad "no warning: file times 41 s apart"
 # 4. Different times, all after the deadline: warned too.
 touch -d 2026-12-01T10:00:00Z "$c/Ada Early_2001_assignsubmission_file_/k.cl"
 touch -d 2026-12-02T10:00:00Z "$c/Ben Late_2002_assignsubmission_file_/k.cl"

@@ -6,7 +6,7 @@
 # its layout changed (classroom/renamed.cl) and a kernel written apart
 # (classroom/independent.cl). The copies are "identical" to tree.cl (score
 # 1.000), the kernel written apart scores below 0.7 against every other
-# (0.825 with the token comparison before), and each pair names the lines the
+# (0.825 with the token comparison before; 0.409 now), and each pair names the lines the
 # two share, in similarity.csv and in report.html.
 set -u
 src=$1 py=$2
@@ -35,7 +35,8 @@ for other in ("orig", "braces", "renamed"):
     assert r[2] == "near" and float(r[3]) < 0.7, r
 r = by[frozenset(("braces", "orig"))]
 lines = dict(zip(rows[0], r))
-assert lines["shared_lines_a"] == "7-14, 16-20, 22-25, 27" and lines["shared_lines_b"] == "10-26", r
+# every statement shared; the lines holding only a closing brace are no evidence
+assert lines["shared_lines_a"] == "7-14, 16-20, 22, 24-25" and lines["shared_lines_b"] == "10-22, 24-25", r
 page = open(f"{out}/report.html", encoding="utf-8").read()
 assert "res[get_group_id(0)] = buf[0];" in page and "shared lines" in page
 print("ok: copies identical, a kernel written apart well below, shared lines named")

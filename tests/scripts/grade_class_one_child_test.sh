@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# grade_class_one_child_test.sh SRC PYTHON - the class tool runs one grader
+# process at a time (never two children for one student, nor for two): a
+# wrapper around the stand-in grader counts the wrappers alive at each start
+# and holds each run 0.2 s, over a class of four with two speed rounds each;
+# the most ever alive is 1. And grade_class.sh --help describes every option.
+set -u
+src=$1 py=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/c" "$tmp/alive"
+for s in a b c d; do cp "$src/tests/fixtures/kernels_grade/tree.cl" "$tmp/c/$s.cl"; done
+cat > "$tmp/grader" <<PY
+#!$(command -v "$py")
+import os, subprocess, sys, time
+me = os.path.join("$tmp/alive", str(os.getpid()))
+open(me, "w").close()
+with open("$tmp/counts", "a") as f:
+    f.write("%d\n" % len(os.listdir("$tmp/alive")))
+time.sleep(0.2)
+try:
+    sys.exit(subprocess.call([sys.executable, "$src/tests/fixtures/classroom/stand_in_grader.py"]
+                             + sys.argv[1:]))
+finally:
+    os.unlink(me)
+PY
+chmod +x "$tmp/grader"
+OCR=$tmp/grader timeout 120 "$src/classroom/grade_class.sh" "$tmp/c" "$tmp/o" --kernel tree_reduce \
+  --speed-runs 2 2> "$tmp/err" || { cat "$tmp/err"; echo "FAIL: exit $?"; exit 1; }
+runs=$(wc -l < "$tmp/counts") most=$(sort -n "$tmp/counts" | tail -1)
+echo "grader runs: $runs, most alive at once: $most"
+[ "$runs" -ge 20 ] || { echo "FAIL: only $runs grader runs (4 grades and 16 speed runs expected)"; exit 1; }
+[ "$most" = 1 ] || { echo "FAIL: $most grader processes at once"; exit 1; }
+"$src/classroom/grade_class.sh" --help > "$tmp/help" || { echo "FAIL: --help exit $?"; exit 1; }
+"$py" - "$tmp/help" <<'PY' || exit 1
+import re, sys
+text = open(sys.argv[1]).read()
+for opt in ("-p", "-d", "-t", "--settings", "--rubric", "--kernel", "--elems", "--local", "--timeout",
+            "--deadline", "--worksheet", "--timezone", "--seed", "--speed-runs", "--types", "--ops",
+            "--build-options", "--canvas-assignment", "--canvas-gradebook"):
+    m = re.search(r"^  " + re.escape(opt) + r"\b[^\n]*(\n {10,}\S[^\n]*)*", text, re.M)
+    assert m and len(m.group(0).split()) > 2, f"--help does not describe {opt}"
+print("ok: one grader at a time; --help describes every option")
+PY
