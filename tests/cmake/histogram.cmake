@@ -3,10 +3,10 @@
 # refusals, the wait list and done; oclgrind; mutants of the kernels.
 add_executable(test_histogram ${UNIT}/reducer/test_histogram.c)
 target_link_libraries(test_histogram PRIVATE oclreduction m)
-# Drawn data (three seeds), one-bin and edge values (lower, upper, just below
-# upper, NaN, +-inf, out of range), even bins, edges (float and double),
-# bincount, weights, 32/64-bit counts, accumulate, offsets, every method,
-# 2^20 bins (beyond local memory), n = 0.
+# Per type: drawn data (three seeds), one-bin and edge values (lower, upper,
+# just below upper, NaN, +-inf, out of range), even bins and bincount, 32/64-bit
+# counts, accumulate, offsets, every method, 2^20 bins (beyond local memory),
+# n = 0; edges and weights on six types each (few kernel builds in a fresh run).
 foreach(t char uchar short ushort int uint long ulong half float double)
   ocr_test(histogram.types.${t} LABELS quick reducer histogram PROPERTIES TIMEOUT 600
            COMMAND test_histogram types ${t})
