@@ -41,6 +41,10 @@ typedef struct {
     int race_check; /* --race-check: the run under oclgrind, judged (race_check.c) */
     unsigned grade_types, grade_ops;
     unsigned grade_memory; /* --grade-memory: MiB of address space per grading child, 0: none */
+    unsigned grade_cpu;    /* --grade-cpu: CPU seconds per grading child, 0: none */
+    unsigned grade_output; /* --grade-output: MiB a grading child may print, 0: no limit */
+    int quick;             /* --quick: the self-check, the cases most likely to fail */
+    int grade_profile;     /* --grade-profile: where the grading's time went, on stderr */
     /* --timeout outside --grade: seconds the whole run may take, 0: none */
     unsigned run_timeout;
     uint64_t given;    /* bit i: options[i] appeared on the command line */

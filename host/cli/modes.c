@@ -38,8 +38,9 @@ static const char *const one_custom[] = {
     "mpi",   "stream",   "segments",     "threshold", "access",    "kernel",     "kernel-file",
     "chunk", "host-mem", "cpu-baseline", "accurate",  "op",        "race-check", NULL};
 static const char *const map_only[] = {"reduce", "neutral", NULL};
-static const char *const grade_only[] = {"grade-seed", "grade-types",  "grade-ops",
-                                         "list-cases", "grade-memory", NULL};
+static const char *const grade_only[] = {
+    "grade-seed", "grade-types", "grade-ops",    "list-cases",    "grade-memory",
+    "grade-cpu",  "quick",       "grade-output", "grade-profile", NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};
