@@ -263,7 +263,7 @@ static const option_def options[] = {
     NUM(0, "grade-cpu", "S", T_UINT, grade_cpu, 0, 86400,
         "--grade: seconds of CPU time each grading child may use (0: no limit), default 600"),
     NUM(0, "grade-output", "MIB", T_UINT, grade_output, 0, 1u << 20,
-        "--grade: MiB each grading child may print (0: no limit), default 64"),
+        "--grade: MiB a graded case may print (0: no limit), default 64"),
     FLAG(0, "quick", quick,
          "--grade: a self-check in seconds, the cases most likely to fail; not a grade "
          "(docs/labs/grading.md)"),

@@ -91,11 +91,14 @@ void grade_regrade(const grader *g, char *buf, size_t len) {
     if (o->build_options)
         shell_word(q, sizeof q, o->build_options),
             snprintf(opts + k, sizeof opts - k, " --build-options %s", q);
+    char seed[48] = " --quick"; /* --quick draws no sizes: no grade seed */
+    if (!o->quick)
+        snprintf(seed, sizeof seed, " --grade-seed %llu", (unsigned long long)g->grade_seed);
     snprintf(buf, len,
              "oclReduction --grade --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
-             "--seed %llu --grade-seed %llu --timeout %u%s",
+             "--seed %llu%s --timeout %u%s",
              file, name, (unsigned long long)g->geo[0].elems, g->geo[0].local,
-             (unsigned long long)o->seed, (unsigned long long)g->grade_seed, o->timeout, opts);
+             (unsigned long long)o->seed, seed, o->timeout, opts);
 }
 
 /* "int sum n=1 (64 x 1024): WRONG", or the race check's equivalent. */

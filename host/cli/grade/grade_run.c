@@ -337,6 +337,11 @@ typedef struct {
     unsigned limit;
 } job;
 
+/* A file a child writes may reach this many MiB, however small --grade-output
+ * (which limits what a case prints, read on the pipe): the compilers' caches
+ * (POCL's kernel binaries, the program cache) write files of several MiB. */
+enum { FSIZE_FLOOR = 256 };
+
 /* Forks j's child with its stdout on a pipe, its stderr in j->errlog and,
  * for workers, a message pipe; it dies with the grader however the grader
  * ends. Returns 0 in the child (with the message pipe's end in *msg_fd). */
@@ -361,7 +366,9 @@ static int spawn(grader *g, job *j, int *msg_fd) {
          * (SIGXFSZ: a build or a checker that writes without end). */
         struct rlimit cpu = {g->o->grade_cpu, g->o->grade_cpu + 5};
         if (g->o->grade_cpu) setrlimit(RLIMIT_CPU, &cpu);
-        struct rlimit fs = {(rlim_t)g->o->grade_output << 20, (rlim_t)g->o->grade_output << 20};
+        rlim_t fsize = (rlim_t)(g->o->grade_output > FSIZE_FLOOR ? g->o->grade_output : FSIZE_FLOOR)
+                       << 20;
+        struct rlimit fs = {fsize, fsize};
         if (g->o->grade_output) setrlimit(RLIMIT_FSIZE, &fs);
         int e = open(j->errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (e >= 0) dup2(e, 2);
@@ -513,7 +520,7 @@ static void on_worker_line(grader *g, job *j, char *line) {
         if (j->kind == JOB_GROUP)
             snprintf(g->cases[i].detail, sizeof g->cases[i].detail, "%s", line + at);
     } else if (sscanf(line, "S %u", &i) == 1 && i < j->end) {
-        j->cur = (int)i;
+        j->cur = (int)i, j->printed = 0; /* --grade-output is per case */
         j->case_start = now_s(); /* each case gets its full limit; twice when it confirms one */
         /* The timing runs (reduce6 first, the pace the limits follow; the
          * speed case) get the start's generous limit: no limit is known yet. */
@@ -616,7 +623,13 @@ static void finish_worker(grader *g, job *j) {
         start_worker(g, j);
         return;
     }
-    if (j->killed && !j->over_output) {
+    int xcpu = WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGXCPU;
+    if (xcpu) { /* over --grade-cpu: a time limit, said as such */
+        k->verdict = V_TIMEOUT;
+        crash_detail(g, j, k);
+        g->timed_out = 1;
+        stop_kernel(g, bad, "used up its CPU time");
+    } else if (j->killed && !j->over_output) {
         k->verdict = V_TIMEOUT;
         if (j->cur >= 0)
             snprintf(k->detail, sizeof k->detail,
