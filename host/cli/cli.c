@@ -517,6 +517,17 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
         if (cli_given(o, "kernel"))
             return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL,
                        NULL);
+        unsigned loads = cli_ladder_loads(o->kernel_name);
+        if (o->elems_per_group % loads) {
+            char why[400];
+            snprintf(why, sizeof why,
+                     "--kernel-name %s: the ladder's %s reads %u x BLOCK elements per group, so "
+                     "--elems-per-group must be a multiple of %u, not %llu (half a block would "
+                     "read the next group's elements)",
+                     o->kernel_name, o->kernel_name, loads, loads,
+                     (unsigned long long)o->elems_per_group);
+            return bad(why, NULL, NULL);
+        }
         if (cli_given(o, "kernel-dir"))
             return bad("--kernel-dir is for built-in kernels, not --kernel-file", NULL, NULL);
     } else {

@@ -132,6 +132,22 @@ if(Python3_FOUND)
   ocr_test(grade.class LABELS grade class PROPERTIES TIMEOUT 900
            COMMAND ${SCRIPTS}/grade_class_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
 endif()
+# A copied ladder kernel runs in its own geometry (reduce3 reads 2 x BLOCK per
+# group: BLOCK = E / 2, said), in a run and under --grade; an E it cannot
+# split is refused, never half-padded.
+cli_test(kernel_file_ladder --rc 0 --out "^Build options: .*-D BLOCK=1024 -D ELEMS_PER_GROUP=2048( |$)"
+         --err "reads 2 x BLOCK elements per group \\(ocr_kernels.c\\): built with -D BLOCK=1024 for --elems-per-group 2048"
+         -- ${OCR} --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce3.cl --kernel-name reduce3 --elems-per-group 2048 -s 1M --explain)
+cli_test(kernel_file_ladder_runs --rc 0 --out "^Test PASSED!$"
+         -- ${OCR} --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce6.cl --kernel-name reduce6 --elems-per-group 1024 -w 128 -s 100003 -r 1)
+cli_test(kernel_file_ladder_odd --rc 2 --err "--elems-per-group must be a multiple of 2, not 1025"
+         -- ${OCR} --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce3.cl --kernel-name reduce3 --elems-per-group 1025 -s 5000)
+set_tests_properties(cli.kernel_file_ladder cli.kernel_file_ladder_runs cli.kernel_file_ladder_odd PROPERTIES LABELS "quick;grade")
+if(Python3_FOUND)
+  cli_test(grade_quick_ladder --rc 0 --out "^Quick check: ${GRADE_PASS} \\("
+           -- ${OCR} --grade --quick --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce3.cl --kernel-name reduce3 --elems-per-group 2048)
+  set_tests_properties(cli.grade_quick_ladder PROPERTIES LABELS "grade;quick")
+endif()
 # A UTF-8 byte-order mark and CRLF line ends build; UTF-16 is refused by
 # name; a FIFO or a device is refused at once, a newline in the path works.
 foreach(f bom crlf)

@@ -426,6 +426,7 @@ static ocr_status setup(grader *g, const cli_options *o) {
         return OCR_RUNTIME;
     }
     g->self[sl] = '\0';
+    cli_ladder_note(o);
     return cli_check_kernel_file(o->kernel_file);
 }
 
