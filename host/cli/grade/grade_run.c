@@ -28,7 +28,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -209,7 +208,7 @@ static unsigned group_of(const grader *g, unsigned i) {
  *   D limit      the device's largest work-group
  *   E            the device cannot be opened (a broken environment)
  *   H message    the harness cannot run here (too large, no memory)
- *   G gi         group gi's build starts
+ *   G gi at      group gi's build starts, its messages at byte `at` of stderr
  *   K gi ms      it ended, after ms milliseconds
  *   B            the group's kernel does not build (the log is on stderr)
  *   U            the device cannot run the group's type (double without fp64)
@@ -240,7 +239,8 @@ static void worker(const grader *g, int kind, unsigned first, unsigned end, int 
         if (!have || now != gi) {
             if (k) ocr_kernel_release(k), k = NULL;
             gi = now, have = 1;
-            say(fd, "G %u", gi);
+            fflush(stderr);
+            say(fd, "G %u %lld", gi, (long long)lseek(2, 0, SEEK_CUR)); /* where its log starts */
             k = build_group(g, dev, gi, kind == JOB_REF, fd);
             uint64_t gmost = 0;
             for (unsigned c = i; c < end && (kind != JOB_GROUP || group_of(g, c) == gi); ++c)
@@ -454,11 +454,6 @@ static void wait_any(grader *g, job *jobs, unsigned n) {
 
 /* ---- value checks ------------------------------------------------------- */
 
-static long file_size(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 ? (long)st.st_size : 0;
-}
-
 /* Group j->gi did not run (V_SKIPPED: the device has no double; V_BUILD_ERROR:
  * it does not build). A build's log is kept once, in the first case of the
  * first group it broke; the others point there (the same log 48 times would
@@ -496,6 +491,7 @@ static void on_worker_line(grader *g, job *j, char *line) {
     unsigned i;
     int v, set, at = 0;
     unsigned long long ns;
+    long long from;
     size_t limit;
     char got[64], want[64];
     if (line[0] == 'E') {
@@ -506,8 +502,10 @@ static void on_worker_line(grader *g, job *j, char *line) {
         snprintf(g->env_msg, sizeof g->env_msg, "%s", line + 2);
     } else if (sscanf(line, "D %zu", &limit) == 1) {
         g->device_limit = limit;
-    } else if (sscanf(line, "G %u", &i) == 1 && i < g->ngroups) {
-        j->gi = i, j->log_from = file_size(j->errlog); /* this build's log starts there */
+    } else if (sscanf(line, "G %u %lld", &i, &from) == 2 && i < g->ngroups) {
+        /* The child says where: by the time this line is read its build may
+         * have written its log already. */
+        j->gi = i, j->log_from = from > 0 ? (long)from : 0;
         j->cur = -1, j->deadline = now_s() + j->start_limit;
         ++g->builds;
     } else if (sscanf(line, "K %u %llu", &i, &ns) == 2) {
