@@ -223,14 +223,8 @@ static void worker(const grader *g, int kind, unsigned first, unsigned end, int 
     if (ocr_device_open(&choice, &dev) != OCR_OK) say(fd, "E"), leave();
     const ocr_device_info *in = ocr_device_get_info(dev);
     say(fd, "D %zu", in->max_wg < in->max_item0 ? in->max_wg : in->max_item0);
-    uint64_t most = 0;
-    for (unsigned i = first; i < end; ++i)
-        most = g->cases[i].n > most ? g->cases[i].n : most;
-    void *data = malloc(most * 8); /* the largest type's size */
-    if (!data)
-        say(fd, "H cannot allocate %llu MiB for n = %llu", (unsigned long long)(most * 8 >> 20),
-            (unsigned long long)most),
-            leave();
+    void *data = NULL;
+    uint64_t room = 0; /* elements data holds, of the largest type (8 bytes) */
     ocr_kernel *k = NULL;
     int have = 0; /* k is the current group's (NULL: it did not build) */
     unsigned gi = UINT_MAX;
@@ -256,6 +250,14 @@ static void worker(const grader *g, int kind, unsigned first, unsigned end, int 
                     "--elems-per-group makes smaller sizes): %s",
                     (unsigned long long)gmost, ocr_last_error()),
                     leave();
+            if (k && gmost > room) { /* only once the device said the size can run */
+                free(data);
+                if (!(data = malloc(gmost * 8)))
+                    say(fd, "H cannot allocate %llu MiB for n = %llu",
+                        (unsigned long long)(gmost * 8 >> 20), (unsigned long long)gmost),
+                        leave();
+                room = gmost;
+            }
         }
         if (k) run_case(g, dev, k, i, kind != JOB_GROUP, data, fd);
     }
