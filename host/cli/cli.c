@@ -284,6 +284,15 @@ static const option_def options[] = {
         "--grade: the seed of the unpublished sizes; default drawn fresh and printed"),
     NUM(0, "grade-memory", "MIB", T_UINT, grade_memory, 0, 1u << 20,
         "--grade: MiB of address space each grading child may use (0: no limit), default 4096"),
+    NUM(0, "grade-cpu", "S", T_UINT, grade_cpu, 0, 86400,
+        "--grade: seconds of CPU time each grading child may use (0: no limit), default 600"),
+    NUM(0, "grade-output", "MIB", T_UINT, grade_output, 0, 1u << 20,
+        "--grade: MiB a graded case may print (0: no limit), default 64"),
+    FLAG(0, "quick", quick,
+         "--grade: a self-check in seconds, the cases most likely to fail; not a grade "
+         "(docs/labs/grading.md)"),
+    FLAG(0, "grade-profile", grade_profile,
+         "--grade: where the time went (reference, builds, cases, race checks), on stderr"),
     CUSTOM(0, "grade-types", "LIST", parse_grade_list,
            "--grade: grade only these types (default int,uint,long,ulong,float,double)"),
     CUSTOM(0, "grade-ops", "LIST", parse_grade_list,
@@ -543,6 +552,17 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
         if (cli_given(o, "kernel"))
             return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL,
                        NULL);
+        unsigned loads = cli_ladder_loads(o->kernel_name);
+        if (o->elems_per_group % loads) {
+            char why[400];
+            snprintf(why, sizeof why,
+                     "--kernel-name %s: the ladder's %s reads %u x BLOCK elements per group, so "
+                     "--elems-per-group must be a multiple of %u, not %llu (half a block would "
+                     "read the next group's elements)",
+                     o->kernel_name, o->kernel_name, loads, loads,
+                     (unsigned long long)o->elems_per_group);
+            return bad(why, NULL, NULL);
+        }
         if (cli_given(o, "kernel-dir"))
             return bad("--kernel-dir is for built-in kernels, not --kernel-file", NULL, NULL);
     } else {
@@ -568,6 +588,8 @@ ocr_status cli_read_options(int argc, char **argv, cli_options *o) {
     o->device.type = CL_DEVICE_TYPE_ALL;
     o->timeout = 20;
     o->grade_memory = 4096;
+    o->grade_cpu = 600;
+    o->grade_output = 64;
     o->tune_budget = 60;
 
     for (int i = 1; i < argc; ++i) {

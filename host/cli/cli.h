@@ -41,6 +41,10 @@ typedef struct {
     int race_check; /* --race-check: the run under oclgrind, judged (race_check.c) */
     unsigned grade_types, grade_ops;
     unsigned grade_memory; /* --grade-memory: MiB of address space per grading child, 0: none */
+    unsigned grade_cpu;    /* --grade-cpu: CPU seconds per grading child, 0: none */
+    unsigned grade_output; /* --grade-output: MiB a grading child may print, 0: no limit */
+    int quick;             /* --quick: the self-check, the cases most likely to fail */
+    int grade_profile;     /* --grade-profile: where the grading's time went, on stderr */
     /* --timeout outside --grade: seconds the whole run may take, 0: none */
     unsigned run_timeout;
     uint64_t given;    /* bit i: options[i] appeared on the command line */
@@ -103,10 +107,15 @@ const char *cli_split_pair(const char *p, int *platform, int *device);
 /* ---- what the options ask of the library (request.c) ---------------- */
 
 /* A --kernel-file kernel's spec: one output per group of `elems` elements,
- * `local` work-items a group. */
+ * `local` work-items a group; a --kernel-name of the ladder's (reduce3 to
+ * reduce6) gets the registry's loads per slot, BLOCK = elems / loads. */
 ocr_kernel_spec cli_file_kernel(const char *name, const char *file, size_t local, uint64_t elems,
                                 const char *summary);
 /* The run options the command line describes: M, the CPU baseline given. */
+/* The registry's loads per slot for a ladder kernel's name (1 for any other
+ * name); cli_ladder_note says on stderr what the build is given. */
+unsigned cli_ladder_loads(const char *name);
+void cli_ladder_note(const cli_options *o);
 ocr_run_options cli_run_options(const cli_options *o, uint64_t m, ocr_cpu_baseline cpu);
 /* The build request the options describe; OCR_USAGE for an unknown kernel,
  * OCR_RUNTIME for a --kernel-file that cannot be opened. */

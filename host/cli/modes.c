@@ -45,8 +45,9 @@ static const char *const one_histogram[] = {
     "accurate", "op",     "race-check",  "preset",   "map",       NULL};
 static const char *const histogram_only[] = {"range", "hist-method", NULL};
 static const char *const map_only[] = {"reduce", "neutral", NULL};
-static const char *const grade_only[] = {"grade-seed", "grade-types",  "grade-ops",
-                                         "list-cases", "grade-memory", NULL};
+static const char *const grade_only[] = {
+    "grade-seed", "grade-types", "grade-ops",    "list-cases",    "grade-memory",
+    "grade-cpu",  "quick",       "grade-output", "grade-profile", NULL};
 static const char *const tune_only[] = {"tune-budget", NULL};
 static const char *const split_only[] = {"split-shares", NULL};
 static const char *const stream_only[] = {"chunk", NULL};

@@ -5,16 +5,36 @@
 
 #include <stdlib.h>
 
+unsigned cli_ladder_loads(const char *name) {
+    const ocr_kernel_spec *s = name ? ocr_kernel_find(name) : NULL;
+    return s && s->kind == OCR_PER_GROUP && s->loads_per_slot > 1 ? s->loads_per_slot : 1;
+}
+
+/* A copy of a ladder kernel (reduce3 to reduce6 read 2 x BLOCK elements per
+ * group) runs in its own geometry: BLOCK = E / 2, so that the group reads
+ * its E elements and no group reads another's or the padding. */
 ocr_kernel_spec cli_file_kernel(const char *name, const char *file, size_t local, uint64_t elems,
                                 const char *summary) {
+    unsigned loads = cli_ladder_loads(name);
     return (ocr_kernel_spec){.name = name,
                              .file = file,
                              .kind = OCR_PER_GROUP,
                              .local_size = local,
-                             .block = (size_t)elems,
-                             .loads_per_slot = 1,
+                             .block = (size_t)(elems / loads),
+                             .loads_per_slot = loads,
                              .default_m = (size_t)elems,
                              .summary = summary};
+}
+
+void cli_ladder_note(const cli_options *o) {
+    unsigned loads = cli_ladder_loads(o->kernel_name);
+    if (loads > 1)
+        fprintf(stderr,
+                "oclReduction: --kernel-name %s: the ladder's %s reads %u x BLOCK elements per "
+                "group (ocr_kernels.c): built with -D BLOCK=%llu for --elems-per-group %llu\n",
+                o->kernel_name, o->kernel_name, loads,
+                (unsigned long long)(o->elems_per_group / loads),
+                (unsigned long long)o->elems_per_group);
 }
 
 ocr_run_options cli_run_options(const cli_options *o, uint64_t m, ocr_cpu_baseline cpu) {
@@ -37,6 +57,7 @@ ocr_status cli_make_request(const cli_options *o, ocr_build_request *rq) {
                             o->elems_per_group, "user kernel");
         rq->kernel_file = o->kernel_file;
         if (cli_check_kernel_file(o->kernel_file) != OCR_OK) return OCR_RUNTIME;
+        cli_ladder_note(o);
     } else {
         const ocr_kernel_spec *s = o->spec;
         if (!s) {

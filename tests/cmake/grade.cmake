@@ -91,6 +91,13 @@ if(Python3_FOUND)
     ocr_test(grade.memory_limit LABELS grade PROPERTIES TIMEOUT 600
              COMMAND ${SCRIPTS}/grade_memory_test.sh ${OCR} ${Python3_EXECUTABLE} ${KG})
   endif()
+  # Limits on every child, each named in the verdict (memory: CRASH; the
+  # clock and CPU time: TIMEOUT; output: CRASH), no child after one died,
+  # never two at once; feedback a few KB, the first failing case first.
+  if(NOT OCR_SANITIZE)
+    ocr_test(grade.limits LABELS grade PROPERTIES TIMEOUT 600
+             COMMAND ${SCRIPTS}/grade_limits_test.sh ${OCR} ${Python3_EXECUTABLE} ${KG})
+  endif()
   # A matrix no one reads in advance: sizes drawn from a fresh grade seed
   # catch a kernel right only at the published ones; the seed repeats it.
   grade_test(published_only ${KG}/published_only.cl tree_reduce 1024 WRONG)
@@ -102,6 +109,16 @@ if(Python3_FOUND)
   # --timeout 1, PASS alike idle and with 2 x cores busy processes.
   ocr_test(grade.load_independent LABELS grade class PROPERTIES TIMEOUT 600
            COMMAND ${SCRIPTS}/grade_load_test.sh ${OCR} ${Python3_EXECUTABLE} ${KG})
+  # --quick, the students' self-check: a wrong identity (T acc = 0) fails
+  # at once (int prod n=1), a correct kernel passes, one geometry, the
+  # published sizes and one race check.
+  cli_test(grade_quick_identity --rc 1 --out "^Quick check: WRONG" --out "^First failure: int prod n=1 \\(64 x 1024\\): WRONG$"
+           --out "^  rule: the result must be the operator's reduction" --no-out "^Geometry 2"
+           -- ${OCR} --grade --quick --kernel-file ${KG}/zero_identity.cl --kernel-name tree_reduce --elems-per-group 1024)
+  cli_test(grade_quick_pass --rc 0 --out "^Quick check: ${GRADE_PASS} \\(" --out "^Regrade: .* --quick --timeout"
+           --no-out "^Geometry 2" --no-err "grade seed"
+           -- ${OCR} --grade --quick --kernel-file ${KG}/tree.cl --kernel-name tree_reduce --elems-per-group 1024)
+  set_tests_properties(cli.grade_quick_identity cli.grade_quick_pass PROPERTIES LABELS "grade;quick")
   # The hard-coded '+' passes every sum and fails the other operators.
   cli_test(grade_plus_text --rc 1 --out "^  int    sum  ( PASS){14}$"
            --out "^  int    prod  WRONG" --out "^First failure: int prod n=1 \\(64 x 1024\\): WRONG$" --out "^  replay: oclReduction --kernel-file "
@@ -114,6 +131,22 @@ if(Python3_FOUND)
   # as the single-kernel tests).
   ocr_test(grade.class LABELS grade class PROPERTIES TIMEOUT 900
            COMMAND ${SCRIPTS}/grade_class_test.sh ${PROJECT_SOURCE_DIR} ${OCR} ${Python3_EXECUTABLE})
+endif()
+# A copied ladder kernel runs in its own geometry (reduce3 reads 2 x BLOCK per
+# group: BLOCK = E / 2, said), in a run and under --grade; an E it cannot
+# split is refused, never half-padded.
+cli_test(kernel_file_ladder --rc 0 --out "^Build options: .*-D BLOCK=1024 -D ELEMS_PER_GROUP=2048( |$)"
+         --err "reads 2 x BLOCK elements per group \\(ocr_kernels.c\\): built with -D BLOCK=1024 for --elems-per-group 2048"
+         -- ${OCR} --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce3.cl --kernel-name reduce3 --elems-per-group 2048 -s 1M --explain)
+cli_test(kernel_file_ladder_runs --rc 0 --out "^Test PASSED!$"
+         -- ${OCR} --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce6.cl --kernel-name reduce6 --elems-per-group 1024 -w 128 -s 100003 -r 1)
+cli_test(kernel_file_ladder_odd --rc 2 --err "--elems-per-group must be a multiple of 2, not 1025"
+         -- ${OCR} --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce3.cl --kernel-name reduce3 --elems-per-group 1025 -s 5000)
+set_tests_properties(cli.kernel_file_ladder cli.kernel_file_ladder_runs cli.kernel_file_ladder_odd PROPERTIES LABELS "quick;grade")
+if(Python3_FOUND)
+  cli_test(grade_quick_ladder --rc 0 --out "^Quick check: ${GRADE_PASS} \\("
+           -- ${OCR} --grade --quick --kernel-file ${PROJECT_SOURCE_DIR}/cl/reduce3.cl --kernel-name reduce3 --elems-per-group 2048)
+  set_tests_properties(cli.grade_quick_ladder PROPERTIES LABELS "grade;quick")
 endif()
 # A UTF-8 byte-order mark and CRLF line ends build; UTF-16 is refused by
 # name; a FIFO or a device is refused at once, a newline in the path works.

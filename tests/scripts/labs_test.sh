@@ -17,10 +17,11 @@
 #    a block that leaves anything in it, or under those, fails the test
 #    (a student runs the blocks in the checkout);
 #  - `oclReduction` is a wrapper that appends `-r 2`, and `-s 64K` where the
-#    command gives no size (the default is 2^25; the labs' explicit sizes are
+#    command gives no size (nothing to --grade: its matrix fixes its sizes) (the default is 2^25; the labs' explicit sizes are
 #    small already), so every lab runs at small N; bench/drivers/sweep.sh and
 #    docs/labs/variants/run.sh get the wrapper through OCR;
-#  - package installs (`sudo apt-get ...`) and the PATH setup line are skipped:
+#  - package installs (`sudo apt-get ...`, or the README's root-or-sudo
+#    idiom `SUDO=...; $SUDO apt-get ...`) and the PATH setup line are skipped:
 #    the test machine has the packages, and the wrapper is already on PATH;
 #  - each block runs under `bash -e`;
 #  - a block that runs oclgrind is skipped, and says so, where oclgrind is not
@@ -33,7 +34,7 @@ mkdir -p "$tmp/bin" "$tmp/work"
 cat > "$tmp/bin/oclReduction" <<WRAP
 #!/bin/sh
 size="-s 64K"
-for a in "\$@"; do case "\$a" in -s|-s*|--size|--size=*) size="" ;; esac; done
+for a in "\$@"; do case "\$a" in -s|-s*|--size|--size=*) size="" ;; --grade) exec "$ocr" "\$@" ;; esac; done
 exec "$ocr" "\$@" \$size -r 2
 WRAP
 chmod +x "$tmp/bin/oclReduction"
@@ -59,7 +60,7 @@ for md in "$src"/docs/labs/*.md; do
     [ -e "$b" ] || continue
     n=${b##*.} page=$(basename "$md")
     blocks=$((blocks + 1))
-    sed -i -E 's/^(sudo apt-get .*|export PATH=.*)$/: skipped: \1/' "$b"
+    sed -i -E 's/^(sudo apt-get .*|SUDO=.*apt-get .*|export PATH=.*)$/: skipped: \1/' "$b"
     if [ "$have_oclgrind" = 0 ] && grep -q '^[^:#]*oclgrind ' "$b"; then
       skipped=$((skipped + 1))
       echo "skip: $page block $n (oclgrind is not installed)"

@@ -68,9 +68,22 @@ static void not_graded(grader *g) {
     g->nnot_graded = k;
 }
 
+/* --quick: the pairs a wrong kernel fails first. min, max and prod are
+ * where an accumulator started at 0 instead of the operator's identity is
+ * wrong (sum hides it); uint min, where 0 is the smallest value; float
+ * prod, a product of floats; int sum, the ladder's case. */
+static const type_op quick_pairs[] = {
+    {OCR_INT, OCR_SUM},  {OCR_INT, OCR_PROD},   {OCR_INT, OCR_MIN},  {OCR_INT, OCR_MAX},
+    {OCR_UINT, OCR_MIN}, {OCR_FLOAT, OCR_PROD}, {OCR_FLOAT, OCR_MAX}};
+
 /* The (type, operator) groups of the first geometry. */
 static unsigned first_pairs(const cli_options *o, type_op *to) {
     unsigned k = 0;
+    if (o->quick && !o->list_cases) {
+        for (unsigned i = 0; i < COUNT(quick_pairs); ++i)
+            if (graded(o, quick_pairs[i].type, quick_pairs[i].op)) to[k++] = quick_pairs[i];
+        if (k) return k; /* else the narrowing left none of them: its own pairs */
+    }
     for (unsigned t = 0; t < COUNT(contract_types); ++t)
         for (unsigned p = 0; p < COUNT(contract_ops); ++p)
             if (graded(o, contract_types[t], contract_ops[p]))
@@ -159,6 +172,7 @@ static unsigned make_sizes(grader *g, unsigned geo, uint64_t *s) {
      * a published size fails first there, whatever the seed. */
     uint64_t *d = g->drawn[geo];
     drawn_sizes(g->grade_seed, geo, e, d);
+    if (g->o->quick) return k; /* the published sizes only: the same check on every edit */
     qsort(d, GRADE_DRAWN, sizeof d[0], by_value);
     for (unsigned i = 0; i < GRADE_DRAWN; ++i) {
         int seen = 0;
@@ -222,6 +236,7 @@ int grade_find_oclgrind(char *path, size_t len) {
 
 /* The second geometry's groups, once the device's largest work-group is known. */
 static void plan_second(grader *g, size_t device_limit) {
+    if (g->o->quick) return; /* the command line's geometry only */
     choose_second(g, device_limit);
     type_op to[COUNT(contract_types)];
     if (g->ngeo == 2) add_groups(g, 1, to, second_pairs(g->o, to));
@@ -241,7 +256,7 @@ static void run_values(grader *g) {
         limit = grade_run_groups(g, from);
         if (!planned && limit) planned = 1, plan_second(g, limit);
     }
-    grade_run_speed(g);
+    if (!g->o->quick) grade_run_speed(g);
 }
 
 /* Whether type t failed to build at geometry geo (its race check is then a
@@ -268,7 +283,7 @@ static void run_races(grader *g) {
     unsigned idx[GRADE_MAX_CASES], count = 0;
     for (unsigned geo = 0; geo < g->ngeo; ++geo) {
         unsigned before = g->ncases;
-        for (unsigned r = 0; r < COUNT(race_types); ++r)
+        for (unsigned r = 0; r < COUNT(race_types) && !(g->o->quick && g->ncases > before); ++r)
             if (type_graded(g->o, race_types[r]))
                 add_case(g, 1, geo, race_types[r], OCR_SUM, 2 * g->geo[geo].elems + 3);
         if (g->ncases == before) /* none of them graded */
@@ -280,12 +295,17 @@ static void run_races(grader *g) {
             c->verdict = V_BUILD_ERROR;
             snprintf(c->detail, sizeof c->detail, "the kernel does not build for %s",
                      ocr_type_name(c->type));
-        } else if (g->have_oclgrind && (!g->timed_out || i == g->nvalue)) {
+        } else if (g->have_oclgrind && !g->stopped) {
             idx[count++] = i;
+        } else if (g->have_oclgrind) {
+            c->verdict = V_NOT_RUN; /* a value case crashed or hung: no more children */
         }
     }
-    if (isatty(2)) fprintf(stderr, "\rgrading: %u race checks under oclgrind      ", count);
+    g->nraces = count;
     grade_run_races(g, idx, count);
+    for (unsigned k = 0; k < count; ++k)
+        if (g->cases[idx[k]].verdict == V_SKIPPED && !g->cases[idx[k]].checker_failed && g->stopped)
+            g->cases[idx[k]].verdict = V_NOT_RUN; /* after a race check that hung */
 }
 
 /* A RACE whose values are wrong too says both: the first RACE case's
@@ -348,6 +368,18 @@ static void decide(grader *g) {
     not_graded(g);
 }
 
+/* --grade-profile: where the time went, and how many children ran (never
+ * more than one at a time). */
+static void profile(const grader *g) {
+    double total = grade_now() - g->t_start;
+    fprintf(stderr,
+            "oclReduction: --grade-profile: %.2f s in all; reference (reduce6) %.2f s; value "
+            "cases %.2f s (%u cases, %u builds taking %.2f s); speed case %.2f s; race checks "
+            "%.2f s (%u under oclgrind); %u children, one at a time\n",
+            total, g->ref_s, g->values_s, g->cases_done, g->builds, g->build_ms / 1e3, g->speed_s,
+            g->races_s, g->races_done, g->children);
+}
+
 /* The kernel's own output goes to stderr (the per-student log of
  * classroom/grade_class.sh), capped; never into the report. */
 static void print_output(const grader *g) {
@@ -364,7 +396,7 @@ static void print_output(const grader *g) {
  * sizes in advance) and said, so the grading can be repeated. */
 static uint64_t choose_grade_seed(const cli_options *o) {
     uint64_t s = 0;
-    if (o->grade_seed_given) return o->grade_seed;
+    if (o->grade_seed_given || o->quick) return o->grade_seed; /* --quick draws no sizes */
     FILE *f = fopen("/dev/urandom", "rb");
     if (!f || fread(&s, sizeof s, 1, f) != 1) s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     if (f) fclose(f);
@@ -388,13 +420,13 @@ static ocr_status setup(grader *g, const cli_options *o) {
     /* the speed case: int sum at the largest published size (the same for every seed) */
     g->speed = g->groups[0].first + g->npublished[0] - 1;
     g->have_oclgrind = grade_find_oclgrind(g->oclgrind, sizeof g->oclgrind);
-    g->timeout_group = -1;
     ssize_t sl = readlink("/proc/self/exe", g->self, sizeof g->self - 1);
     if (sl <= 0) {
         fprintf(stderr, "oclReduction: --grade cannot find its own executable\n");
         return OCR_RUNTIME;
     }
     g->self[sl] = '\0';
+    cli_ladder_note(o);
     return cli_check_kernel_file(o->kernel_file);
 }
 
@@ -444,14 +476,15 @@ ocr_status cli_grade(const cli_options *o) {
     static grader g; /* large: keep it off the stack */
     if (o->list_cases) return list_cases(o);
     if (setup(&g, o) != OCR_OK || make_tmpdir(&g) != OCR_OK) return OCR_RUNTIME;
-    if (isatty(2)) fprintf(stderr, "grading: value checks (two at a time)...");
+    if (isatty(2)) fprintf(stderr, "grading: value checks...");
+    g.t_start = grade_now();
     run_values(&g);
-    for (unsigned i = 0; i < g.nvalue; ++i)
-        if (g.cases[i].verdict == V_NOT_RUN)
-            snprintf(g.cases[i].detail, sizeof g.cases[i].detail,
-                     "not run: an earlier case timed out");
     if (!g.env_broken) run_races(&g);
-    if (isatty(2)) fprintf(stderr, "\r%70s\r", "");
+    for (unsigned i = 0; i < g.ncases; ++i)
+        if (g.cases[i].verdict == V_NOT_RUN)
+            snprintf(g.cases[i].detail, sizeof g.cases[i].detail, "not run: %s", g.stop_why);
+    if (isatty(2)) fprintf(stderr, "\r%90s\r", "");
+    if (o->grade_profile) profile(&g);
     unlink(tmp_files[0]), unlink(tmp_files[1]), rmdir(tmp_files[2]);
     print_output(&g);
     free(g.output);

@@ -92,7 +92,16 @@ typedef struct {
     int have_oclgrind;
     size_t device_limit; /* the device's largest work-group as a child told it, 0: not yet */
     int env_broken, timed_out;
-    int timeout_group; /* the first group in matrix order with a TIMEOUT, or -1 */
+    /* A case crashed or hung (a child over a limit): no more children for
+     * this kernel; the cases not run are NOT_RUN for this reason. */
+    int stopped;
+    char stop_why[320];
+    /* What the grading cost (--grade-profile) and how far it is (the
+     * progress line): children started, builds and their time, cases done,
+     * each phase's wall time. */
+    unsigned children, builds, cases_done, races_done, nraces;
+    unsigned long long build_ms;
+    double t_start, ref_s, values_s, speed_s, races_s, t_values0, t_races0;
     char env_msg[1024];
     uint64_t speed_ns, ref_ns; /* the speed case's kernel time, and reduce6's at its size */
     uint64_t ref_n;            /* that size */
@@ -121,20 +130,23 @@ enum { GRADE_OUTPUT_CAP = 64 * 1024, GRADE_REPLAY_LEN = 2 * PATH_MAX + 2048 };
 /* grade_run.c, the value checks in three steps (grade.c plans between
  * them): grade_run_reference runs reduce6 alone at the speed case's size
  * (the speed reference, and the measure of this machine's pace for
- * grade_case_limit); grade_run_groups runs the value groups [from, ngroups),
- * two children at a time (the machine has cores to spare while one child
- * compiles); grade_run_speed times the speed case alone. Both runs return
- * the device's largest work-group once a child has told it (0: not yet),
- * which decides the second geometry. A child that crashes or hangs is
- * replaced for the group's remaining cases; after a time-out no new group
- * starts, and the outcome is made the one a serial run gives: every group
- * after the first that timed out is NOT_RUN. */
+ * grade_case_limit); grade_run_groups runs the value groups [from, ngroups)
+ * in one child (one device, each group built once); grade_run_speed times
+ * the speed case alone. Never more than one child at a time. Both runs
+ * return the device's largest work-group once a child has told it (0: not
+ * yet), which decides the second geometry. A case that crashes, or hangs
+ * twice (the second time with twice the limit), stops the kernel: every
+ * case after it is NOT_RUN (g->stopped, g->stop_why). */
 size_t grade_run_reference(grader *g);
 size_t grade_run_groups(grader *g, unsigned from);
 void grade_run_speed(grader *g);
+/* grade_run.c: the progress line on a terminal, with a time-left estimate
+ * from the pace so far (race: a race check just ended). */
+void grade_progress(const grader *g, int race);
+double grade_now(void);
 /* grade_run.c: case n's time limit in seconds (see LIMIT_FACTOR). */
 double grade_case_limit(const grader *g, uint64_t n);
-/* grade_run.c: the race checks cases[idx[0..count)] under oclgrind, two at a
+/* grade_run.c: the race checks cases[idx[0..count)] under oclgrind, one at a
  * time. */
 void grade_run_races(grader *g, const unsigned *idx, unsigned count);
 
@@ -148,6 +160,12 @@ void grade_report(const grader *g);
 /* grade_report.c: the command line that replays case i on its own (a race
  * check: the same run under oclgrind), file names quoted for a shell. */
 void grade_replay(const grader *g, unsigned i, char *buf, size_t len);
+
+/* grade_report.c: the student's feedback (the first failing case, the rule
+ * it breaks, its replay, a count of the rest), at most GRADE_FEEDBACK_LEN
+ * bytes; "" when every case passed. */
+enum { GRADE_FEEDBACK_LEN = 4096 };
+void grade_feedback(const grader *g, char *buf, size_t len);
 
 /* grade_report.c: the command that repeats the whole grading (its grade
  * seed included). */

@@ -91,11 +91,14 @@ void grade_regrade(const grader *g, char *buf, size_t len) {
     if (o->build_options)
         shell_word(q, sizeof q, o->build_options),
             snprintf(opts + k, sizeof opts - k, " --build-options %s", q);
+    char seed[48] = " --quick"; /* --quick draws no sizes: no grade seed */
+    if (!o->quick)
+        snprintf(seed, sizeof seed, " --grade-seed %llu", (unsigned long long)g->grade_seed);
     snprintf(buf, len,
              "oclReduction --grade --kernel-file %s --kernel-name %s --elems-per-group %llu -w %zu "
-             "--seed %llu --grade-seed %llu --timeout %u%s",
+             "--seed %llu%s --timeout %u%s",
              file, name, (unsigned long long)g->geo[0].elems, g->geo[0].local,
-             (unsigned long long)o->seed, (unsigned long long)g->grade_seed, o->timeout, opts);
+             (unsigned long long)o->seed, seed, o->timeout, opts);
 }
 
 /* "int sum n=1 (64 x 1024): WRONG", or the race check's equivalent. */
@@ -133,6 +136,69 @@ static void race_check(const grader *g, char *buf, size_t len) {
         snprintf(buf, len, "oclgrind");
 }
 
+/* The rule a verdict says the kernel broke, in a line. */
+static const char *const rules[V_NVERDICTS] = {
+    [V_WRONG] = "the result must be the operator's reduction of all n elements, for every size, "
+                "type and operator (an accumulator starts at the operator's identity: 0 is "
+                "right for sum, or and xor only)",
+    [V_BUILD_ERROR] = "the kernel must build for every type and operator of the kernel contract",
+    [V_OUT_OF_BOUNDS] = "a group may read only in[0, n) and write only its own out[] element",
+    [V_CRASH] = "a run must end without a crash, inside the grader's memory, CPU-time and "
+                "output limits",
+    [V_TIMEOUT] = "every case must end within its time limit",
+    [V_RACE] = "no two work-items may touch one location, one of them writing, without a "
+               "barrier between them",
+    [V_UNINITIALIZED] = "every value a kernel reads must have been written first"};
+
+/* The student's feedback: the first failing case, the rule it breaks, its
+ * detail (cut to FEEDBACK_DETAIL bytes at a line's end), the replay command,
+ * and a count of the rest by verdict; a few KB whatever failed (a BUILD_ERROR
+ * or a TIMEOUT once listed every case: 90-155 KB). */
+enum { FEEDBACK_DETAIL = 1536 };
+void grade_feedback(const grader *g, char *buf, size_t len) {
+    size_t k = 0;
+    buf[0] = '\0';
+    if (g->first < 0) return;
+    const grade_case *c = &g->cases[g->first];
+    char name[200], rp[GRADE_REPLAY_LEN], detail[FEEDBACK_DETAIL];
+    case_name(g, c, name, sizeof name);
+#define PUT(...)                                                                                   \
+    (k += (size_t)snprintf(buf + k, k < len ? len - k : 0, __VA_ARGS__), k = k < len ? k : len - 1)
+    PUT("First failure: %s\n", name);
+    if (c->verdict == V_WRONG)
+        PUT("  got %s, expected %s (%s data)\n", c->got, c->want,
+            data_name(c) ? data_name(c) : "?");
+    if (rules[c->verdict]) PUT("  rule: %s\n", rules[c->verdict]);
+    if (c->detail[0]) {
+        size_t n = strlen(c->detail), keep = n < sizeof detail ? n : sizeof detail - 32;
+        while (keep < n && keep > 0 && c->detail[keep] != '\n')
+            --keep;
+        snprintf(detail, sizeof detail, "%.*s%s", (int)keep, c->detail, keep < n ? "\n[cut]" : "");
+        for (char *line = detail, *nl; line; line = nl ? nl + 1 : NULL) {
+            nl = strchr(line, '\n');
+            PUT("  %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+        }
+    }
+    grade_replay(g, (unsigned)g->first, rp, sizeof rp);
+    PUT("  replay: %s\n", rp);
+    unsigned count[V_NVERDICTS] = {0}, rest = 0;
+    for (unsigned i = 0; i < g->ncases; ++i) {
+        grade_verdict v = g->cases[i].verdict;
+        if ((int)i == g->first || v == V_PASS || v == V_SKIPPED) continue;
+        ++count[v], ++rest;
+    }
+    if (!rest) {
+        PUT("  no other case failed\n");
+        return;
+    }
+    PUT("  and %u more case%s not passed:", rest, rest == 1 ? "" : "s");
+    for (int v = 0, sep = 0; v < V_NVERDICTS; ++v)
+        if (count[v]) PUT("%s %u %s", sep++ ? "," : "", count[v], grade_verdict_names[v]);
+    PUT("\n");
+    if (count[V_NOT_RUN] && g->stopped) PUT("  not run because %s\n", g->stop_why);
+#undef PUT
+}
+
 /* ---- text ----------------------------------------------------------------- */
 
 static void text_geometry(const grader *g, unsigned geo) {
@@ -143,17 +209,28 @@ static void text_geometry(const grader *g, unsigned geo) {
         const grade_group *gr = &g->groups[gi];
         if (gr->geo != geo) continue;
         printf("  %-6s %-5s", ocr_type_name(gr->type), ocr_op_name(gr->op));
-        for (unsigned s = 0; s < gr->count; ++s)
-            printf(" %s", grade_verdict_names[g->cases[gr->first + s].verdict]);
+        unsigned same = 1;
+        for (unsigned s = 1; s < gr->count; ++s)
+            same += g->cases[gr->first + s].verdict == g->cases[gr->first].verdict;
+        grade_verdict v0 = g->cases[gr->first].verdict;
+        if (same == gr->count && v0 != V_PASS) /* a row of one failure, in a word */
+            printf(" %s x%u", grade_verdict_names[v0], gr->count);
+        else
+            for (unsigned s = 0; s < gr->count; ++s)
+                printf(" %s", grade_verdict_names[g->cases[gr->first + s].verdict]);
         putchar('\n');
     }
     printf("  sizes:");
     for (unsigned s = 0; s < g->nsizes[geo]; ++s)
         printf(" %llu", (unsigned long long)g->sizes[geo][s]);
-    printf("\n  (drawn from the grade seed:");
-    for (unsigned s = 0; s < GRADE_DRAWN; ++s)
-        printf(" %llu", (unsigned long long)g->drawn[geo][s]);
-    puts(")");
+    if (g->o->quick) {
+        puts(" (the published sizes only)");
+    } else {
+        printf("\n  (drawn from the grade seed:");
+        for (unsigned s = 0; s < GRADE_DRAWN; ++s)
+            printf(" %llu", (unsigned long long)g->drawn[geo][s]);
+        puts(")");
+    }
     for (unsigned i = g->nvalue; i < g->ncases && g->have_oclgrind; ++i)
         if (g->cases[i].geo == geo)
             printf("  race check (%s, n = %llu, oclgrind): %s%s%s%s\n",
@@ -183,17 +260,9 @@ static void text_report(const grader *g) {
     }
     if (!g->have_oclgrind)
         printf("  race check: SKIPPED (oclgrind not found: races not checked; install it)\n");
-    if (g->first >= 0) {
-        const grade_case *c = &g->cases[g->first];
-        char name[200], rp[GRADE_REPLAY_LEN];
-        case_name(g, c, name, sizeof name);
-        printf("First failure: %s\n", name);
-        if (c->verdict == V_WRONG)
-            printf("  got %s, expected %s (%s data)\n", c->got, c->want,
-                   data_name(c) ? data_name(c) : "?");
-        if (c->detail[0]) printf("  %s\n", c->detail);
-        grade_replay(g, (unsigned)g->first, rp, sizeof rp), printf("  replay: %s\n", rp);
-    }
+    char fb[GRADE_FEEDBACK_LEN];
+    grade_feedback(g, fb, sizeof fb);
+    fputs(fb, stdout);
     if (g->ratio > 0)
         printf("Speed: %.3gx reduce6's kernel time at n = %llu (%s; SLOW above %.0fx)\n", g->ratio,
                (unsigned long long)g->cases[g->speed].n, speed_word(g->ratio), SLOW_RATIO);
@@ -202,9 +271,11 @@ static void text_report(const grader *g) {
     char rg[GRADE_REPLAY_LEN];
     grade_regrade(g, rg, sizeof rg);
     printf("Regrade: %s\n", rg);
-    printf("Grade: %s (%u of %u checks passed%s%s)\n", grade_verdict_names[g->verdict], g->passed,
-           g->total, strcmp(rc, "oclgrind") ? "; race check " : "",
-           strcmp(rc, "oclgrind") ? rc : "");
+    printf("%s: %s (%u of %u checks passed%s%s%s)\n", o->quick ? "Quick check" : "Grade",
+           grade_verdict_names[g->verdict], g->passed, g->total,
+           strcmp(rc, "oclgrind") ? "; race check " : "", strcmp(rc, "oclgrind") ? rc : "",
+           o->quick ? "; a self-check, not a grade: --grade without --quick runs the whole matrix"
+                    : "");
 }
 
 /* ---- JSON ----------------------------------------------------------------- */
@@ -293,6 +364,15 @@ static void json_report(const grader *g) {
     printf(", \"speed\": \"%s\", \"grade_seed\": %llu, \"first_failure\": ", speed_word(g->ratio),
            (unsigned long long)g->grade_seed);
     json_str(first);
+    unsigned not_run = 0;
+    for (unsigned i = 0; i < g->ncases; ++i)
+        not_run += g->cases[i].verdict == V_NOT_RUN;
+    char fb[GRADE_FEEDBACK_LEN];
+    grade_feedback(g, fb, sizeof fb);
+    printf(", \"not_run\": %u, \"not_run_why\": ", not_run);
+    json_str(not_run && g->stopped ? g->stop_why : NULL);
+    printf(", \"quick\": %s, \"feedback\": ", g->o->quick ? "true" : "false");
+    json_str(fb);
     fputs("}}\n", stdout);
 }
 

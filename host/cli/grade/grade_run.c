@@ -34,10 +34,38 @@
 
 enum { SPEED_REPS = 5 };
 
+typedef enum { JOB_GROUP, JOB_SPEED, JOB_REF, JOB_RACE } job_kind;
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double grade_now(void) {
+    return now_s();
+}
+
+/* "grading: 120 of 594 value cases, 0 of 6 race checks, about 9 s left" on a
+ * terminal. The estimate: the value cases left at the pace of those done;
+ * the race checks left at the pace of those done, or, before the first,
+ * at 40 value cases each (oclgrind simulates: one race check costs about
+ * what a group of builds does). */
+void grade_progress(const grader *g, int race) {
+    static double last;
+    double now = now_s();
+    if (!isatty(2) || (!race && now - last < 0.25)) return;
+    last = now;
+    double v_pace = g->cases_done
+                        ? (g->values_s + (g->races_done ? 0 : now - g->t_values0)) / g->cases_done
+                        : 0;
+    double r_pace = g->races_done ? (now - g->t_races0) / g->races_done : 40 * v_pace;
+    unsigned v_left = g->nvalue > g->cases_done ? g->nvalue - g->cases_done : 0;
+    unsigned r_left = g->nraces > g->races_done ? g->nraces - g->races_done : 0;
+    double left = v_left * v_pace + r_left * r_pace;
+    fprintf(stderr, "\rgrading: %u of %u value cases, %u of %u race checks", g->cases_done,
+            g->nvalue, g->races_done, g->nraces);
+    if (v_pace > 0) fprintf(stderr, ", about %.0f s left  ", left);
 }
 
 /* A case's time limit: --timeout, or more where reduce6, timed on this
@@ -76,25 +104,21 @@ static void leave(void) {
     _exit(0);
 }
 
-/* Opens the device and builds group gi's kernel (reduce6 for the speed
- * reference), or says why not and leaves: E (the device cannot be opened),
- * H (the harness cannot run this geometry here), B (the kernel does not
- * build or fit). Tells the device's largest work-group first (D). */
-static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_device **dev) {
-    int ref = gi == g->ngroups + 1;
-    const grade_group *gr = &g->groups[gi < g->ngroups ? gi : 0];
+/* Group gi's kernel (reduce6 for the speed reference when ref), built on
+ * dev; NULL after saying why not: H (the harness cannot run this geometry
+ * here: it leaves), B (the kernel does not build or fit), U (the device
+ * cannot run this type). */
+static ocr_kernel *build_group(const grader *g, ocr_device *dev, unsigned gi, int ref, int fd) {
+    const grade_group *gr = &g->groups[gi];
     const grade_geometry *geo = &g->geo[gr->geo];
-    ocr_device_choice choice = g->o->device;
-    ocr_kernel *k = NULL;
-    if (ocr_device_open(&choice, dev) != OCR_OK) say(fd, "E"), leave();
-    const ocr_device_info *in = ocr_device_get_info(*dev);
+    const ocr_device_info *in = ocr_device_get_info(dev);
     size_t limit = in->max_wg < in->max_item0 ? in->max_wg : in->max_item0;
-    say(fd, "D %zu", limit);
+    ocr_kernel *k = NULL;
     if (geo->local > limit)
         say(fd, "H %s takes at most %zu work-items per group, not %zu: choose a smaller -w",
             in->name, limit, geo->local),
             leave();
-    if (!ref && gr->type == OCR_DOUBLE && !in->fp64) say(fd, "U"), leave(); /* not graded here */
+    if (!ref && gr->type == OCR_DOUBLE && !in->fp64) return say(fd, "U"), NULL; /* not graded */
     ocr_build_request rq = {0};
     if (ref) {
         rq.spec = *ocr_kernel_find("reduce6");
@@ -109,14 +133,16 @@ static ocr_kernel *open_and_build(const grader *g, unsigned gi, int fd, ocr_devi
         rq.local_size = geo->local;
         rq.extra_options = g->o->build_options;
     }
-    ocr_status st = ocr_kernel_build(*dev, &rq, &k);
+    double t0 = now_s();
+    ocr_status st = ocr_kernel_build(dev, &rq, &k);
+    say(fd, "K %u %.0f", gi, (now_s() - t0) * 1e3); /* the build's time, for --grade-profile */
     if (st == OCR_OK) return k;
     /* A kernel that does not compile, or does not fit (its attributes, its
      * local memory, its registers at this size), or whose text cannot be
      * loaded (UTF-16, an include that is missing or leaves its folder), is
      * the kernel's fault; the message is on stderr, the case's log. */
     if (!ref && (st == OCR_BUILD || st == OCR_RUNTIME || st == OCR_OPENCL || st == OCR_IO))
-        say(fd, "B"), leave();
+        return say(fd, "B"), NULL;
     say(fd, "H %s", ref ? "reduce6, the speed reference, does not build" : ocr_last_error());
     leave();
     return NULL;
@@ -132,69 +158,108 @@ static grade_verdict run_verdict(ocr_status st, const ocr_result *r, int *data) 
     return V_WRONG;
 }
 
-/* Runs cases [first, end) of group gi; one line per event on fd:
- *   D limit      the device's largest work-group
- *   E            the device cannot be opened (a broken environment)
- *   H message    the harness cannot run here (too large, no memory)
- *   B            the kernel does not build (the log is on stderr)
- *   U            the device cannot run this type (double without fp64)
- *   S i          case i starts
- *   T i detail   what case i did wrong, in words (before its R)
- *   R i V data got expected kernel_ns
- * gi == ngroups: the speed case (group 0's kernel), timed; ngroups + 1:
- * reduce6 at the speed case's size, the reference. */
-static void worker(const grader *g, unsigned gi, unsigned first, unsigned end, int fd) {
-    ocr_device *dev = NULL;
-    ocr_kernel *k = open_and_build(g, gi, fd, &dev);
-    ocr_type t = g->cases[first].type;
-    ocr_op op = gi > g->ngroups ? OCR_SUM : g->cases[first].op;
-    ocr_run_options ro = {.repeats = gi >= g->ngroups ? SPEED_REPS : 1,
+/* Case i on kernel k, its data in `data` (room for the largest case): the
+ * S, T and R lines. */
+static void run_case(const grader *g, ocr_device *dev, ocr_kernel *k, unsigned i, int timed,
+                     void *data, int fd) {
+    const grade_case *c = &g->cases[i];
+    ocr_type t = c->type;
+    ocr_op op = c->op;
+    ocr_run_options ro = {.repeats = timed ? SPEED_REPS : 1,
                           .cpu = OCR_CPU_NONE,
                           .data = OCR_DATA_EXACT,
                           .seed = g->o->seed};
-    uint64_t most = 0;
-    for (unsigned i = first; i < end; ++i)
-        most = g->cases[i].n > most ? g->cases[i].n : most;
-    /* The largest case must fit this machine and device before anything is
-     * allocated: a harness that cannot hold the matrix is the environment's
-     * fault, said as such (a failed malloc is too; a sanitizer's allocator
-     * may abort instead of returning NULL, so ask first). */
-    if (ocr_check_size(dev, k, most, &ro) != OCR_OK)
+    say(fd, "S %u", i);
+    ocr_data_fill(data, c->n, t, op, g->o->seed, OCR_DATA_EXACT);
+    ocr_result r;
+    ocr_status st = ocr_run(dev, k, data, c->n, &ro, &r);
+    if (st == OCR_NO_MEMORY || st == OCR_TOO_LARGE || st == OCR_USAGE)
+        say(fd, "H %s", ocr_last_error()), leave();
+    char got[64] = "-", want[64] = "-";
+    int ran = st == OCR_OK || st == OCR_WRONG, set;
+    grade_verdict v = run_verdict(st, &r, &set);
+    const int second = set == (int)r.second.data && ran;
+    if (ran) {
+        ocr_value_str(t, second ? r.second.result : r.result, got, sizeof got);
+        ocr_value_str(t, second ? r.second.expected : r.expected, want, sizeof want);
+    }
+    if (v == V_OUT_OF_BOUNDS)
         say(fd,
-            "H n = %llu, the largest size at this geometry, cannot run here (a smaller "
-            "--elems-per-group makes smaller sizes): %s",
-            (unsigned long long)most, ocr_last_error()),
-            leave();
-    void *data = malloc(most * ocr_type_size(t));
-    if (!data)
-        say(fd, "H cannot allocate %llu MiB for n = %llu",
-            (unsigned long long)(most * ocr_type_size(t) >> 20), (unsigned long long)most),
-            leave();
+            "T %u pass %u wrote element %llu of its output, which holds %llu values (found "
+            "in the poisoned guard past the output, the same way every run)",
+            i, r.oob_pass - 1, (unsigned long long)r.oob_index, (unsigned long long)r.oob_values);
+    say(fd, "R %u %d %d %s %s %llu", i, (int)v, set, got, want,
+        (unsigned long long)(ran ? r.median.kernels_ns : 0));
+    ocr_result_release(&r);
+}
+
+/* The group case i belongs to. */
+static unsigned group_of(const grader *g, unsigned i) {
+    unsigned gi = 0;
+    while (gi + 1 < g->ngroups && g->groups[gi + 1].first <= i)
+        ++gi;
+    return gi;
+}
+
+/* Runs cases [first, end) in one process: the device opened once, each
+ * group's kernel built once, before its first case here (one child, one
+ * device, one build per (type, operator, geometry): the matrix's cost is
+ * its builds). One line per event on fd:
+ *   D limit      the device's largest work-group
+ *   E            the device cannot be opened (a broken environment)
+ *   H message    the harness cannot run here (too large, no memory)
+ *   G gi at      group gi's build starts, its messages at byte `at` of stderr
+ *   K gi ms      it ended, after ms milliseconds
+ *   B            the group's kernel does not build (the log is on stderr)
+ *   U            the device cannot run the group's type (double without fp64)
+ *   S i          case i starts
+ *   T i detail   what case i did wrong, in words (before its R)
+ *   R i V data got expected kernel_ns
+ * kind JOB_SPEED: case i = the speed case, group 0's kernel, timed; JOB_REF:
+ * reduce6 at the speed case's size, the reference. */
+static void worker(const grader *g, int kind, unsigned first, unsigned end, int fd) {
+    ocr_device *dev = NULL;
+    ocr_device_choice choice = g->o->device;
+    if (ocr_device_open(&choice, &dev) != OCR_OK) say(fd, "E"), leave();
+    const ocr_device_info *in = ocr_device_get_info(dev);
+    say(fd, "D %zu", in->max_wg < in->max_item0 ? in->max_wg : in->max_item0);
+    void *data = NULL;
+    uint64_t room = 0; /* elements data holds, of the largest type (8 bytes) */
+    ocr_kernel *k = NULL;
+    int have = 0; /* k is the current group's (NULL: it did not build) */
+    unsigned gi = UINT_MAX;
     for (unsigned i = first; i < end; ++i) {
-        uint64_t n = g->cases[i].n;
-        say(fd, "S %u", i);
-        ocr_data_fill(data, n, t, op, g->o->seed, OCR_DATA_EXACT);
-        ocr_result r;
-        ocr_status st = ocr_run(dev, k, data, n, &ro, &r);
-        if (st == OCR_NO_MEMORY || st == OCR_TOO_LARGE || st == OCR_USAGE)
-            say(fd, "H %s", ocr_last_error()), leave();
-        char got[64] = "-", want[64] = "-";
-        int ran = st == OCR_OK || st == OCR_WRONG, set;
-        grade_verdict v = run_verdict(st, &r, &set);
-        const int second = set == (int)r.second.data && ran;
-        if (ran) {
-            ocr_value_str(t, second ? r.second.result : r.result, got, sizeof got);
-            ocr_value_str(t, second ? r.second.expected : r.expected, want, sizeof want);
+        unsigned now = kind == JOB_GROUP ? group_of(g, i) : 0;
+        if (!have || now != gi) {
+            if (k) ocr_kernel_release(k), k = NULL;
+            gi = now, have = 1;
+            fflush(stderr);
+            say(fd, "G %u %lld", gi, (long long)lseek(2, 0, SEEK_CUR)); /* where its log starts */
+            k = build_group(g, dev, gi, kind == JOB_REF, fd);
+            uint64_t gmost = 0;
+            for (unsigned c = i; c < end && (kind != JOB_GROUP || group_of(g, c) == gi); ++c)
+                gmost = g->cases[c].n > gmost ? g->cases[c].n : gmost;
+            ocr_run_options ro = {.repeats = 1, .cpu = OCR_CPU_NONE, .seed = g->o->seed};
+            /* The group's largest case must fit this machine and device before
+             * anything is allocated: a harness that cannot hold the matrix is
+             * the environment's fault, said as such (a sanitizer's allocator
+             * may abort instead of returning NULL, so ask first). */
+            if (k && ocr_check_size(dev, k, gmost, &ro) != OCR_OK)
+                say(fd,
+                    "H n = %llu, the largest size at this geometry, cannot run here (a smaller "
+                    "--elems-per-group makes smaller sizes): %s",
+                    (unsigned long long)gmost, ocr_last_error()),
+                    leave();
+            if (k && gmost > room) { /* only once the device said the size can run */
+                free(data);
+                if (!(data = malloc(gmost * 8)))
+                    say(fd, "H cannot allocate %llu MiB for n = %llu",
+                        (unsigned long long)(gmost * 8 >> 20), (unsigned long long)gmost),
+                        leave();
+                room = gmost;
+            }
         }
-        if (v == V_OUT_OF_BOUNDS)
-            say(fd,
-                "T %u pass %u wrote element %llu of its output, which holds %llu values (found "
-                "in the poisoned guard past the output, the same way every run)",
-                i, r.oob_pass - 1, (unsigned long long)r.oob_index,
-                (unsigned long long)r.oob_values);
-        say(fd, "R %u %d %d %s %s %llu", i, (int)v, set, got, want,
-            (unsigned long long)(ran ? r.median.kernels_ns : 0));
-        ocr_result_release(&r);
+        if (k) run_case(g, dev, k, i, kind != JOB_GROUP, data, fd);
     }
     leave();
 }
@@ -218,13 +283,17 @@ static void cut_at_line(char *text, size_t len, unsigned long long more) {
 
 /* The head (HEAD) or the tail of a file, cut at a line's end with the cut
  * said (the tail: from a line's start). */
-static void file_part(const char *path, char *buf, size_t len, int head) {
+static void file_part(const char *path, long from, char *buf, size_t len, int head) {
     FILE *f = fopen(path, "rb");
     buf[0] = '\0';
     if (!f) return;
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (head && from > 0 && from <= size)
+        size -= from;
+    else
+        from = 0;
     size_t skip = !head && size > (long)len - 1 ? (size_t)size - len + 1 : 0;
-    fseek(f, (long)skip, SEEK_SET);
+    fseek(f, from + (long)skip, SEEK_SET);
     size_t n = fread(buf, 1, len - 1, f);
     buf[n] = '\0';
     fclose(f);
@@ -251,8 +320,6 @@ static void keep_output(grader *g, const char *b, size_t n) {
     g->output_total += n;
 }
 
-typedef enum { JOB_GROUP, JOB_SPEED, JOB_REF, JOB_RACE } job_kind;
-
 /* One child at work and what it works on. */
 typedef struct {
     job_kind kind;
@@ -262,23 +329,32 @@ typedef struct {
     char line[2048], errlog[96];
     size_t len;
     double deadline, start_limit, case_start;
+    long log_from; /* where the current build's messages start in errlog */
     int killed, status;
-    unsigned gi, first, end; /* JOB_GROUP: group gi's cases [first, end) */
+    unsigned gi, first, end; /* JOB_GROUP: cases [first, end); gi: the group building */
     int cur, done;           /* the case in flight (-1: none); the last one finished */
+    uint64_t printed;        /* bytes of output from this child */
+    int over_output;         /* killed for printing more than --grade-output */
     grade_case *race;        /* JOB_RACE */
     unsigned limit;
 } job;
+
+/* A file a child writes may reach this many MiB, however small --grade-output
+ * (which limits what a case prints, read on the pipe): the compilers' caches
+ * (POCL's kernel binaries, the program cache) write files of several MiB. */
+enum { FSIZE_FLOOR = 256 };
 
 /* Forks j's child with its stdout on a pipe, its stderr in j->errlog and,
  * for workers, a message pipe; it dies with the grader however the grader
  * ends. Returns 0 in the child (with the message pipe's end in *msg_fd). */
 static int spawn(grader *g, job *j, int *msg_fd) {
     int out[2], msg[2] = {-1, -1}, with_msg = j->kind != JOB_RACE;
-    j->msg = j->out = -1, j->len = 0, j->killed = j->ended = 0;
+    j->msg = j->out = -1, j->len = 0, j->killed = j->ended = 0, j->printed = 0, j->over_output = 0;
     if ((with_msg && pipe(msg) != 0) || pipe(out) != 0) goto broken;
     fflush(NULL);
     pid_t parent = getpid();
     if ((j->pid = fork()) < 0) goto broken;
+    ++g->children;
     if (j->pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL); /* the folder is the grader's */
@@ -287,6 +363,15 @@ static int spawn(grader *g, job *j, int *msg_fd) {
          * per work-item grows a child past 10 GB): over the limit it dies. */
         struct rlimit as = {(rlim_t)g->o->grade_memory << 20, (rlim_t)g->o->grade_memory << 20};
         if (g->o->grade_memory && !OCR_ADDRESS_SANITIZED) setrlimit(RLIMIT_AS, &as);
+        /* CPU time (SIGXCPU past it: a loop that the wall-clock deadline
+         * would catch later on a loaded machine) and the stderr file's size
+         * (SIGXFSZ: a build or a checker that writes without end). */
+        struct rlimit cpu = {g->o->grade_cpu, g->o->grade_cpu + 5};
+        if (g->o->grade_cpu) setrlimit(RLIMIT_CPU, &cpu);
+        rlim_t fsize = (rlim_t)(g->o->grade_output > FSIZE_FLOOR ? g->o->grade_output : FSIZE_FLOOR)
+                       << 20;
+        struct rlimit fs = {fsize, fsize};
+        if (g->o->grade_output) setrlimit(RLIMIT_FSIZE, &fs);
         int e = open(j->errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (e >= 0) dup2(e, 2);
         dup2(out[1], 1);
@@ -322,6 +407,9 @@ static void drain(grader *g, job *j, int i) {
     }
     if (i) {
         if (j->kind != JOB_RACE) keep_output(g, buf, (size_t)n); /* oclgrind's run: its report */
+        j->printed += (uint64_t)n;
+        if (g->o->grade_output && j->printed > (uint64_t)g->o->grade_output << 20 && !j->killed)
+            kill(j->pid, SIGKILL), j->killed = j->over_output = 1; /* --grade-output */
         return;
     }
     for (ssize_t k = 0; k < n; ++k) {
@@ -368,39 +456,71 @@ static void wait_any(grader *g, job *jobs, unsigned n) {
 
 /* ---- value checks ------------------------------------------------------- */
 
+/* Group j->gi did not run (V_SKIPPED: the device has no double; V_BUILD_ERROR:
+ * it does not build). A build's log is kept once, in the first case of the
+ * first group it broke; the others point there (the same log 48 times would
+ * bury the one line a student needs). */
+static void group_done(grader *g, job *j, grade_verdict v) {
+    const grade_group *gr = &g->groups[j->gi];
+    grade_case *c0 = &g->cases[gr->first];
+    if (v == V_BUILD_ERROR) {
+        file_part(j->errlog, j->log_from, c0->detail, sizeof c0->detail, 1);
+        for (unsigned k = 0; k < gr->first && g->cases[k].race == 0; ++k)
+            if (g->cases[k].verdict == V_BUILD_ERROR && !strcmp(g->cases[k].detail, c0->detail)) {
+                snprintf(c0->detail, sizeof c0->detail,
+                         "the kernel does not build for %s %s: the same compiler log as case %u",
+                         ocr_type_name(gr->type), ocr_op_name(gr->op), k);
+                break;
+            }
+    }
+    for (unsigned k = gr->first; k < gr->first + gr->count; ++k) {
+        grade_case *c = &g->cases[k];
+        c->verdict = v;
+        if (v == V_SKIPPED)
+            snprintf(c->detail, sizeof c->detail,
+                     "not graded: the device has no double precision (cl_khr_fp64)");
+        else if (k > gr->first)
+            snprintf(c->detail, sizeof c->detail,
+                     "the kernel does not build for %s %s (the compiler's log: case %u)",
+                     ocr_type_name(gr->type), ocr_op_name(gr->op), gr->first);
+    }
+    j->done = (int)(gr->first + gr->count) - 1;
+    g->cases_done += gr->count;
+}
+
 /* One line from a worker (see worker()). */
 static void on_worker_line(grader *g, job *j, char *line) {
     unsigned i;
     int v, set, at = 0;
     unsigned long long ns;
+    long long from;
     size_t limit;
     char got[64], want[64];
     if (line[0] == 'E') {
         g->env_broken = 1;
-        file_part(j->errlog, g->env_msg, sizeof g->env_msg, 0);
+        file_part(j->errlog, 0, g->env_msg, sizeof g->env_msg, 0);
     } else if (line[0] == 'H') {
         g->env_broken = 1;
         snprintf(g->env_msg, sizeof g->env_msg, "%s", line + 2);
     } else if (sscanf(line, "D %zu", &limit) == 1) {
         g->device_limit = limit;
+    } else if (sscanf(line, "G %u %lld", &i, &from) == 2 && i < g->ngroups) {
+        /* The child says where: by the time this line is read its build may
+         * have written its log already. */
+        j->gi = i, j->log_from = from > 0 ? (long)from : 0;
+        j->cur = -1, j->deadline = now_s() + j->start_limit;
+        ++g->builds;
+    } else if (sscanf(line, "K %u %llu", &i, &ns) == 2) {
+        g->build_ms += ns;
     } else if (line[0] == 'U' && j->kind == JOB_GROUP) {
-        for (unsigned k = j->first; k < j->end; ++k) {
-            g->cases[k].verdict = V_SKIPPED;
-            snprintf(g->cases[k].detail, sizeof g->cases[k].detail,
-                     "not graded: the device has no double precision (cl_khr_fp64)");
-        }
-        j->done = (int)j->end - 1;
+        group_done(g, j, V_SKIPPED);
     } else if (line[0] == 'B' && j->kind == JOB_GROUP) {
-        for (unsigned k = j->first; k < j->end; ++k) {
-            g->cases[k].verdict = V_BUILD_ERROR;
-            file_part(j->errlog, g->cases[k].detail, sizeof g->cases[k].detail, 1);
-        }
-        j->done = (int)j->end - 1;
+        group_done(g, j, V_BUILD_ERROR);
     } else if (sscanf(line, "T %u %n", &i, &at) == 1 && at > 0 && i < j->end) {
         if (j->kind == JOB_GROUP)
             snprintf(g->cases[i].detail, sizeof g->cases[i].detail, "%s", line + at);
     } else if (sscanf(line, "S %u", &i) == 1 && i < j->end) {
-        j->cur = (int)i;
+        j->cur = (int)i, j->printed = 0; /* --grade-output is per case */
         j->case_start = now_s(); /* each case gets its full limit; twice when it confirms one */
         /* The timing runs (reduce6 first, the pace the limits follow; the
          * speed case) get the start's generous limit: no limit is known yet. */
@@ -419,7 +539,9 @@ static void on_worker_line(grader *g, job *j, char *line) {
             k->verdict = (grade_verdict)v, k->data = set;
             snprintf(k->got, sizeof k->got, "%s", got);
             snprintf(k->want, sizeof k->want, "%s", want);
-            if (v == V_CRASH) file_part(j->errlog, k->detail, sizeof k->detail, 0);
+            if (v == V_CRASH) file_part(j->errlog, 0, k->detail, sizeof k->detail, 0);
+            ++g->cases_done;
+            grade_progress(g, 0);
         }
         j->done = (int)i, j->cur = -1;
         j->deadline = now_s() + g->o->timeout;  /* the next case's setup, or the exit */
@@ -436,9 +558,7 @@ static void start_worker(grader *g, job *j) {
     int fd;
     j->cur = -1, j->done = (int)j->first - 1;
     int sp = spawn(g, j, &fd);
-    if (sp == 0)
-        worker(g, j->kind == JOB_GROUP ? j->gi : g->ngroups + (j->kind == JOB_REF), j->first,
-               j->end, fd);
+    if (sp == 0) worker(g, (int)j->kind, j->first, j->end, fd);
     /* Starting the child, opening the device and building come before the
      * first case and get a limit of their own: on a loaded machine a build
      * alone can take seconds, which is no fault of the kernel. */
@@ -446,22 +566,70 @@ static void start_worker(grader *g, job *j) {
     j->deadline = now_s() + j->start_limit;
 }
 
-/* After j's child ended: blames the case in flight (or the start, if none)
- * for an early end and goes on with the next case in a new child, if the
- * group still should run. */
+/* The grader starts no more children for this kernel: case i crashed or
+ * hung (a child over a limit: memory, CPU time, output, the clock). Every
+ * case not run yet stays NOT_RUN, counted, with the reason. */
+static void stop_kernel(grader *g, unsigned i, const char *what) {
+    if (g->stopped) return;
+    g->stopped = 1;
+    const grade_case *c = &g->cases[i];
+    snprintf(g->stop_why, sizeof g->stop_why,
+             "case %u (%s %s n=%llu) %s: the grader starts no more runs of a kernel that crashed "
+             "or hung",
+             i, ocr_type_name(c->type), c->race ? "race check" : ocr_op_name(c->op),
+             (unsigned long long)c->n, what);
+}
+
+/* How the child that ran case k died, in words, the limit it broke named. */
+static void crash_detail(grader *g, job *j, grade_case *k) {
+    const cli_options *o = g->o;
+    int sig = WIFSIGNALED(j->status) ? WTERMSIG(j->status) : 0;
+    size_t n = 0, len = sizeof k->detail;
+    if (j->over_output)
+        n = (size_t)snprintf(k->detail, len,
+                             "the run printed more than %u MiB (--grade-output); killed",
+                             o->grade_output);
+    else if (sig == SIGXCPU)
+        n = (size_t)snprintf(k->detail, len,
+                             "the run used more than %u s of CPU time (--grade-cpu); killed",
+                             o->grade_cpu);
+    else if (sig == SIGXFSZ)
+        n = (size_t)snprintf(k->detail, len,
+                             "the run wrote more than %u MiB of messages (--grade-output); killed",
+                             o->grade_output);
+    else if (sig)
+        n = (size_t)snprintf(k->detail, len, "the run died of signal %d (%s)", sig, strsignal(sig));
+    else
+        n = (size_t)snprintf(k->detail, len, "the run exited with status %d",
+                             WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1);
+    if (o->grade_memory && !j->over_output && sig != SIGXCPU && sig != SIGXFSZ && n < len)
+        snprintf(k->detail + n, len - n,
+                 " (each grading child may use %u MiB of address space, --grade-memory: a "
+                 "kernel that needs more, such as a large private array, dies this way)",
+                 o->grade_memory);
+}
+
+/* After j's child ended early: blames the case in flight (or the next one,
+ * if none). A time-out is confirmed once, in a new child with twice the
+ * limit (a busy machine, not the kernel); a confirmed TIMEOUT or a CRASH
+ * stops the kernel (stop_kernel). */
 static void finish_worker(grader *g, job *j) {
     if (j->done >= (int)j->end - 1 || g->env_broken || j->kind != JOB_GROUP) return;
     unsigned bad = j->cur >= 0 ? (unsigned)j->cur : (unsigned)j->done + 1;
     grade_case *k = &g->cases[bad];
-    if (j->killed && j->cur >= 0 && !k->retried) {
-        /* A time-out is confirmed before it is reported: the case again, in a
-         * new child, with twice the limit (a busy machine, not the kernel). */
+    if (j->killed && !j->over_output && j->cur >= 0 && !k->retried) {
         k->retried = 1;
         j->first = bad;
         start_worker(g, j);
         return;
     }
-    if (j->killed) {
+    int xcpu = WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGXCPU;
+    if (xcpu) { /* over --grade-cpu: a time limit, said as such */
+        k->verdict = V_TIMEOUT;
+        crash_detail(g, j, k);
+        g->timed_out = 1;
+        stop_kernel(g, bad, "used up its CPU time");
+    } else if (j->killed && !j->over_output) {
         k->verdict = V_TIMEOUT;
         if (j->cur >= 0)
             snprintf(k->detail, sizeof k->detail,
@@ -471,90 +639,57 @@ static void finish_worker(grader *g, job *j) {
             snprintf(k->detail, sizeof k->detail,
                      "the device or the build did not answer within %.0f s; killed",
                      j->start_limit);
-        g->timed_out = 1; /* the next cases would most likely hang too: stop */
-        if (g->timeout_group < 0 || (int)j->gi < g->timeout_group) g->timeout_group = (int)j->gi;
+        g->timed_out = 1;
+        stop_kernel(g, bad, "timed out");
     } else {
         k->verdict = V_CRASH;
-        int n = WIFSIGNALED(j->status)
-                    ? snprintf(k->detail, sizeof k->detail, "the run died of signal %d (%s)",
-                               WTERMSIG(j->status), strsignal(WTERMSIG(j->status)))
-                    : snprintf(k->detail, sizeof k->detail, "the run exited with status %d",
-                               WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1);
-        if (g->o->grade_memory && n > 0 && (size_t)n < sizeof k->detail)
-            snprintf(k->detail + n, sizeof k->detail - (size_t)n,
-                     " (each grading child may use %u MiB of address space, --grade-memory: a "
-                     "kernel that needs more, such as a large private array, dies this way)",
-                     g->o->grade_memory);
+        crash_detail(g, j, k);
+        stop_kernel(g, bad, "crashed");
     }
-    j->first = bad + 1;
-    /* A group before the first that timed out runs to its end, as serially. */
-    if (j->first < j->end && (g->timeout_group < 0 || (int)j->gi < g->timeout_group))
-        start_worker(g, j);
 }
 
-/* As a serial run: the groups after the first that timed out are NOT_RUN,
- * whatever a second child got done meanwhile (the gradebook must not depend
- * on timing). */
-static void settle(grader *g) {
-    if (g->timeout_group < 0) return;
-    for (unsigned gi = (unsigned)g->timeout_group + 1; gi < g->ngroups; ++gi)
-        for (unsigned i = 0; i < g->groups[gi].count; ++i) {
-            grade_case *c = &g->cases[g->groups[gi].first + i];
-            c->verdict = V_NOT_RUN, c->data = -1, c->got[0] = c->want[0] = '\0';
-            c->detail[0] = '\0';
-        }
-}
-
-enum { PARALLEL = 2 };
-
-static void job_init(grader *g, job *j, unsigned slot, job_kind kind) {
+static void job_init(grader *g, job *j, job_kind kind) {
     memset(j, 0, sizeof *j);
     j->kind = kind;
-    snprintf(j->errlog, sizeof j->errlog, "%s/stderr%u", g->tmpdir, slot);
+    snprintf(j->errlog, sizeof j->errlog, "%s/stderr0", g->tmpdir);
 }
 
-/* Runs one worker of `kind` on case i alone, waiting for it. */
-static void run_alone(grader *g, job_kind kind, unsigned i) {
+/* Runs one worker of `kind` on cases [first, end), waiting for it (and for
+ * the one that confirms a time-out): one child at a time. */
+static void run_alone(grader *g, job_kind kind, unsigned first, unsigned end) {
     job j;
-    job_init(g, &j, 0, kind);
-    j.first = i, j.end = i + 1;
+    job_init(g, &j, kind);
+    j.first = first, j.end = end;
     start_worker(g, &j);
-    if (j.active) wait_any(g, &j, 1);
+    while (j.active) {
+        wait_any(g, &j, 1);
+        j.ended = 0;
+        finish_worker(g, &j);
+    }
 }
 
 size_t grade_run_reference(grader *g) {
-    run_alone(g, JOB_REF, g->speed);
+    double t0 = now_s();
+    run_alone(g, JOB_REF, g->speed, g->speed + 1);
+    g->ref_s += now_s() - t0;
     return g->device_limit;
 }
 
 size_t grade_run_groups(grader *g, unsigned from) {
-    job jobs[PARALLEL];
-    unsigned next = from;
-    for (unsigned k = 0; k < PARALLEL; ++k)
-        job_init(g, &jobs[k], k, JOB_GROUP);
-    for (;;) {
-        unsigned active = 0;
-        for (unsigned k = 0; k < PARALLEL; ++k) {
-            job *j = &jobs[k];
-            if (!j->active && next < g->ngroups && !g->timed_out && !g->env_broken) {
-                j->gi = next++, j->first = g->groups[j->gi].first;
-                j->end = j->first + g->groups[j->gi].count;
-                start_worker(g, j);
-            }
-            active += j->active;
-        }
-        if (!active) break;
-        wait_any(g, jobs, PARALLEL);
-        for (unsigned k = 0; k < PARALLEL; ++k)
-            if (jobs[k].ended) jobs[k].ended = 0, finish_worker(g, &jobs[k]);
-    }
-    settle(g);
+    if (from >= g->ngroups || g->stopped || g->env_broken) return g->device_limit;
+    const grade_group *last = &g->groups[g->ngroups - 1];
+    double t0 = now_s();
+    g->t_values0 = t0 - g->values_s; /* the value phase's start, as if it ran without a break */
+    run_alone(g, JOB_GROUP, g->groups[from].first, last->first + last->count);
+    g->values_s += now_s() - t0;
     return g->device_limit;
 }
 
 void grade_run_speed(grader *g) {
-    if (!g->env_broken && !g->timed_out && g->cases[g->speed].verdict == V_PASS)
-        run_alone(g, JOB_SPEED, g->speed);
+    double t0 = now_s();
+    if (!g->env_broken && !g->stopped && g->cases[g->speed].verdict == V_PASS)
+        run_alone(g, JOB_SPEED, g->speed, g->speed + 1);
+    g->speed_s += now_s() - t0;
 }
 
 /* ---- the race check: oclgrind on this program --------------------------- */
@@ -675,24 +810,24 @@ static int finish_race(job *j) {
     return 0;
 }
 
+/* One at a time, in order; a check the checker failed with --uninitialized
+ * runs again at once without it. A TIMEOUT under oclgrind stops the kernel
+ * (stop_kernel): the checks after it are NOT_RUN. */
 void grade_run_races(grader *g, const unsigned *idx, unsigned count) {
-    job jobs[PARALLEL];
-    unsigned queue[2 * GRADE_MAX_CASES], queued = count, next = 0;
-    memcpy(queue, idx, count * sizeof *idx);
-    for (unsigned k = 0; k < PARALLEL; ++k)
-        job_init(g, &jobs[k], k, JOB_RACE);
-    for (;;) {
-        unsigned active = 0;
-        for (unsigned k = 0; k < PARALLEL; ++k) {
-            if (!jobs[k].active && next < queued && !g->env_broken)
-                start_race(g, &jobs[k], &g->cases[queue[next++]]);
-            active += jobs[k].active;
-        }
-        if (!active) break;
-        wait_any(g, jobs, PARALLEL);
-        for (unsigned k = 0; k < PARALLEL; ++k)
-            if (jobs[k].ended && (jobs[k].ended = 0, finish_race(&jobs[k])) &&
-                queued < 2 * GRADE_MAX_CASES)
-                queue[queued++] = (unsigned)(jobs[k].race - g->cases);
+    double t0 = now_s();
+    g->t_races0 = t0;
+    job j;
+    job_init(g, &j, JOB_RACE);
+    for (unsigned k = 0; k < count && !g->env_broken && !g->stopped; ++k) {
+        grade_case *c = &g->cases[idx[k]];
+        do {
+            start_race(g, &j, c);
+            if (j.active) wait_any(g, &j, 1);
+            j.ended = 0;
+        } while (!g->env_broken && finish_race(&j));
+        if (c->verdict == V_TIMEOUT) stop_kernel(g, idx[k], "timed out under oclgrind");
+        ++g->races_done;
+        grade_progress(g, 1);
     }
+    g->races_s += now_s() - t0;
 }
