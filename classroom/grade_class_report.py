@@ -75,8 +75,14 @@ def feedback(row, report, err, max_points):
         f.write(f"Replay: {row['replay']}\n")
     if (report or {}).get("regrade"):
         f.write(f"Regrade: {report['regrade']}\n")
+    summary = (report or {}).get("summary", {})
     failed = [c for c in (report or {}).get("cases", []) if c["verdict"] not in ("PASS", "SKIPPED")]
-    if failed:
+    if failed and summary.get("feedback"):
+        # The grader's own feedback: the first failing case, the rule it
+        # breaks, its replay and a count of the rest (a few KB, where a list
+        # of every case ran to 150 KB for a BUILD_ERROR or a TIMEOUT).
+        f.write("\n" + summary["feedback"].rstrip("\n") + "\n")
+    elif failed:
         f.write(f"\nFailed checks ({len(failed)}):\n")
         seen = set()
         for c in failed:
