@@ -69,12 +69,17 @@ def _dot_spec(da: np.dtype, db: np.dtype, to: np.dtype, conj: bool, subset: Any)
     return _spec(("dot", da, db, to, conj, subset), make)
 
 
+class ViewError(ValueError, RuntimeError):
+    """A view a function does not read: a ValueError (NumPy's kind of
+    refusal) that is also the RuntimeError PyOpenCL raises there."""
+
+
 def _contiguous(fn: str, *arrays: Any) -> None:
-    """Raise ValueError for a view fn does not read (a strided or reversed
+    """Raise ViewError for a view fn does not read (a strided or reversed
     one: sum, min and max read those)."""
     for a in arrays:
         if not a.flags.forc:
-            raise ValueError(f"{fn} reads contiguous arrays; this one is a view with strides "
+            raise ViewError(f"{fn} reads contiguous arrays; this one is a view with strides "
                              f"{a.strides} for shape {a.shape} (sum, min and max read such "
                              f"views): pass a contiguous copy")
 
