@@ -31,41 +31,59 @@ def _as(src: np.dtype, to: np.dtype, x: str) -> str:
     return f"{root}_fromreal(({'float' if to == np.complex64 else 'double'}){x})"
 
 
-# A subset's index check, folded into its reduction's one pass: an index
-# outside [0, ocr_len) sets *ocr_bad (read back after the call) and adds
-# nothing. (The atomic runs only for a bad index.)
-_SUBSET_ARGS = ", __global int *ocr_bad, const long ocr_len"
+# A subset's index check, folded into its reduction's one pass, two ways.
+# Real float results ("nan"): an index outside [0, pyocr_len) maps to NaN,
+# which every such reduction propagates; only a NaN result has the subset
+# checked on the host (NaN data, or a bad index), and the library's own
+# custom reducer runs the spec. Others ("flag"): a bad index sets *pyocr_bad
+# (the atomic runs only for a bad index; read back after the call) and
+# reads element 0; the package's kernels run it (the library's spec takes
+# read-only arguments).
+_LEN = ", const long pyocr_len"
+_FLAG = ", __global int *pyocr_bad"
+_IN = "(s[i] >= 0 && s[i] < pyocr_len)"
 
 
-def _pick(s: str, x: str) -> str:
-    """x[s[i]] where s[i] is inside [0, ocr_len), else x[0] with *ocr_bad set."""
-    return f"{x}[(s[i] >= 0 && s[i] < ocr_len) ? s[i] : (atomic_or(ocr_bad, 1), 0)]"
+def _nan_checked(to: np.dtype) -> bool:
+    return to in (np.float32, np.float64)
 
 
-def _subset(spec: _Spec) -> _Spec:
-    """spec made a subset's: only the subset covers the range; the package's
-    kernels run it (the library's spec takes read-only arguments)."""
+def _pick(x: str) -> str:
+    """x[s[i]], its index checked the "flag" way."""
+    return f"{x}[{_IN} ? s[i] : (atomic_or(pyocr_bad, 1), 0)]"
+
+
+def _subset(spec: _Spec, check: str) -> _Spec:
+    """spec made a subset's: only the subset covers the range."""
     spec.sized = [True] + [False] * (len(spec.args) - 1)  # type: ignore[attr-defined]
-    spec.native = None
+    spec.check = check  # type: ignore[attr-defined]
+    if check == "flag":
+        spec.native = None
     return spec
 
 
 def _dot_spec(da: np.dtype, db: np.dtype, to: np.dtype, conj: bool, subset: Any) -> _Spec:
+    nan = subset is not None and _nan_checked(to)
+
     def make() -> _Spec:
-        at = _pick("s", "x") if subset is not None else "x[i]"
+        at = "x[i]" if subset is None else "x[s[i]]" if nan else _pick("x")
         x, y = _as(da, to, at), _as(db, to, at.replace("x[", "y["))
         args = f"__global {_ctype(da)} *x, __global {_ctype(db)} *y"
         if subset is not None:
-            args = f"__global {_ctype(subset)} *s, " + args + _SUBSET_ARGS
+            args = f"__global {_ctype(subset)} *s, " + args + _LEN + ("" if nan else _FLAG)
         if to.kind == "c":
             root = _ctype(to)[:-2]
             if conj and da.kind == "c":
                 x = f"{root}_conj({x})"
             return _Spec(to, f"{root}_new(0, 0)", f"{root}_add(a, b)", f"{root}_mul({x}, {y})",
                          args, "ocr_dot", None, "")
-        return _Spec(to, "0", "a + b", f"{x} * {y}", args, "ocr_dot", None, "")
+        expr = f"{x} * {y}"
+        if nan:
+            expr = f"{_IN} ? ({expr}) : ({_ctype(to)})NAN"
+        return _Spec(to, "0", "a + b", expr, args, "ocr_dot", None, "")
     if subset is not None:
-        return _spec(("dot", da, db, to, conj, subset), lambda: _subset(make()))
+        return _spec(("dot", da, db, to, conj, subset),
+                     lambda: _subset(make(), "nan" if nan else "flag"))
     return _spec(("dot", da, db, to, conj, subset), make)
 
 
@@ -91,27 +109,40 @@ def _same_length(fn: str, a: Any, b: Any) -> None:
                          f"elements != {b.size}")
 
 
-def _subset_checked(fn: str, subset: Any, got: Any, n: int) -> Any:
-    """got = (result, flag): the result, after IndexError where an index of
-    subset was outside [0, n) (NumPy's check; PyOpenCL reads outside the
-    buffer). Reading the flag waits for the reduction."""
-    out, bad = got
-    if bad.get()[0]:
-        raise IndexError(f"{fn}: an index of subset is out of bounds for size {n} (negative "
-                         f"indices are refused too)")
-    return out
+def _bad_indices(subset: Any, slc: Any, n: int) -> bool:
+    """Whether subset[slc] (on the host) holds an index outside [0, n)."""
+    idx = subset.get()
+    if slc is not None:
+        idx = idx[slc]
+    return bool(idx.size) and bool((idx < 0).any() or (idx >= n).any())
 
 
 def _run_subset(fn: str, spec: _Spec, subset: Any, arrays: Any, n: int, queue: Any,
                 slice: Any) -> Any:
+    """spec's reduction over subset (its indices checked against n: an
+    IndexError, as NumPy's; PyOpenCL reads outside the buffer). The call
+    waits for its result (the check's read)."""
+    import pyopencl as cl
     import pyopencl.array as cla
     _contiguous(fn, subset, *arrays)
     if subset.dtype.kind not in "iu":
         raise TypeError(f"{fn}: subset holds integer indices, not {subset.dtype}")
+    bad = f"{fn}: an index of subset is out of bounds for size {n} (negative indices are " \
+        "refused too)"
+    if spec.check == "nan":  # type: ignore[attr-defined]
+        out = _run(spec, (subset, *arrays, np.int64(n)), queue, slice=slice)
+        if np.isnan(out.get()[()]) and _bad_indices(subset, slice, n):
+            raise IndexError(bad)
+        return out
     q = queue if queue is not None else subset.queue
-    bad = cla.zeros(q, (1,), np.int32)
-    out = _run(spec, (subset, *arrays, bad, np.int64(n)), queue, slice=slice)
-    return _subset_checked(fn, subset, (out, bad), n)
+    # The flag made holding 0 (a copy at creation: half cla.zeros' cost, no fill).
+    buf = cl.Buffer(q.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
+                    hostbuf=np.zeros(1, np.int32))
+    flag = cla.Array(q, (1,), np.int32, data=buf)
+    out = _run(spec, (subset, *arrays, np.int64(n), flag), queue, slice=slice)
+    if flag.get()[0]:
+        raise IndexError(bad)
+    return out
 
 
 def _dot_type(a: Any, b: Any, dtype: Any) -> np.dtype:
@@ -165,9 +196,12 @@ def _subset_minmax_spec(what: str, dt: np.dtype, st: np.dtype) -> _Spec:
             raise TypeError(f"subset_{what} takes integer or real data, not {dt}")
         cmp = ">=" if what == "max" else "<="
         keep = f"(a {cmp} b || isnan(a)) ? a : b" if dt.kind == "f" else f"(a {cmp} b) ? a : b"
-        args = (f"__global {_ctype(st)} *s, __global {_ctype(dt)} *x" + _SUBSET_ARGS)
-        return _subset(_Spec(dt, neutral, keep, _pick("s", "x"), args, f"ocr_subset_{what}",
-                             None, ""))
+        nan = _nan_checked(dt)
+        args = f"__global {_ctype(st)} *s, __global {_ctype(dt)} *x" + _LEN + (
+            "" if nan else _FLAG)
+        expr = f"{_IN} ? x[s[i]] : ({_ctype(dt)})NAN" if nan else _pick("x")
+        return _subset(_Spec(dt, neutral, keep, expr, args, f"ocr_subset_{what}", None, ""),
+                       "nan" if nan else "flag")
     return _spec(("subset", what, dt, st), make)
 
 

@@ -67,9 +67,11 @@ def test_range_inside_the_arrays(queue):
     assert ocr.dot(a, b, slice=s).get()[()] == np.dot(x[s], y[s])
 
 
-def test_subset_dot_indices(queue):
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64])
+def test_subset_dot_indices(queue, dtype):
+    # float results: a bad index is a NaN, checked on the host; others: a flag
     n = int(RNG.integers(500, 2000))
-    x, y = _drawn(n), _drawn(n)
+    x, y = _drawn(n, dtype), _drawn(n, dtype)
     a, b = cla.to_device(queue, x), cla.to_device(queue, y)
     for st in (np.int32, np.int64, np.uint32):
         idx = RNG.integers(0, n, 300).astype(st)
@@ -83,6 +85,13 @@ def test_subset_dot_indices(queue):
         ocr.subset_dot(cla.to_device(queue, np.array([n // 2], np.int32)), a,
                        cla.to_device(queue, y[:n // 2]))
     # slice= selects from the subset: a bad index outside it is not read
+    # NaN data at good indices are NaN, not an IndexError
+    if np.dtype(dtype).kind == "f":
+        xn = x.copy()
+        xn[7] = np.nan
+        got = ocr.subset_dot(cla.to_device(queue, np.array([7, 8], np.int32)),
+                             cla.to_device(queue, xn), b).get()[()]
+        assert np.isnan(got)
     idx = np.array([1, 2, 3, 10 * n], np.int32)
     assert ocr.subset_dot(cla.to_device(queue, idx), a, b, slice=slice(0, 3)).get()[()] == \
         np.dot(x[1:4], y[1:4])
