@@ -345,7 +345,8 @@ def _check_reach(spec: _Spec, args: Sequence[Any], start: int, step: int, n: int
                  absolute: bool) -> None:
     """Raise ValueError where an index i the map runs over lies outside an
     Array argument the spec indexes with i (spec.sized; default: all of
-    them): PyOpenCL reads past the buffer there and returns garbage."""
+    them; a ReductionKernel's: those its map reads as name[i]): PyOpenCL
+    reads past the buffer there and returns garbage."""
     if n == 0:
         return
     last = start + step * (n - 1)
@@ -619,6 +620,12 @@ class ReductionKernel:
         neutral, reduce_expr, map_expr, preamble = texts
         self._spec = _Spec(self.dtype_out, neutral, reduce_expr, map_expr, arguments, name,
                            options, preamble)
+        # The Array arguments the map reads as name[i] must cover the range
+        # (else PyOpenCL reads past them); others (a table, y[0]) may be shorter.
+        import re
+        self._spec.sized = [  # type: ignore[attr-defined]
+            vec and re.search(r"\b" + re.escape(a.name) + r"\s*\[\s*i\s*\]", map_expr) is not None
+            for a, vec in zip(self._spec.args, self._spec.vector)]
         _spectext.check_options(self._spec.options)
         # Built now, so that a bad expression fails here with the compiler's
         # log: the library's kernel, or where it does not take the spec, the

@@ -44,6 +44,12 @@ def test_kernel_argument_shorter_than_range(queue):
     assert k(cla.to_device(queue, x), cla.to_device(queue, y)).get()[()] == np.dot(x, y)
     with pytest.raises(ValueError, match=r"argument 2 \(y\) has 10 elements"):
         k(cla.to_device(queue, x), cla.to_device(queue, y[:10]))
+    # an argument the map does not read as name[i] (a table) may be shorter
+    t = _drawn(4)
+    k4 = ocr.ReductionKernel(queue.context, np.float64, "0", "a+b", "x[i] * t[i % 4] + t[0]",
+                             "__global double *x, __global double *t")
+    want = (x * np.resize(t, n)).sum() + n * t[0]
+    assert k4(cla.to_device(queue, x), cla.to_device(queue, t)).get()[()] == want
     # a longer second argument is fine: the first's indices are read
     long_y = np.concatenate([y, _drawn(33)])
     assert k(cla.to_device(queue, x), cla.to_device(queue, long_y)).get()[()] == np.dot(x, y)
