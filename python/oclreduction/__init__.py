@@ -49,7 +49,8 @@ from ._reduce import (bitwise_and, bitwise_or, bitwise_xor, max, min, prod, redu
 from ._arg import argmax, argmin
 from ._segments import segment_reduce
 from ._custom import ReductionKernel
-from ._linalg import count_nonzero, dot, norm, subset_dot, vdot
+from ._linalg import (all, any, count_nonzero, dot, norm, subset_dot, subset_max, subset_min,
+                      vdot)
 from ._stats import Stats, mean, stats, std, var
 
 # The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
@@ -67,7 +68,8 @@ IO: int = _D.OCR_IO
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitwise_or",
            "bitwise_xor", "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version",
            "clear_cache", "widens_to", "dtypes", "__version__",
-           "ReductionKernel", "dot", "vdot", "subset_dot", "norm", "count_nonzero",
+           "ReductionKernel", "dot", "vdot", "subset_dot", "subset_min", "subset_max", "norm",
+           "count_nonzero", "any", "all",
            "Stats", "stats", "mean", "var", "std",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]

@@ -431,6 +431,26 @@ def _bounds(range_: Any, slice_: Any, first: Any) -> Tuple[int, int, int]:
     return start, step, len(builtins.range(start, stop, step))
 
 
+def _check_reach(spec: _Spec, args: Sequence[Any], start: int, step: int, n: int,
+                 absolute: bool) -> None:
+    """Raise ValueError where an index i the map runs over lies outside an
+    Array argument the spec indexes with i (spec.sized; default: all of
+    them; a ReductionKernel's: those its map reads as name[i]): PyOpenCL
+    reads past the buffer there and returns garbage."""
+    if n == 0:
+        return
+    last = start + step * (n - 1)
+    lo, hi = builtins.min(start, last), builtins.max(start, last)
+    if lo < 0:
+        raise ValueError(f"range= starts below index 0 (index {lo})")
+    sized = getattr(spec, "sized", spec.vector)
+    for k, (a, vec) in enumerate(zip(args, sized)):
+        if vec and hi >= a.size:
+            what = "range= reaches" if absolute else "the first Array argument's indices reach"
+            raise ValueError(f"{what} index {hi}, but Array argument {k + 1} "
+                             f"({spec.args[k].name}) has {a.size} elements")
+
+
 def _retire(vectors: Sequence[Any], ev: Any) -> None:
     """ev, which completes after every event of the vectors' that the
     reduction waited for, replaces those in their .events (as sum does: a
@@ -608,9 +628,12 @@ def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events =
                 a.base_data is None or isinstance(a.base_data, cl.MemoryObjectHolder)):
             raise TypeError(f"{spec.name}: vector arguments are buffer pyopencl Arrays")
         if not a.flags.forc:
-            raise RuntimeError(f"{spec.name} cannot deal with non-contiguous arrays")
+            raise RuntimeError(f"{spec.name} cannot deal with non-contiguous arrays "
+                               f"(an argument has strides {a.strides} for shape {a.shape}; "
+                               "pass a contiguous copy)")
         call += [a.base_data, np.uint64(a.offset)]  # an empty Array's: NULL, never read
         waits.extend(a.events)
+    _check_reach(spec, args, start, step, n, range is not None)
     if out is not None and (out.size != 1 or out.dtype != spec.res):
         raise TypeError(f"out= takes one element of {spec.res}")
     done = _run_native(spec, args, queue, n, waits, out, allocator) if (
@@ -645,6 +668,36 @@ def _run(spec: _Spec, args: Sequence[Any], queue: Any = None, wait_for: Events =
     out.add_event(ev)
     _retire(vectors, ev)
     return (out, ev) if return_event else out
+
+
+def _renamed(arguments: Any, texts: List[str]) -> Tuple[Any, List[str]]:
+    """Arguments named ocr_rk_* (the template's namespace; PyOpenCL accepts
+    them) renamed ocr_rku_*, in the argument list and as words of the
+    caller's texts (outside comments and literals the spec has none that
+    matter: its checks refuse '#' tricks), so that they build."""
+    from pyopencl.tools import parse_arg_list
+    import copy
+    import re
+    args = parse_arg_list(arguments, with_offset=False)
+    names = {a.name for a in args}
+    moved = {}
+    for a in args:
+        if a.name.startswith("ocr_rk_"):
+            new = "ocr_rku_" + a.name[len("ocr_rk_"):]
+            if new in names:
+                raise ValueError(f"arguments {a.name} and {new}: rename one (the package "
+                                 f"passes {a.name} as {new})")
+            moved[a.name] = new
+    if not moved:
+        return arguments, texts
+    word = re.compile(r"\b(" + "|".join(map(re.escape, moved)) + r")\b")
+    out = []
+    for a in args:
+        if a.name in moved:
+            a = copy.copy(a)
+            a.name = moved[a.name]
+        out.append(a)
+    return out, [word.sub(lambda m: moved[m.group(1)], t) for t in texts]
 
 
 class ReductionKernel:
@@ -688,9 +741,17 @@ class ReductionKernel:
             _spectext.check(what, text)
         self.context = ctx
         self.dtype_out = np.dtype(dtype_out)
-        self._spec = _Spec(self.dtype_out, neutral, reduce_expr,
-                           map_expr if map_expr is not None else "in[i]", arguments, name,
+        map_expr = map_expr if map_expr is not None else "in[i]"
+        arguments, texts = _renamed(arguments, [neutral, reduce_expr, map_expr, preamble])
+        neutral, reduce_expr, map_expr, preamble = texts
+        self._spec = _Spec(self.dtype_out, neutral, reduce_expr, map_expr, arguments, name,
                            options, preamble)
+        # The Array arguments the map reads as name[i] must cover the range
+        # (else PyOpenCL reads past them); others (a table, y[0]) may be shorter.
+        import re
+        self._spec.sized = [  # type: ignore[attr-defined]
+            vec and re.search(r"\b" + re.escape(a.name) + r"\s*\[\s*i\s*\]", map_expr) is not None
+            for a, vec in zip(self._spec.args, self._spec.vector)]
         _spectext.check_options(self._spec.options)
         # Built now, so that a bad expression fails here with the compiler's
         # log: the library's kernel, or where it does not take the spec, the

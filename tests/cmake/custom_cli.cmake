@@ -38,6 +38,14 @@ cli_test(custom_map_sum_float_small --rc 0 --out "^Test PASSED!$"
 cli_test(custom_map_build_error --rc 3 --err "building the custom reduction failed"
          --err "map: x\\[i\\] \\+\\* nosuch" --err "nosuch"
          -- ${OCR} --map "x[i] +* nosuch" --reduce "a + b" --neutral 0 -s 1000 -r 1)
+# the compiler's place is the caller's text's own line and column (issue 51:
+# "reduce:1:85" counted the wrapper's code): "a+" fails at its column 3
+cli_test(custom_reduce_error_column --rc 3 --err "reduce:1:3: "
+         -- ${OCR} --map "x[i]" --reduce "a+" --neutral 0 -s 1000 -r 1)
+cli_test(custom_map_error_column --rc 3 --err "map:1:7: "
+         -- ${OCR} --map "x[i]+*" --reduce "a + b" --neutral 0 -s 1000 -r 1)
+cli_test(custom_neutral_error_column --rc 3 --err "neutral:1:3: "
+         -- ${OCR} --map "x[i]" --reduce "a + b" --neutral "0+" -s 1000 -r 1)
 cli_test(custom_map_injection --rc 2 --err "the map closes a bracket it did not open"
          -- ${OCR} --map "x[i]); }" --reduce "a + b" --neutral 0 -s 1000 -r 1)
 cli_test(custom_map_define --rc 2 --err "holds a '#'"

@@ -95,6 +95,13 @@ if(OCR_MPI)
            "clEnqueueNDRangeKernel failed" -- ${MPIRUN} --oversubscribe -np 2 ${OCR} --mpi -s 100003 -r 2
               : -np 1 -x LD_PRELOAD=$<TARGET_FILE:fault_shim> -x OCR_FAULT=clEnqueueNDRangeKernel:3
               ${OCR} --mpi -s 100003 -r 2)
+  # Two hosts: two network namespaces joined by a veth pair, one rank in each
+  # (mpirun's rsh agent is `ip netns exec`; TCP over the veth only): the
+  # single host's answer, and a rank killed mid-run ends the job. Needs root:
+  # elsewhere SKIPPED, saying why (docs/scale.md).
+  ocr_test(mpi.two_hosts_netns LABELS mpi multi
+           PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS 2 ENVIRONMENT "${MPI_ENV}"
+           COMMAND ${SCRIPTS}/mpi_netns_test.sh ${MPIRUN} ${OCR})
   mpi_test(mpi.wrong_kernel
            ${EXPECT} --rc 1 --out "^Test FAILED!$" --out "FAILED$"
            -- timeout 120 ${MPIRUN} --oversubscribe -np 2 ${OCR} --mpi --kernel-dir ${T}/kernels_wrong -s 4103 -r 1)

@@ -257,18 +257,22 @@ char *ocr_custom_prelude(const ocr_custom_spec *sp) {
     else
         add(&t, "typedef %s ocr_rk_acc;\n", ocr_type_name(sp->type));
     if (sp->preamble) add(&t, "#line 1 \"preamble\"\n%s\n", sp->preamble);
+    /* Each caller's text starts a line of its own, right after its #line, so
+     * that a diagnostic's line and column are the text's own ("reduce:1:3"
+     * for "a+", not the column past the wrapper's code). */
     add(&t,
-        "#line 1 \"neutral\"\nstatic ocr_rk_acc ocr_rk_neutral(void) { const ocr_rk_acc "
-        "ocr_rk_v = %s; return ocr_rk_v; }\n",
+        "#line 1 \"(library)\"\nstatic ocr_rk_acc ocr_rk_neutral(void) { const ocr_rk_acc "
+        "ocr_rk_v =\n"
+        "#line 1 \"neutral\"\n%s; return ocr_rk_v; }\n",
         sp->neutral);
     add(&t,
-        "#line 1 \"reduce\"\nstatic ocr_rk_acc ocr_rk_reduce(const ocr_rk_acc a, const "
-        "ocr_rk_acc b) { return (%s); }\n",
+        "#line 1 \"(library)\"\nstatic ocr_rk_acc ocr_rk_reduce(const ocr_rk_acc a, const "
+        "ocr_rk_acc b) { return (\n#line 1 \"reduce\"\n%s); }\n",
         sp->reduce);
     add(&t, "#line 1 \"(library)\"\nstatic ocr_rk_acc ocr_rk_map(const ulong i, ");
     add_params(&t, sp, MAP_PARAMS);
     if (sp->map)
-        add(&t, ") {\n#line 1 \"map\"\nreturn (%s); }\n", sp->map);
+        add(&t, ") { return (\n#line 1 \"map\"\n%s); }\n", sp->map);
     else
         add(&t, ") { return %s[i]; }\n", first);
     add(&t, "#define OCR_RK_PARAMS ");

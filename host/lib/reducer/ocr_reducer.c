@@ -337,8 +337,13 @@ cl_int ocr_reducer_last_cl_error(const ocr_reducer *r) {
  * a buffer's address may come back as another's once the caller releases it. */
 ocr_status ocr_reducer_result_fits(const ocr_reducer *r, size_t rsize, size_t result_offset) {
     if (result_offset < rsize / r->es) return OCR_OK;
-    ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs %zu", rsize,
-               ocr_type_name(r->type), result_offset, (result_offset + 1) * r->es);
+    if (result_offset < SIZE_MAX / r->es) /* (result_offset + 1) * es fits: say it */
+        ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs %zu", rsize,
+                   ocr_type_name(r->type), result_offset, (result_offset + 1) * r->es);
+    else /* the count would wrap (it said "needs 0") */
+        ocr_errorf("the result buffer holds %zu bytes; one %s at element %zu needs more than "
+                   "%zu (no buffer is that large)",
+                   rsize, ocr_type_name(r->type), result_offset, SIZE_MAX);
     return OCR_USAGE;
 }
 

@@ -445,6 +445,19 @@ static void argument_errors(ocr_reducer *r, cl_mem b) {
     expect_usage(st, r, done, "beyond the input buffer", "n of 2^64 - 1");
     st = ocr_reducer_reduce_strided(r, q, b, 0, 10, 3, res, 12, 0, NULL, &done);
     expect_usage(st, r, done, "result buffer holds", "result_offset past the result buffer");
+    /* offsets whose byte count, (offset + 1) * element size, wraps for some
+     * element size: the count said is never a wrapped one (it was "needs
+     * 0"), but larger than the offset, or "more than" (issue 51) */
+    const size_t wraps[] = {SIZE_MAX / 8, SIZE_MAX / 4, SIZE_MAX / 2, SIZE_MAX};
+    for (size_t k = 0; k < sizeof wraps / sizeof wraps[0]; ++k) {
+        st = ocr_reducer_reduce_strided(r, q, b, 0, 10, 3, res, wraps[k], 0, NULL, &done);
+        const char *msg = ocr_reducer_last_error(r), *at = strstr(msg, "needs ");
+        unsigned long long said = 0;
+        int ok = at && (strncmp(at, "needs more than ", 16) == 0 ||
+                        (sscanf(at, "needs %llu", &said) == 1 && said > wraps[k]));
+        EXPECT(st == OCR_USAGE && strstr(msg, "result buffer holds") && ok,
+               "result_offset %zu: %d, %s", wraps[k], (int)st, msg);
+    }
     st = ocr_reducer_reduce_strided(r, q, NULL, 0, 10, 3, res, 0, 0, NULL, &done);
     expect_usage(st, r, done, "must not be NULL", "no input buffer");
     st = ocr_reducer_reduce_strided(r, q, b, 0, 10, 3, res, 0, 1, NULL, &done);
