@@ -136,8 +136,9 @@ static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
 /* This work-item's share of [0, n) through the prelude's walk (OCR_RK_SEQ):
  * its first element ocr_rk_lo and count ocr_rk_count known before the
  * walk; the GPU's four elements a step, each in its own block, in the
- * walk's order. */
-static ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
+ * walk's order. inline, not static: static, oclgrind 21.10 could not run
+ * it once inlined (llvm.experimental.noalias.scope.decl undefined). */
+inline ocr_rk_acc ocr_rk_share(const ulong ocr_rk_n, OCR_RK_PARAMS) {
     OCR_RK_BIND
 #if OCR_RK_BLOCKED
     const ulong ocr_rk_per = ocr_rk_n / get_global_size(0) + (ocr_rk_n % get_global_size(0) != 0);
