@@ -51,6 +51,7 @@ from ._segments import segment_reduce
 from ._custom import ReductionKernel
 from ._linalg import count_nonzero, dot, norm, subset_dot, vdot
 from ._stats import Stats, mean, stats, std, var
+from ._histogram import bincount, histogram
 
 # The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
 OK: int = _D.OCR_OK
@@ -68,7 +69,7 @@ __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitw
            "bitwise_xor", "Reducer", "OcrError", "reduce", "value", "segment_reduce", "version",
            "clear_cache", "widens_to", "dtypes", "__version__",
            "ReductionKernel", "dot", "vdot", "subset_dot", "norm", "count_nonzero",
-           "Stats", "stats", "mean", "var", "std",
+           "Stats", "stats", "mean", "var", "std", "histogram", "bincount",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import builtins
 import operator
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, SupportsIndex, Tuple
 
 import numpy as np
 
@@ -27,12 +27,12 @@ from ._cache import _cached
 from ._native import accumulator, type_of
 from ._passes import _gather, _gather_nd
 from ._reduce import value
-from ._typing import Array, Events, Queue
+from ._typing import Array, Bins, Events, Queue
 
 __all__ = ["histogram", "bincount"]
 
-_F64 = np.dtype(np.float64)
-_I64 = np.dtype(np.int64)
+_F64: np.dtype = np.dtype(np.float64)
+_I64: np.dtype = np.dtype(np.int64)
 
 
 def _has_fp64(queue: Any) -> bool:
@@ -134,21 +134,20 @@ def _count(queue: Any, a: Any, dtype: np.dtype, bins: int, spec: Dict[str, Any],
     in the result's events and in a's and the weights'."""
     import pyopencl.array as cla
     waits = list(a.events) + list(wait_for or [])
-    alloc = _alloc(a)
-    sum_type = None
-    if weights is not None:
-        waits += list(weights.events)
-        sum_type = _F64 if _has_fp64(queue) else np.dtype(np.float32)
     # With weights, a and weights are read in the same (C) order.
     buf, first, waits = _contiguous(queue, a, dtype, dtype, weights is not None, waits)
-    wbuf = woff = None
+    wspec = None
+    sum_type = _I64
     if weights is not None:
-        wbuf, woff, waits = _contiguous(queue, weights, weights.dtype, sum_type, True, waits)
-    out = cla.empty(queue, (bins,), sum_type or _I64, allocator=alloc)
+        sum_type = _F64 if _has_fp64(queue) else np.dtype(np.float32)
+        wbuf, woff, waits = _contiguous(queue, weights, weights.dtype, sum_type, True,
+                                        waits + list(weights.events))
+        wspec = (wbuf, woff, sum_type)
+    out = cla.empty(queue, (bins,), sum_type, allocator=_alloc(a))
     reducer = _cached(queue, a, dtype, accumulator(dtype), "sum")
     ev = reducer.histogram(queue, buf, first, a.size, bins, out.base_data,
                            out.offset // out.dtype.itemsize, waits,
-                           weights=(wbuf, woff, sum_type) if wbuf is not None else None,
+                           weights=wspec,
                            **spec)
     out.add_event(ev)
     for x in (a, weights):
@@ -160,7 +159,7 @@ def _count(queue: Any, a: Any, dtype: np.dtype, bins: int, spec: Dict[str, Any],
     return out
 
 
-def histogram(a: Array, bins: Any = 10, range: Optional[Tuple[Any, Any]] = None,
+def histogram(a: Array, bins: Bins = 10, range: Optional[Tuple[float, float]] = None,
               weights: Optional[Array] = None, density: bool = False, *,
               queue: Optional[Queue] = None, wait_for: Events = None) -> Tuple[Array, Array]:
     """np.histogram(a, bins, range, weights, density) of a pyopencl Array,
@@ -204,7 +203,7 @@ def histogram(a: Array, bins: Any = 10, range: Optional[Tuple[Any, Any]] = None,
 
     def minmax() -> Tuple[Any, Any]:
         return (value(data, "min", wait_for=wait_for), value(data, "max", wait_for=wait_for))
-    edges, _even = _bin_edges(data, bins, range, minmax)
+    edges, _ = _bin_edges(data, bins, range, minmax)
     alloc = _alloc(a)
     edges_dev = cla.to_device(queue, edges, allocator=alloc)
     nbins = builtins.max(len(edges) - 1, 0)
@@ -216,6 +215,9 @@ def histogram(a: Array, bins: Any = 10, range: Optional[Tuple[Any, Any]] = None,
     else:
         hist = _count(queue, data, dtype, nbins, _edges_spec(queue, edges), w,
                       wait_for, out_dtype)
+        if data is not a:  # a bool array's uint8 view: a later writer of a waits too
+            for e in hist.events:
+                a.add_event(e)
     if density:
         n = hist.get()
         db = np.array(np.diff(edges), float)
@@ -228,7 +230,7 @@ def _edges_spec(queue: Any, edges: np.ndarray) -> Dict[str, Any]:
     device has it, else in float where each edge is a float (float16 and
     float32 data's)."""
     import pyopencl.array as cla
-    as_type = _F64
+    as_type: np.dtype = _F64
     if not _has_fp64(queue):
         if not np.array_equal(edges.astype(np.float32).astype(edges.dtype), edges):
             raise TypeError(f"{edges.dtype} edges are compared in double, which this device "
@@ -238,7 +240,7 @@ def _edges_spec(queue: Any, edges: np.ndarray) -> Dict[str, Any]:
     return {"kind": "edges", "edges": (dev.base_data, dev.offset // as_type.itemsize, as_type)}
 
 
-def bincount(x: Array, weights: Optional[Array] = None, minlength: int = 0, *,
+def bincount(x: Array, weights: Optional[Array] = None, minlength: SupportsIndex = 0, *,
              queue: Optional[Queue] = None, wait_for: Events = None) -> Array:
     """np.bincount(x, weights, minlength) of a 1-D pyopencl Array of
     non-negative integers (bool, int8 .. int64, uint8 .. uint32: the types
