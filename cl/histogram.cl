@@ -1,0 +1,240 @@
+/*
+ * histogram - the tutorial's third reduction: h[k] = sum over i of (bin(x_i)
+ * == k), a reduction whose result is a vector (ocr_reducer_histogram).
+ *
+ * Which bin (HIST_KIND, hist_bin below): even bins over [lower, upper]
+ * (floor((x - lower) * scale) in HIST_BT, float or double, no fused
+ * multiply-add so that the host's loop gets the same bin; x == upper in the
+ * last bin), sorted edges (a binary search; the last bin closed), or
+ * bincount (the integer value itself). NaN and samples out of range have no
+ * bin and are not counted.
+ *
+ * Three variants, each a step of the lesson:
+ *
+ * 1. hist_global - one global atomic per sample. The whiteboard version:
+ *    every work-item reads its samples and does atomic_inc on the bin in
+ *    global memory. Correct anywhere (32-bit global atomics are core since
+ *    OpenCL 1.1), but every increment is a read-modify-write at the memory
+ *    (L2 on a GPU), and samples of one bin serialise on one address: on
+ *    one-bin data the whole device waits on one counter.
+ *
+ * 2. hist_local (agg = 0) - counts privatised in local memory. Each group
+ *    keeps its own copy of the bins in local memory (zeroed, a barrier),
+ *    counts its block of samples there with local atomics (on-chip, far
+ *    cheaper, and contention only within the group), then, after a second
+ *    barrier, writes its copy as one row of the partial counts; hist_merge
+ *    adds the rows. Global traffic: n samples read, groups x bins counts
+ *    written and read once. Costs: the bins must fit in local memory (else
+ *    the host takes variant 1), and one-bin data still serialises the
+ *    group's work-items on one local counter.
+ *
+ * 3. hist_local (agg = 1) - runs of equal bins aggregated. Each work-item
+ *    keeps the bin it counted last and how many times in a row; only when
+ *    the bin changes (and at the end) does it add the run with one local
+ *    atomic_add. On one-bin data that is one atomic per work-item instead of
+ *    one per sample; on uniform data it costs a compare per sample (runs are
+ *    short there, so nearly every sample still flushes).
+ *
+ * The merge (hist_merge): work-item b adds bin b of every row in row order
+ * (deterministic: no 64-bit atomics needed, and float weights sum the same
+ * way in every run given the rows) and adds, or writes, it to the output
+ * as uint (hist_merge32) or ulong (hist_merge64). Each row counts at most 2^32 - 1 samples (the
+ * host sizes the grid), so the 32-bit local counts never wrap.
+ *
+ * Weights (HIST_W=1): sums of weights of HIST_WT (float or double) instead
+ * of counts. OpenCL 1.2 has no floating-point atomics, so the local sums are
+ * added with a compare-exchange loop on their bit pattern (uint for float;
+ * ulong for double, which needs cl_khr_int64_base_atomics); the order of the
+ * additions within a group is the run's, so float sums may round
+ * differently from run to run (the rows are then merged in order).
+ *
+ * Correct on any conforming device: every barrier is reached by every
+ * work-item of the group (loops over bins and samples are bounded by the
+ * same values for all), no lock-step within a warp is assumed, and every
+ * shared counter is changed by atomics only.
+ */
+#pragma OPENCL FP_CONTRACT OFF
+
+#if defined(OCR_FP64) || HIST_NEED_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#if HIST_W && HIST_WT_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+#if !defined(HIST_KIND) || !defined(HIST_BT)
+#error "the host passes HIST_KIND and HIST_BT"
+#endif
+
+#define HIST_NONE 0xffffffffu
+
+/* The sample type: the build's input type (OCR_IN_T where the build
+ * converts, as for the small types, else OCR_T); half is read with
+ * vload_half (as a float: a half cannot be dereferenced without
+ * cl_khr_fp16). */
+#ifdef OCR_IN_T
+#define HIST_IN OCR_IN_T
+#else
+#define HIST_IN OCR_T
+#endif
+#if HIST_HALF
+#define HIST_LOAD(p, i) vload_half((i), (p))
+typedef float HIST_ST;
+#else
+#define HIST_LOAD(p, i) ((p)[i])
+typedef HIST_IN HIST_ST;
+#endif
+#ifndef HIST_ET
+#define HIST_ET float /* no edges: the argument is unused */
+#endif
+
+/* What a sample adds: 1, or its weight; rows hold RT. */
+#if HIST_W
+typedef HIST_WT RT;
+#define HIST_ONE(i) (wts[i])
+#else
+typedef uint RT;
+#define HIST_ONE(i) 1u
+#endif
+
+/* The bin of x, or HIST_NONE. `edges` are read only for HIST_KIND 1. */
+static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, const HIST_BT scale,
+                     const uint bins, __global const HIST_ET *edges) {
+#if HIST_KIND == 0
+    const HIST_BT v = (HIST_BT)x;
+    if (!(v >= lower && v <= upper)) return HIST_NONE; /* NaN fails both */
+    const uint b = (uint)((v - lower) * scale);
+    return min(b, bins - 1);
+#elif HIST_KIND == 1
+    const HIST_ET v = (HIST_ET)x;
+    if (!(v >= edges[0] && v <= edges[bins])) return HIST_NONE;
+    uint lo = 0, hi = bins; /* edges[lo] <= v, and v < edges[hi] or hi == bins */
+    while (hi - lo > 1) {
+        const uint mid = lo + (hi - lo) / 2;
+        if (edges[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+#else
+#if HIST_SIGNED
+    if (x < 0) return HIST_NONE;
+#endif
+    return (ulong)x < (ulong)bins ? (uint)x : HIST_NONE;
+#endif
+}
+
+#if HIST_W
+/* *p += v for a local or global RT, as a compare-exchange loop on the bits. */
+#if HIST_WT_DOUBLE
+#define HIST_ADD_BITS(space)                                                                       \
+    static void hist_add_##space(volatile space RT *p, const RT v) {                             \
+        ulong old = as_ulong(*p), want;                                                            \
+        do {                                                                                       \
+            want = old;                                                                            \
+            old = atom_cmpxchg((volatile space ulong *)p, want, as_ulong(as_double(want) + v));    \
+        } while (old != want);                                                                     \
+    }
+#else
+#define HIST_ADD_BITS(space)                                                                       \
+    static void hist_add_##space(volatile space RT *p, const RT v) {                             \
+        uint old = as_uint(*p), want;                                                              \
+        do {                                                                                       \
+            want = old;                                                                            \
+            old = atomic_cmpxchg((volatile space uint *)p, want, as_uint(as_float(want) + v));     \
+        } while (old != want);                                                                     \
+    }
+#endif
+HIST_ADD_BITS(__local)
+HIST_ADD_BITS(__global)
+#define HIST_ADD_LOCAL(p, v)  hist_add___local((p), (v))
+#define HIST_ADD_GLOBAL(p, v) hist_add___global((p), (v))
+#else
+#define HIST_ADD_LOCAL(p, v)  atomic_add((p), (v))
+#define HIST_ADD_GLOBAL(p, v) atomic_add((p), (v))
+#endif
+
+#if HIST_W
+#define HIST_WEIGHTS_ARG , __global const RT *wts, const ulong w_off
+#define HIST_WEIGHTS_AT   wts += w_off
+#else
+#define HIST_WEIGHTS_ARG
+#define HIST_WEIGHTS_AT   (void)0
+#endif
+
+/* The arguments both counting kernels take: samples and weights from their
+ * offsets on, the range (even bins) or edges from theirs. */
+#define HIST_ARGS                                                                                  \
+    __global const HIST_IN *in, const ulong in_off HIST_WEIGHTS_ARG, const ulong n,                  \
+        const HIST_BT lower, const HIST_BT upper, const HIST_BT scale, const uint bins,            \
+        __global const HIST_ET *edges, const ulong e_off
+#define HIST_OFFSETS() (in += in_off, edges += e_off, HIST_WEIGHTS_AT)
+
+/* Variant 1: every sample one global atomic on cnt (bins RT, zeroed by the
+ * host), samples i = global id, + global size, ... (coalesced). */
+__kernel void hist_global(HIST_ARGS, __global RT *cnt) {
+    HIST_OFFSETS();
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+        const uint b = hist_bin(HIST_LOAD(in, i), lower, upper, scale, bins, edges);
+        if (b != HIST_NONE) HIST_ADD_GLOBAL(&cnt[b], HIST_ONE(i));
+    }
+}
+
+/* Variants 2 and 3: group g counts samples [g * per, min((g + 1) * per, n))
+ * in its local copy (work-items striding by the group's size), then writes
+ * it to rows[g * bins ..]. */
+__kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT *rows,
+                         __local RT *cnt) {
+    HIST_OFFSETS();
+    const uint lid = get_local_id(0), ls = get_local_size(0);
+    const ulong g = get_group_id(0);
+    for (uint b = lid; b < bins; b += ls)
+        cnt[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE); /* every copy zeroed before any count */
+    const ulong begin = min(g * per, n), end = min(begin + per, n);
+    if (agg) { /* variant 3 */
+        uint run_bin = HIST_NONE;
+        RT run = 0;
+        for (ulong i = begin + lid; i < end; i += ls) {
+            const uint b = hist_bin(HIST_LOAD(in, i), lower, upper, scale, bins, edges);
+            if (b != run_bin) { /* a run ends: one atomic for all of it */
+                if (run_bin != HIST_NONE) HIST_ADD_LOCAL(&cnt[run_bin], run);
+                run_bin = b, run = 0;
+            }
+            run += HIST_ONE(i);
+        }
+        if (run_bin != HIST_NONE) HIST_ADD_LOCAL(&cnt[run_bin], run);
+    } else { /* variant 2 */
+        for (ulong i = begin + lid; i < end; i += ls) {
+            const uint b = hist_bin(HIST_LOAD(in, i), lower, upper, scale, bins, edges);
+            if (b != HIST_NONE) HIST_ADD_LOCAL(&cnt[b], HIST_ONE(i));
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* every count in before the row is written */
+    for (uint b = lid; b < bins; b += ls)
+        rows[g * bins + b] = cnt[b];
+}
+
+/* Bin b (= global id) of `groups` rows summed in row order, added to or
+ * written over out[out_off + b]: uint or ulong counts, or the weights' sums
+ * (hist_merge64 then writes RT). */
+#if HIST_W
+#define HIST_SUM_T RT
+#define HIST_OUT64 RT
+#else
+#define HIST_SUM_T ulong
+#define HIST_OUT64 ulong
+#endif
+#define HIST_MERGE(name, OUT_T)                                                                    \
+    __kernel void name(__global const RT *rows, const uint groups, const uint bins,                \
+                       __global OUT_T *out, const ulong out_off, const int accumulate) {           \
+        const uint b = get_global_id(0);                                                           \
+        if (b >= bins) return;                                                                     \
+        HIST_SUM_T sum = 0;                                                                        \
+        for (uint g = 0; g < groups; ++g)                                                          \
+            sum += rows[(ulong)g * bins + b];                                                      \
+        out[out_off + b] = (OUT_T)(accumulate ? out[out_off + b] + sum : sum);                     \
+    }
+HIST_MERGE(hist_merge32, uint)
+HIST_MERGE(hist_merge64, HIST_OUT64)
