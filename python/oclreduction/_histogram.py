@@ -144,7 +144,10 @@ def _count(queue: Any, a: Any, dtype: np.dtype, bins: int, spec: Dict[str, Any],
                                         waits + list(weights.events))
         wspec = (wbuf, woff, sum_type)
     out = cla.empty(queue, (bins,), sum_type, allocator=_alloc(a))
-    reducer = _cached(queue, a, dtype, accumulator(dtype), "sum")
+    # Any reducer of the sample type counts (the operator is not used): the
+    # one range=None's min (bincount's max) already built, not one more build.
+    reducer = _cached(queue, a, dtype, accumulator(dtype),
+                      "max" if spec["kind"] == "bincount" else "min")
     ev = reducer.histogram(queue, buf, first, a.size, bins, out.base_data,
                            out.offset // out.dtype.itemsize, waits,
                            weights=wspec,
