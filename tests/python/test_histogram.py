@@ -169,6 +169,20 @@ def test_weights(queue, wdtype, seed):
         same(got, want)
 
 
+def test_float32_weights_are_added_in_double(queue):
+    """1e8 and a thousand ones in one bin: NumPy's float32 result is the
+    double sum rounded once (1e8 + 1000); float32 additions lose the ones."""
+    skip_no_fp64(queue)
+    host = np.zeros(1001, np.float32)
+    w = np.ones(1001, np.float32)
+    w[500] = 1e8
+    got, _ = oclreduction.histogram(cla.to_device(queue, host), bins=3, range=(-1, 1),
+                                    weights=cla.to_device(queue, w))
+    want, _ = np.histogram(host, bins=3, range=(-1, 1), weights=w)
+    assert want[1] == np.float32(1e8 + 1000)
+    same(got, want)
+
+
 @pytest.mark.parametrize("seed", SEEDS[:2])
 def test_density(queue, seed):
     skip_no_fp64(queue)
