@@ -26,7 +26,8 @@
  *    adds the rows. Global traffic: n samples read, groups x bins counts
  *    written and read once. Costs: the bins must fit in local memory (else
  *    the host takes variant 1), and one-bin data still serialises the
- *    group's work-items on one local counter.
+ *    group's work-items on one local counter. A group of one work-item (a
+ *    CPU's) adds without atomics: its copy is its own.
  *
  * 3. hist_local (agg = 1) - runs of equal bins aggregated. Each work-item
  *    keeps the bin it counted last and how many times in a row; only when
@@ -129,8 +130,8 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
 /* *p += v for a local or global RT, as a compare-exchange loop on the bits. */
 #if HIST_WT_DOUBLE
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space RT *p, const RT v) {                             \
-        ulong old = as_ulong(*p), want;                                                            \
+    static void hist_add_##space(volatile space RT *p, const RT v) {                               \
+        ulong old = 0, want; /* a guess: the first exchange returns the real bits */               \
         do {                                                                                       \
             want = old;                                                                            \
             old = atom_cmpxchg((volatile space ulong *)p, want, as_ulong(as_double(want) + v));    \
@@ -138,8 +139,8 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
     }
 #else
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space RT *p, const RT v) {                             \
-        uint old = as_uint(*p), want;                                                              \
+    static void hist_add_##space(volatile space RT *p, const RT v) {                               \
+        uint old = 0, want; /* a guess: the first exchange returns the real bits */                \
         do {                                                                                       \
             want = old;                                                                            \
             old = atomic_cmpxchg((volatile space uint *)p, want, as_uint(as_float(want) + v));     \
@@ -148,31 +149,43 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
 #endif
 HIST_ADD_BITS(__local)
 HIST_ADD_BITS(__global)
-#define HIST_ADD_LOCAL(p, v)  hist_add___local((p), (v))
-#define HIST_ADD_GLOBAL(p, v) hist_add___global((p), (v))
+#define HIST_ATOMIC_LOCAL(p, v) hist_add___local((p), (v))
+#define HIST_ADD_GLOBAL(p, v)   hist_add___global((p), (v))
 #else
-#define HIST_ADD_LOCAL(p, v)  atomic_add((p), (v))
-#define HIST_ADD_GLOBAL(p, v) atomic_add((p), (v))
+#define HIST_ATOMIC_LOCAL(p, v) atomic_add((p), (v))
+#define HIST_ADD_GLOBAL(p, v)   atomic_add((p), (v))
 #endif
+
+/* A group of one work-item (a CPU's groups) has nobody to race with: a
+ * plain add there, an atomic one otherwise (solo is the same for the whole
+ * group, so no work-item takes the other branch). */
+#define HIST_ADD_LOCAL(p, v) (solo ? (void)(*(p) += (v)) : (void)HIST_ATOMIC_LOCAL((p), (v)))
 
 #if HIST_W
 #define HIST_WEIGHTS_ARG , __global const RT *wts, const ulong w_off
-#define HIST_WEIGHTS_AT   wts += w_off
+#define HIST_WEIGHTS_AT  wts += w_off
 #else
 #define HIST_WEIGHTS_ARG
-#define HIST_WEIGHTS_AT   (void)0
+#define HIST_WEIGHTS_AT (void)0
 #endif
 
 /* The arguments both counting kernels take: samples and weights from their
  * offsets on, the range (even bins) or edges from theirs. */
 #define HIST_ARGS                                                                                  \
-    __global const HIST_IN *in, const ulong in_off HIST_WEIGHTS_ARG, const ulong n,                  \
+    __global const HIST_IN *in, const ulong in_off HIST_WEIGHTS_ARG, const ulong n,                \
         const HIST_BT lower, const HIST_BT upper, const HIST_BT scale, const uint bins,            \
         __global const HIST_ET *edges, const ulong e_off
 #define HIST_OFFSETS() (in += in_off, edges += e_off, HIST_WEIGHTS_AT)
 
-/* Variant 1: every sample one global atomic on cnt (bins RT, zeroed by the
- * host), samples i = global id, + global size, ... (coalesced). */
+/* Variant 1's row zeroed (a kernel rather than clEnqueueFillBuffer, so that
+ * tools that track initialised memory, oclgrind, see it). */
+__kernel void hist_zero(__global RT *cnt, const uint bins) {
+    const ulong b = get_global_id(0);
+    if (b < bins) cnt[b] = 0;
+}
+
+/* Variant 1: every sample one global atomic on cnt (bins RT, zeroed by
+ * hist_zero), samples i = global id, + global size, ... (coalesced). */
 __kernel void hist_global(HIST_ARGS, __global RT *cnt) {
     HIST_OFFSETS();
     for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
@@ -188,6 +201,7 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT 
                          __local RT *cnt) {
     HIST_OFFSETS();
     const uint lid = get_local_id(0), ls = get_local_size(0);
+    const int solo = ls == 1;
     const ulong g = get_group_id(0);
     for (uint b = lid; b < bins; b += ls)
         cnt[b] = 0;
@@ -229,7 +243,7 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT 
 #define HIST_MERGE(name, OUT_T)                                                                    \
     __kernel void name(__global const RT *rows, const uint groups, const uint bins,                \
                        __global OUT_T *out, const ulong out_off, const int accumulate) {           \
-        const uint b = get_global_id(0);                                                           \
+        const ulong b = get_global_id(0);                                                          \
         if (b >= bins) return;                                                                     \
         HIST_SUM_T sum = 0;                                                                        \
         for (uint g = 0; g < groups; ++g)                                                          \

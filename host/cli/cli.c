@@ -3,6 +3,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
@@ -91,9 +93,28 @@ static ocr_status parse_grade_list(const option_def *d, const char *val, cli_opt
 }
 static ocr_status parse_data(const option_def *d, const char *val, cli_options *o) {
     (void)d;
+    o->one_bin = !strcmp(val, "one-bin"); /* --histogram's: its own samples, one value */
+    if (o->one_bin) {
+        o->data = OCR_DATA_UNIFORM;
+        return OCR_OK;
+    }
     return ocr_data_kind_from_name(val, &o->data) == 0
                ? OCR_OK
-               : bad("unknown value for --data (exact uniform one-sided max)", NULL, val);
+               : bad("unknown value for --data (exact uniform one-sided max one-bin)", NULL, val);
+}
+/* --range LO,HI: two finite numbers, LO < HI (strtod's whole text each). */
+static ocr_status parse_range(const option_def *d, const char *val, cli_options *o) {
+    char *end = NULL;
+    (void)d;
+    errno = 0;
+    double lo = strtod(val, &end);
+    if (end == val || *end != ',' || errno) return bad("--range takes LO,HI", NULL, val);
+    const char *hi_at = end + 1;
+    double hi = strtod(hi_at, &end);
+    if (end == hi_at || *end || errno || !isfinite(lo) || !isfinite(hi) || !(lo < hi))
+        return bad("--range takes LO,HI: two finite numbers, LO < HI", NULL, val);
+    o->range_lo = lo, o->range_hi = hi, o->range_given = 1;
+    return OCR_OK;
 }
 static ocr_status parse_host_mem(const option_def *d, const char *val, cli_options *o) {
     (void)d; /* "auto" is the default, not a choice */
@@ -174,7 +195,9 @@ static ocr_status parse_shares(const option_def *d, const char *val, cli_options
 }
 
 static const char *const access_names[] = {"auto", "strided", "blocked", NULL};
-static const char *const cpu_names[] = {"naive", "best", "none", NULL};  /* ocr_cpu_baseline */
+static const char *const cpu_names[] = {"naive", "best", "none", NULL}; /* ocr_cpu_baseline */
+static const char *const hist_method_names[] = {"auto", "global", "local", "aggregate",
+                                                NULL};                   /* ocr_histogram_method */
 static const char *const format_names[] = {"text", "csv", "json", NULL}; /* ocr_format */
 
 /* T_CHOICE and T_FLAG store an int: the enums they fill must be int-sized. */
@@ -242,7 +265,8 @@ static const option_def options[] = {
            "one-sided (losses cannot cancel: a --kernel-file run's second data set), or max "
            "(every element the integer type's largest: --type char -s 16M sums to 2130706432; "
            "with --accurate, the float type's largest in signs + + - -: partial sums overflow, "
-           "the sum is 0, the largest or inf by n mod 4)"),
+           "the sum is 0, the largest or inf by n mod 4); --histogram: uniform (default) or "
+           "one-bin (every sample one value)"),
     FLAG('l', "list", list, "list platforms and devices, then exit"),
     FLAG(0, "list-kernels", list_kernels,
          "list the built-in kernels, one a line: name, file, summary; then exit"),
@@ -287,6 +311,15 @@ static const option_def options[] = {
     NUM(0, "segments", "K", T_UINT, segments, 1, 1u << 30,
         "reduce -s N elements as K segments of seeded random lengths in one call "
         "(ocr_reducer_reduce_segments), each checked"),
+    NUM(0, "histogram", "BINS", T_U64, histogram, 1, (uint64_t)1 << 31,
+        "a histogram of -s N seeded samples of --type into BINS even bins over --range "
+        "(ocr_reducer_histogram), checked bit for bit against a CPU loop"),
+    CUSTOM(0, "range", "LO,HI", parse_range,
+           "--histogram: the bins' range, [LO, HI] (HI in the last bin); default [0, 256] for "
+           "uchar and char, [0, BINS] for the other integers, [0, 1] for floats"),
+    CHOICE(0, "hist-method", "M", hist_method, hist_method_names,
+           "--histogram: auto (default), global (one global atomic a sample), local (counts "
+           "in local memory), aggregate (local, and runs of one bin counted once)"),
     STR(0, "preset", "NAME", preset,
         "a custom reduction of the generated float data (--type double too): dot (x . y, y "
         "from another seed stream), nrm2, asum or stats (count, mean, variance), checked "
@@ -486,6 +519,8 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
                  ocr_type_name(o->type));
         return bad(msg, NULL, NULL);
     }
+    if (o->one_bin && !o->histogram)
+        return bad("--data one-bin is --histogram's (every sample in one bin)", NULL, NULL);
     if (o->data == OCR_DATA_MAX && ocr_type_is_float(o->type) && !o->accurate) {
         snprintf(msg, sizeof msg,
                  "--data max is for integer types, not %s (float and double: "

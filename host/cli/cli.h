@@ -50,6 +50,11 @@ typedef struct {
     int stream;        /* --stream */
     uint64_t chunk;    /* --chunk: elements per chunk, 0: the default */
     unsigned segments; /* --segments: K, 0: not this mode */
+    /* --histogram BINS (0: not this mode), --range LO,HI (range_given),
+     * --hist-method, --data one-bin (one_bin: every sample in one bin) */
+    uint64_t histogram;
+    double range_lo, range_hi;
+    int range_given, hist_method, one_bin;
     /* --preset, or --map with --reduce and --neutral (custom.c): NULL when not given */
     const char *preset, *map, *reduce, *neutral;
 } cli_options;

@@ -50,6 +50,15 @@ typedef struct {
 } cli_segments_result;
 void cli_report_segments(const cli_options *o, const char *device, const cli_segments_result *r);
 
+/* --histogram: one library call over -s N seeded samples, timed and checked. */
+typedef struct {
+    double lo, hi;                        /* the range */
+    uint64_t median, min;                 /* ns of the timed runs */
+    uint64_t wrong, first, runs, counted; /* bins wrong (first), runs checked, samples in range */
+    double gbps;                          /* input bytes / median */
+} cli_histogram_result;
+void cli_report_histogram(const cli_options *o, const char *device, const cli_histogram_result *r);
+
 /* --preset and --map (custom.c): the reduction's name and text, its value
  * and reference as printed, the bound the check allowed and the depth it
  * came from, and the kernel times of the timed calls. */

@@ -37,6 +37,13 @@ static const char *const one_custom[] = {
     "grade", "tune",     "explain",      "passes",    "resources", "peak",       "split",
     "mpi",   "stream",   "segments",     "threshold", "access",    "kernel",     "kernel-file",
     "chunk", "host-mem", "cpu-baseline", "accurate",  "op",        "race-check", NULL};
+/* A histogram (histogram.c): the library's histogram call, its own kernels. */
+static const char *const one_histogram[] = {
+    "grade",    "tune",   "explain",     "passes",   "resources", "peak",
+    "split",    "mpi",    "stream",      "segments", "threshold", "groups",
+    "access",   "kernel", "kernel-file", "chunk",    "host-mem",  "cpu-baseline",
+    "accurate", "op",     "race-check",  "preset",   "map",       NULL};
+static const char *const histogram_only[] = {"range", "hist-method", NULL};
 static const char *const map_only[] = {"reduce", "neutral", NULL};
 static const char *const grade_only[] = {"grade-seed", "grade-types",  "grade-ops",
                                          "list-cases", "grade-memory", NULL};
@@ -147,6 +154,15 @@ static const cli_mode modes[] = {
      .no_arg = "%s finds no argmin or argmax per segment yet",
      .no_small = 1,
      .run = cli_run_segments},
+    {.name = "--histogram",
+     ON(histogram),
+     .only_with = histogram_only,
+     .forbids = one_histogram,
+     .forbids_why = "",
+     .devices = CLI_REFUSES_ALL,
+     .devices_msg = "%s runs on one device, not -d all",
+     .formats = ANY_FORMAT,
+     .run = cli_run_histogram},
     {.name = "--preset",
      ON_TEXT(preset),
      .excludes = "--map",

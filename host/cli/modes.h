@@ -55,8 +55,9 @@ ocr_status cli_run_tune(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_grade(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_race_check(const cli_options *o, int *argc, char ***argv);
 ocr_status cli_run_mpi(const cli_options *o, int *argc, char ***argv);
-ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv); /* segments.c */
-ocr_status cli_run_custom(const cli_options *o, int *argc, char ***argv);   /* custom.c */
+ocr_status cli_run_segments(const cli_options *o, int *argc, char ***argv);  /* segments.c */
+ocr_status cli_run_custom(const cli_options *o, int *argc, char ***argv);    /* custom.c */
+ocr_status cli_run_histogram(const cli_options *o, int *argc, char ***argv); /* histogram.c */
 /* --preset and --map's own rule (custom.c): a preset's name and type, --map's companions. */
 ocr_status cli_custom_rule(const cli_options *o);
 

@@ -112,6 +112,71 @@ void cli_report_segments(const cli_options *o, const char *device, const cli_seg
         segments_text(o, device, r);
 }
 
+/* ---- --histogram ---------------------------------------------------------- */
+
+static const char *const hist_method_label[] = {"auto", "global", "local", "aggregate"};
+
+static const char *hist_data(const cli_options *o) {
+    return o->one_bin ? "one-bin" : "uniform";
+}
+
+static void histogram_csv(const cli_options *o, const char *device, const cli_histogram_result *r) {
+    printf("histogram,bins,lo,hi,n,type,method,seed,data,device,runs,counted,kernel_ms,"
+           "kernel_ms_min,gbps,wrong_bins,verdict\n");
+    printf("1,%llu,%.17g,%.17g,%llu,%s,%s,%llu,%s,", (unsigned long long)o->histogram, r->lo, r->hi,
+           (unsigned long long)o->size, ocr_type_name(o->type), hist_method_label[o->hist_method],
+           (unsigned long long)o->seed, hist_data(o));
+    ocr_report_quoted(stdout, OCR_FORMAT_CSV, device);
+    printf(",%llu,%llu,%.6g,%.6g,%.6g,%llu,%s\n", (unsigned long long)r->runs,
+           (unsigned long long)r->counted, r->median / 1e6, r->min / 1e6, r->gbps,
+           (unsigned long long)r->wrong, r->wrong ? "FAILED" : "PASSED");
+}
+
+static void histogram_json(const cli_options *o, const char *device,
+                           const cli_histogram_result *r) {
+    printf("{\"histogram\": true, \"bins\": %llu, \"lo\": %.17g, \"hi\": %.17g, \"n\": %llu, "
+           "\"type\": \"%s\", \"method\": \"%s\", \"seed\": %llu, \"data\": \"%s\", "
+           "\"device\": ",
+           (unsigned long long)o->histogram, r->lo, r->hi, (unsigned long long)o->size,
+           ocr_type_name(o->type), hist_method_label[o->hist_method], (unsigned long long)o->seed,
+           hist_data(o));
+    json_str(device);
+    printf(", \"runs\": %llu, \"counted\": %llu, \"kernel_ms\": %.6g, \"kernel_ms_min\": %.6g, "
+           "\"gbps\": %.6g, \"wrong_bins\": %llu, \"verdict\": \"%s\"}\n",
+           (unsigned long long)r->runs, (unsigned long long)r->counted, r->median / 1e6,
+           r->min / 1e6, r->gbps, (unsigned long long)r->wrong, r->wrong ? "FAILED" : "PASSED");
+}
+
+static void histogram_text(const cli_options *o, const char *device,
+                           const cli_histogram_result *r) {
+    printf("Histogram: %llu bins over [%g, %g], %llu samples (%s, seed %llu, %s data), "
+           "method %s\n",
+           (unsigned long long)o->histogram, r->lo, r->hi, (unsigned long long)o->size,
+           ocr_type_name(o->type), (unsigned long long)o->seed, hist_data(o),
+           hist_method_label[o->hist_method]);
+    printf("Device: %s\n", device);
+    printf("Checked: all %llu runs (1 warm-up + %u timed), every bin against a CPU loop, bit "
+           "for bit (%llu samples in range)\n",
+           (unsigned long long)r->runs, o->repeats, (unsigned long long)r->counted);
+    if (r->wrong)
+        printf("Wrong: %llu bin%s over all runs (the first: bin %llu)\n",
+               (unsigned long long)r->wrong, r->wrong == 1 ? "" : "s",
+               (unsigned long long)r->first);
+    printf("\nTest %s!\n\n", r->wrong ? "FAILED" : "PASSED");
+    printf("T kernel: %.5g ms (median of %u; min %.5g)\n", r->median / 1e6, o->repeats,
+           r->min / 1e6);
+    printf("Bandwidth: %.4g GB/s (input / T kernel)\n", r->gbps);
+}
+
+void cli_report_histogram(const cli_options *o, const char *device, const cli_histogram_result *r) {
+    if (o->format == OCR_FORMAT_JSON)
+        histogram_json(o, device, r);
+    else if (o->format == OCR_FORMAT_CSV)
+        histogram_csv(o, device, r);
+    else
+        histogram_text(o, device, r);
+}
+
 /* ---- --preset and --map ----------------------------------------------------- */
 
 static void custom_json(const cli_options *o, const char *device, ocr_type t,

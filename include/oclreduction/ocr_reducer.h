@@ -360,15 +360,16 @@ typedef struct {
     size_t size;             /* sizeof(ocr_histogram_spec), or 0 */
     ocr_histogram_kind kind; /* OCR_HIST_EVEN, _EDGES, _BINCOUNT */
     uint64_t bins;           /* at least 1 */
-    double lower, upper;     /* OCR_HIST_EVEN: the range, [lower, upper] */
-    cl_mem edges;            /* OCR_HIST_EDGES: bins + 1 ascending edges ... */
-    size_t edges_offset;     /* ... from this element on ... */
-    ocr_type edges_type;     /* ... of OCR_FLOAT or OCR_DOUBLE */
-    cl_mem weights;          /* NULL: counts; else n weights ... */
-    size_t weights_offset;   /* ... from this element on ... */
-    ocr_type weights_type;   /* ... of OCR_FLOAT or OCR_DOUBLE, summed in that type */
-    unsigned count_bits;     /* 0 or 64: uint64_t counts; 32: uint32_t */
-    int accumulate;          /* 1: add to counts_buf's values; 0: overwrite them */
+    double lower;            /* OCR_HIST_EVEN: the range, [lower, upper] */
+    double upper;
+    cl_mem edges;          /* OCR_HIST_EDGES: bins + 1 ascending edges ... */
+    size_t edges_offset;   /* ... from this element on ... */
+    ocr_type edges_type;   /* ... of OCR_FLOAT or OCR_DOUBLE */
+    cl_mem weights;        /* NULL: counts; else n weights ... */
+    size_t weights_offset; /* ... from this element on ... */
+    ocr_type weights_type; /* ... of OCR_FLOAT or OCR_DOUBLE, summed in that type */
+    unsigned count_bits;   /* 0 or 64: uint64_t counts; 32: uint32_t */
+    int accumulate;        /* 1: add to counts_buf's values; 0: overwrite them */
     ocr_histogram_method method;
 } ocr_histogram_spec;
 

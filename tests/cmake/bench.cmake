@@ -50,6 +50,16 @@ else()
   ocr_test(bench.peers LABELS bench PROPERTIES TIMEOUT 300
            COMMAND ${SCRIPTS}/peers_test.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:ocr_peers> ${peers_boost} ${peers_clblast})
 
+  # The histogram against CUB (bench/drivers/histogram_vs_cub.sh): our side
+  # on the CPU device at small sizes, CUB skipped; both cases and data sets
+  # land in the table, every run passed.
+  ocr_test(bench.histogram_vs_cub LABELS bench histogram PROPERTIES TIMEOUT 300
+           COMMAND env OCR=${OCR} "SIZES=10 12" REPS=2 ROUNDS=1 DEVICE_TYPE=cpu NO_CUB=1
+                   ${PROJECT_SOURCE_DIR}/bench/drivers/histogram_vs_cub.sh
+                   ${CMAKE_CURRENT_BINARY_DIR}/bench-histogram)
+  set_tests_properties(bench.histogram_vs_cub PROPERTIES PASS_REGULAR_EXPRESSION
+                       "float +1024 +one-bin +12 .* 1 +1")
+
   # The accurate sum's throughput against the plain one
   # (bench/drivers/accurate.sh, the GPU check) runs, at a small size.
   ocr_test(bench.accurate LABELS bench accurate

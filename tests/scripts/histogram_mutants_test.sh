@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# histogram_mutants_test.sh TEST_HISTOGRAM CL_DIR - a copy of cl/histogram.cl
+# with one mistake must fail test_histogram's small runs (groups of 8, every
+# kind and method) on the default device, or under oclgrind (races,
+# uninitialized values) when the device runs each group's work-items one
+# after the other and cannot show a lost update: a lost atomic (a plain +=),
+# the barrier before the merge gone, the zeroing barrier gone, an off-by-one
+# edge (upper left out; the last bin's clamp; the binary search), a lost run
+# of the aggregation. Each mutant runs the cases of the kind it touches
+# (TEST_HISTOGRAM_KIND: 0 even, 1 edges; without weights), so that few
+# kernels are built.
+set -u
+prog=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mutants=(
+  "0|if (b != HIST_NONE) HIST_ADD_LOCAL(&cnt[b], HIST_ONE(i));|if (b != HIST_NONE) cnt[b] += HIST_ONE(i);"
+  "0|barrier(CLK_LOCAL_MEM_FENCE); /* every count in before the row is written */|"
+  "0|barrier(CLK_LOCAL_MEM_FENCE); /* every copy zeroed before any count */|"
+  "0|if (!(v >= lower && v <= upper)) return HIST_NONE;|if (!(v >= lower \&\& v < upper)) return HIST_NONE;"
+  "0|return min(b, bins - 1);|return min(b, bins);"
+  "1|while (hi - lo > 1) {|while (hi - lo > 2) {"
+  "0|if (run_bin != HIST_NONE) HIST_ADD_LOCAL(&cnt[run_bin], run);
+    } else|    } else"
+  "0|if (b != HIST_NONE) HIST_ADD_GLOBAL(&cnt[b], HIST_ONE(i));|if (b != HIST_NONE) cnt[b] += HIST_ONE(i);"
+)
+bad=0 k=0
+for m in "${mutants[@]}"; do
+  k=$((k + 1)) kind=${m%%|*} m=${m#*|}
+  from=${m%%|*} to=${m#*|}
+  export TEST_HISTOGRAM_KIND=$kind
+  dir=$tmp/m$k
+  mkdir -p "$dir" && cp "$src"/*.cl "$src"/*.h "$dir"/
+  python3 - "$dir/histogram.cl" "$from" "$to" <<'PY' || { echo "FAIL: mutant $k: '$from' not in histogram.cl"; exit 1; }
+import sys
+p, a, b = sys.argv[1:]
+b = b.replace("\\&", "&")
+s = open(p).read()
+if a not in s:
+    sys.exit(1)
+open(p, "w").write(s.replace(a, b, 1))
+PY
+  caught=""
+  for t in uchar float; do
+    "$prog" few $t 8 "$dir" > "$tmp/out" 2>&1
+    [ $? = 1 ] && grep -q "^FAIL" "$tmp/out" && caught="the default device ($t)" && break
+  done
+  if [ -z "$caught" ] && command -v oclgrind >/dev/null; then
+    for t in uchar float; do
+      oclgrind --data-races --uninitialized "$prog" few $t 8 "$dir" > "$tmp/out" 2> "$tmp/err"
+      rc=$?
+      { [ $rc != 0 ] || [ -s "$tmp/err" ]; } && caught="oclgrind ($t)" && break
+    done
+  fi
+  if [ -n "$caught" ]; then
+    echo "ok   mutant $k ($(echo "$to" | head -1)) fails on $caught"
+  else
+    echo "FAIL: mutant $k ($to) passed"; bad=1
+  fi
+done
+exit $bad

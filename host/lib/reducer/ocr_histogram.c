@@ -24,8 +24,8 @@
 /* One built combination: its kernels (from one program). */
 typedef struct {
     char key[96];
-    ocr_kernel *k;              /* hist_local; its program holds the other two */
-    cl_kernel global, merge[2]; /* hist_merge32, hist_merge64 */
+    ocr_kernel *k;                    /* hist_local; its program holds the other two */
+    cl_kernel global, zero, merge[2]; /* hist_global, hist_zero, hist_merge32, _64 */
 } hist_build;
 
 typedef struct {
@@ -237,8 +237,8 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     }
     if (s->nb == HIST_CONFIGS) { /* full: start over (a rare mix of many kinds) */
         for (size_t i = 0; i < s->nb; ++i) {
-            clReleaseKernel(s->b[i].global), clReleaseKernel(s->b[i].merge[0]),
-                clReleaseKernel(s->b[i].merge[1]);
+            clReleaseKernel(s->b[i].global), clReleaseKernel(s->b[i].zero),
+                clReleaseKernel(s->b[i].merge[0]), clReleaseKernel(s->b[i].merge[1]);
             ocr_kernel_release(s->b[i].k);
         }
         s->nb = 0;
@@ -268,6 +268,8 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     if (st != OCR_OK) return st;
     b->global = clCreateKernel(b->k->program, "hist_global", &err);
     OCR_CHECK(err, "clCreateKernel(hist_global)");
+    b->zero = clCreateKernel(b->k->program, "hist_zero", &err);
+    OCR_CHECK(err, "clCreateKernel(hist_zero)");
     b->merge[0] = clCreateKernel(b->k->program, "hist_merge32", &err);
     OCR_CHECK(err, "clCreateKernel(hist_merge32)");
     b->merge[1] = clCreateKernel(b->k->program, "hist_merge64", &err);
@@ -277,6 +279,7 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     return OCR_OK;
 fail:
     if (b->global) clReleaseKernel(b->global);
+    if (b->zero) clReleaseKernel(b->zero);
     if (b->merge[0]) clReleaseKernel(b->merge[0]);
     ocr_kernel_release(b->k);
     memset(b, 0, sizeof *b);
@@ -422,7 +425,7 @@ static ocr_status enqueue_global(ocr_reducer *r, hist_state *s, const ocr_call *
     size_t local = ocr_reducer_on_cpu(r) ? 1 : HIST_GPU_LOCAL;
     if (r->local_size) local = r->local_size;
     if (local > di->max_wg) local = di->max_wg;
-    cl_uint zero[2] = {0, 0}, i = 0;
+    cl_uint bins = (cl_uint)a->sp.bins, i = 0;
     size_t bytes = a->sp.bins * a->rs;
     cl_event prev = NULL, filled = NULL, counted = NULL;
     if ((st = grow(r, &s->rows, &s->rows_size, bytes)) != OCR_OK) return st;
@@ -431,8 +434,11 @@ static ocr_status enqueue_global(ocr_reducer *r, hist_state *s, const ocr_call *
         uint64_t groups = (uint64_t)di->compute_units * HIST_GROUPS_PER_CU;
         if (groups > (m + local - 1) / local) groups = (m + local - 1) / local;
         size_t global = (size_t)groups * local;
-        OCR_CL(clEnqueueFillBuffer(c->q, s->rows, zero, a->rs, 0, bytes, prev ? 1 : nw,
-                                   prev ? &prev : wl, &filled));
+        size_t zl = 64, zg = ((size_t)bins + zl - 1) / zl * zl;
+        OCR_CL(clSetKernelArg(a->b->zero, 0, sizeof(cl_mem), &s->rows));
+        OCR_CL(clSetKernelArg(a->b->zero, 1, sizeof bins, &bins));
+        OCR_CL(clEnqueueNDRangeKernel(c->q, a->b->zero, 1, NULL, &zg, &zl, prev ? 1 : nw,
+                                      prev ? &prev : wl, &filled));
         if ((st = set_common(r, k, c, a, c->offset + done, m, &i)) != OCR_OK) goto fail;
         OCR_CL(clSetKernelArg(k, i, sizeof(cl_mem), &s->rows));
         OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, 1, &filled, &counted));
@@ -488,8 +494,8 @@ fail:
 static void hist_release(void *state) {
     hist_state *s = state;
     for (size_t i = 0; i < s->nb; ++i) {
-        clReleaseKernel(s->b[i].global), clReleaseKernel(s->b[i].merge[0]),
-            clReleaseKernel(s->b[i].merge[1]);
+        clReleaseKernel(s->b[i].global), clReleaseKernel(s->b[i].zero),
+            clReleaseKernel(s->b[i].merge[0]), clReleaseKernel(s->b[i].merge[1]);
         ocr_kernel_release(s->b[i].k);
     }
     if (s->rows) clReleaseMemObject(s->rows);
@@ -526,33 +532,37 @@ fail:
     return st;
 }
 
+/* The blocking call's body (r entered): the spec's bins and element size,
+ * the reducer's device buffer for them, the call through it. */
+static ocr_status host_body(ocr_reducer *r, ocr_call *c, hist_args *a, void *counts) {
+    ocr_status st;
+    void *state = NULL;
+    if ((st = spec_read(a->in, &a->sp)) != OCR_OK || (st = spec_check(r, &a->sp, c->n)) != OCR_OK)
+        return st;
+    if (!counts) {
+        ocr_errorf("histogram: counts must not be NULL");
+        return OCR_USAGE;
+    }
+    size_t bytes = (size_t)a->sp.bins * ocr_histogram_element_size(&a->sp);
+    if ((st = ocr_form_state(r, &histogram_form, &state)) != OCR_OK ||
+        (st = ocr_reducer_use_queue(r, c->q, c->num_wait, c->wait)) != OCR_OK)
+        return st;
+    hist_state *s = state;
+    if ((st = grow(r, &s->host, &s->host_size, bytes)) != OCR_OK) return st;
+    c->result = s->host;
+    return host_call(r, s, c, counts, bytes);
+}
+
 ocr_status ocr_reducer_histogram_host(ocr_reducer *r, cl_command_queue queue, cl_mem buf,
                                       size_t offset, uint64_t n, const ocr_histogram_spec *spec,
                                       void *counts, cl_uint num_wait, const cl_event *wait) {
     hist_args a;
-    void *state = NULL;
     cl_event ev = NULL;
     memset(&a, 0, sizeof a);
     a.in = spec;
-    ocr_status st = OCR_OK;
+    ocr_call c = {queue, num_wait, wait, buf, offset, n, NULL, 0, 1, &a, NULL, &ev};
     OCR_CALL_BEGIN(r);
-    size_t es = 0, bytes = 0;
-    if ((st = spec_read(spec, &a.sp)) != OCR_OK)
-        ;
-    else if (es = ocr_histogram_element_size(&a.sp), bytes = (size_t)a.sp.bins * es, !counts) {
-        ocr_errorf("histogram: counts must not be NULL");
-        st = OCR_USAGE;
-    } else if (es == 0 || a.sp.bins == 0 || a.sp.bins >= 0xffffffffull) {
-        st = spec_check(r, &a.sp, n);
-        if (st == OCR_OK) st = OCR_USAGE;
-    } else if ((st = ocr_form_state(r, &histogram_form, &state)) == OCR_OK &&
-               (st = ocr_reducer_use_queue(r, queue, num_wait, wait)) == OCR_OK &&
-               (st = grow(r, &((hist_state *)state)->host, &((hist_state *)state)->host_size,
-                          bytes)) == OCR_OK) {
-        hist_state *s = state;
-        ocr_call c = {queue, num_wait, wait, buf, offset, n, s->host, 0, 1, &a, NULL, &ev};
-        st = host_call(r, s, &c, counts, bytes);
-    }
+    ocr_status st = host_body(r, &c, &a, counts);
     if (ev) clReleaseEvent(ev);
     OCR_CALL_END(r, st);
     return st;
