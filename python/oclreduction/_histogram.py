@@ -194,7 +194,7 @@ def histogram(a: Array, bins: Bins = 10, range: Optional[Tuple[float, float]] = 
     and wait_for; its event is in hist's events (and a's)."""
     import pyopencl.array as cla
     _check_array("histogram", a)
-    queue = _queue_of(a, queue)
+    q: Any = _queue_of(a, queue)
     w = _weights_of(a, weights)
     if w is not None and w.shape != a.shape:
         raise ValueError("weights should have the same shape as a.")
@@ -208,15 +208,15 @@ def histogram(a: Array, bins: Bins = 10, range: Optional[Tuple[float, float]] = 
         return (value(data, "min", wait_for=wait_for), value(data, "max", wait_for=wait_for))
     edges, _ = _bin_edges(data, bins, range, minmax)
     alloc = _alloc(a)
-    edges_dev = cla.to_device(queue, edges, allocator=alloc)
+    edges_dev = cla.to_device(q, edges, allocator=alloc)
     nbins = builtins.max(len(edges) - 1, 0)
     out_dtype = _I64 if w is None else w.dtype
     if nbins == 0:  # no bins (edges of fewer than two elements)
-        hist = cla.zeros(queue, (0,), out_dtype, allocator=alloc)
+        hist = cla.zeros(q, (0,), out_dtype, allocator=alloc)
     elif a.size == 0:
-        hist = cla.zeros(queue, (nbins,), out_dtype, allocator=alloc)
+        hist = cla.zeros(q, (nbins,), out_dtype, allocator=alloc)
     else:
-        hist = _count(queue, data, dtype, nbins, _edges_spec(queue, edges), w,
+        hist = _count(q, data, dtype, nbins, _edges_spec(q, edges), w,
                       wait_for, out_dtype)
         if data is not a:  # a bool array's uint8 view: a later writer of a waits too
             for e in hist.events:
@@ -224,7 +224,7 @@ def histogram(a: Array, bins: Bins = 10, range: Optional[Tuple[float, float]] = 
     if density:
         n = hist.get()
         db = np.array(np.diff(edges), float)
-        hist = cla.to_device(queue, n / db / n.sum(), allocator=alloc)
+        hist = cla.to_device(q, n / db / n.sum(), allocator=alloc)
     return hist, edges_dev
 
 
@@ -256,7 +256,7 @@ def bincount(x: Array, weights: Optional[Array] = None, minlength: SupportsIndex
     x.events, the weights' and wait_for, and its event is in the result's."""
     import pyopencl.array as cla
     _check_array("bincount", x)
-    queue = _queue_of(x, queue)
+    q: Any = _queue_of(x, queue)
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
@@ -269,7 +269,7 @@ def bincount(x: Array, weights: Optional[Array] = None, minlength: SupportsIndex
     data = x if x.dtype == dtype else x.view(dtype)
     alloc = _alloc(x)
     if x.size == 0:  # NumPy: int64 zeros, weights or not
-        return cla.zeros(queue, (minlength,), _I64, allocator=alloc)
+        return cla.zeros(q, (minlength,), _I64, allocator=alloc)
     w = _weights_of(x, weights)
     if w is not None and (w.ndim != 1 or w.size != x.size):
         raise ValueError("The weights and list don't have the same length." if w.ndim == 1
@@ -278,4 +278,5 @@ def bincount(x: Array, weights: Optional[Array] = None, minlength: SupportsIndex
         raise ValueError("'list' argument must have no negative elements")
     top = int(value(data, "max", wait_for=wait_for))
     nbins = builtins.max(top + 1, minlength)
-    return _count(queue, data, dtype, nbins, {"kind": "bincount"}, w, wait_for, _I64 if w is None else _F64)
+    return _count(q, data, dtype, nbins, {"kind": "bincount"}, w, wait_for,
+                  _I64 if w is None else _F64)
