@@ -31,6 +31,7 @@ FUNCTIONS = [
     "ocr_reducer_release", "ocr_reducer_reduce_segments", "ocr_reducer_reduce_rows",
     "ocr_reducer_reduce_columns", "ocr_reducer_reduce_strided", "ocr_reducer_create_custom",
     "ocr_reducer_reduce_custom", "ocr_reducer_reduce_custom_into", "ocr_reducer_custom_size",
+    "ocr_reducer_histogram", "ocr_histogram_element_size",
 ]
 
 # C scalar types -> ctypes names.
@@ -128,12 +129,17 @@ def _record(kind, body, name, model):
     fields = []
     for f in filter(None, (x.strip() for x in body.split(";"))):
         f = _strip_noise(f)
-        m = re.fullmatch(r"(.+?)\s*\b(\w+)\s*((?:\[\s*\w+\s*\])*)", f)
-        if not m or "," in f or "(" in f:
+        # `double lower, upper`: more names of the first one's type (plain
+        # names or arrays; a pointer among them is not read).
+        first, *more = f.split(",")
+        m = re.fullmatch(r"(.+?)\s*\b(\w+)\s*((?:\[\s*\w+\s*\])*)", first.strip())
+        decls = [re.fullmatch(r"\s*(\w+)\s*((?:\[\s*\w+\s*\])*)\s*", d) for d in more]
+        if not m or "(" in f or not all(decls):
             fields.append((None, f))  # read on use: only a record the package needs must parse
             continue
-        dims = re.findall(r"\[\s*(\w+)\s*\]", m.group(3))
-        fields.append((m.group(2), (" ".join(m.group(1).split()), dims)))
+        ctype = " ".join(m.group(1).split())
+        for fname, fdims in [(m.group(2), m.group(3))] + [(d.group(1), d.group(2)) for d in decls]:
+            fields.append((fname, (ctype, re.findall(r"\[\s*(\w+)\s*\]", fdims))))
     model["records"][name] = (kind, fields)
 
 

@@ -52,6 +52,7 @@ from ._custom import ReductionKernel
 from ._linalg import (all, any, count_nonzero, dot, norm, subset_dot, subset_max, subset_min,
                       vdot)
 from ._stats import Stats, mean, stats, std, var
+from ._histogram import bincount, histogram
 
 # The library's ocr_status values (not exit codes), from <oclreduction/ocr.h>.
 OK: int = _D.OCR_OK
@@ -70,7 +71,7 @@ __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "bitwise_and", "bitw
            "clear_cache", "widens_to", "dtypes", "__version__",
            "ReductionKernel", "dot", "vdot", "subset_dot", "subset_min", "subset_max", "norm",
            "count_nonzero", "any", "all",
-           "Stats", "stats", "mean", "var", "std",
+           "Stats", "stats", "mean", "var", "std", "histogram", "bincount",
            "OK", "WRONG", "USAGE", "RUNTIME", "OPENCL", "NO_DEVICE", "BUILD", "NO_MEMORY",
            "TOO_LARGE", "IO"]
 

@@ -29,6 +29,11 @@ TYPES: Dict[np.dtype, int] = {
 OPS: Dict[str, int] = {lib.ocr_op_name(o).decode(): o for o in range(D.OCR_NOPS)}
 
 
+# ocr_histogram_kind by name (Reducer.histogram's kind=).
+_HIST_KINDS = {"even": D.OCR_HIST_EVEN, "edges": D.OCR_HIST_EDGES,
+               "bincount": D.OCR_HIST_BINCOUNT}
+
+
 class OcrError(RuntimeError):
     """A failed library call: .status is the library's ocr_status (USAGE,
     BUILD, IO, ...), .status_name its name (ocr_status_name), .message the
@@ -339,6 +344,42 @@ class Reducer:
             if st != D.OCR_OK:
                 self._fail(st)
         return self.acc_dtype.type(getattr(v, _VALUE_FIELD[self.acc_dtype]))
+
+    def histogram(self, queue: Any, buf: Any, off: int, n: int, bins: int, counts: Any,
+                  counts_off: int, waits: Sequence[Any], kind: str = "even",
+                  lower: float = 0.0, upper: float = 1.0,
+                  edges: Optional[Tuple[Any, int, Any]] = None,
+                  weights: Optional[Tuple[Any, int, Any]] = None, count_bits: int = 0,
+                  accumulate: bool = False, method: int = 0) -> Any:
+        """The raw histogram call (ocr_reducer_histogram): n samples of dtype
+        from element off of the Buffer buf into `bins` elements of the Buffer
+        counts from counts_off, after the pyopencl Events in waits; the
+        event. kind "even" (bins over [lower, upper]), "edges" (edges: a
+        (Buffer, first element, float32 or float64) of bins + 1 ascending
+        edges) or "bincount". weights: (Buffer, first element, float32 or
+        float64) of n weights, summed per bin in that type (else counts of
+        count_bits, 0 or 64: uint64, 32: uint32). The library checks the
+        sizes, the overlaps and the context (OcrError, USAGE)."""
+        s = D.ocr_histogram_spec(size=ctypes.sizeof(D.ocr_histogram_spec),
+                                 kind=_HIST_KINDS[kind], bins=bins, lower=lower, upper=upper,
+                                 count_bits=count_bits, accumulate=int(bool(accumulate)),
+                                 method=method)
+        if edges is not None:
+            s.edges, s.edges_offset, s.edges_type = edges[0].int_ptr, edges[1], type_of(edges[2])
+        if weights is not None:
+            s.weights, s.weights_offset = weights[0].int_ptr, weights[1]
+            s.weights_type = type_of(weights[2])
+        wl, nw = _events(waits)
+        done = ctypes.c_void_p()
+        with self._lock:
+            if self._r.value is None:
+                raise ValueError("the reducer was released")
+            st = lib.ocr_reducer_histogram(self._r, queue.int_ptr, buf.int_ptr, off, n,
+                                           ctypes.byref(s), counts.int_ptr, counts_off, nw, wl,
+                                           ctypes.byref(done))
+            if st != D.OCR_OK:
+                self._fail(st)
+        return _event(done)
 
     def release(self) -> None:
         """Releases the kernels and scratch buffers now (else when collected)."""

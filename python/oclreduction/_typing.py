@@ -33,6 +33,8 @@ ArgOp = Literal["argmin", "argmax"]
 # axis=: None, one axis, or a tuple of them (NumPy's).
 Axis = Union[None, SupportsIndex, Tuple[SupportsIndex, ...]]
 Events = Optional[Sequence[Event]]
+# histogram's bins=: a number of bins or the edges.
+Bins = Union[SupportsIndex, Sequence[float], np.ndarray]
 
 __all__ = ["Array", "Queue", "Event", "Context", "Device", "Buffer", "Scalar", "Op", "HostOp",
-           "ArgOp", "Axis", "Events", "DTypeLike", "Optional"]
+           "ArgOp", "Axis", "Events", "Bins", "DTypeLike", "Optional"]

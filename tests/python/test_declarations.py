@@ -86,6 +86,18 @@ def test_reader_copes_with_export_macros_and_attributes():
     assert g._ctype("a_enum", m, []) == "ctypes.c_int"
 
 
+def test_reader_reads_fields_that_share_a_type():
+    # `double lower, upper;` (ocr_histogram_spec): each name a field of the type
+    g = gen()
+    m = g.parse(["typedef struct { double lo, hi; int a[4], b; char *p, *q; } s;"])
+    fields = m["records"]["s"][1]
+    assert fields[:4] == [("lo", ("double", [])), ("hi", ("double", [])), ("a", ("int", ["4"])),
+                          ("b", ("int", []))]
+    assert fields[4][0] is None  # a pointer after the first name is not read
+    names = [f[0] for f in D.ocr_histogram_spec._fields_]
+    assert names[:5] == ["size", "kind", "bins", "lower", "upper"]
+
+
 def test_reader_refuses_what_it_cannot_map():
     g = gen()
     m = g.parse(["typedef struct { int a; } s; mystery_t f(s x);"])

@@ -17,3 +17,5 @@ def misuse(a: cla.Array) -> None:
     ocr.version(1)  # E: call-arg
     ocr.stats(a, minmax="yes")  # E: arg-type
     ocr.var(a, 1, np.float32, None, None)  # E: misc
+    ocr.histogram(a, density="yes")  # E: arg-type
+    ocr.bincount(a, minlength=2.5)  # E: arg-type

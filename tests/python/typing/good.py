@@ -44,3 +44,12 @@ def use_stats(q: cl.CommandQueue, a: cla.Array, events: List[cl.Event]) -> float
     s = ocr.std(a, 0.5, "float64")
     lo = st.argmin if st.argmin is not None else -1
     return float(st.mean) + st.count + lo + float(m.get()) + float(v.get()) + float(s.get())
+
+
+def use_histogram(q: cl.CommandQueue, a: cla.Array, w: cla.Array,
+                  events: List[cl.Event]) -> float:
+    h, e = ocr.histogram(a, 16, (0.0, 1.5), w, False, queue=q, wait_for=events)
+    d: cla.Array = ocr.histogram(a, [0, 0.5, 2], density=True)[0]
+    n = ocr.histogram(a, np.linspace(0, 1, 5), range=None)[0]
+    c: cla.Array = ocr.bincount(a, w, minlength=np.int64(3), queue=q, wait_for=None)
+    return float(h.get().sum()) + e.size + d.size + n.size + c.size
