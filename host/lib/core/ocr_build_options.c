@@ -12,7 +12,8 @@ static const char spaces[] = " \t\n\v\f\r";
 
 /* The names the kernels are built with: the host's -D options (type,
  * operator, identity, geometry, modes: ocr_program.c, ocr_segments.c) and
- * the macros and types of cl/ (reduce_common.h, reduce*.cl, segreduce.cl).
+ * the macros and types of cl/ (reduce_common.h, reduce*.cl, segreduce.cl,
+ * histogram.cl).
  * A caller's -D or -U of one would change what the library computes behind
  * its back (-DOCR_IDENTITY=5 made a sum wrong with OCR_OK), so each is
  * refused. "X*": every name that starts with X. The one list: the build
@@ -25,7 +26,7 @@ static const char *const reserved[] = {
     "VEC",   "UNROLL",   "LANES",      "ARG_LANES",   "FOLD",
     "LANE",  "LANE_KEY", "LOADV",      "TAKE",        "STEP",
     "VSIGN", "SEGS",     "SEGS_ARGS",  "KERNEL_NAME", "CASCADE",
-    "RUN",   "RUNS",     "VMERGE",
+    "RUN",   "RUNS",     "VMERGE",     "HIST_*",
 };
 
 const char *ocr_build_reserved_name(size_t i) {
