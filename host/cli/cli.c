@@ -538,7 +538,12 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
         return OCR_USAGE;
     }
     if (o->kernel_file) {
-        if (!o->kernel_name || !o->elems_per_group)
+        /* a histogram kernel strides over the grid the host states: no block size */
+        if (o->histogram && (!o->kernel_name || o->elems_per_group))
+            return bad("--histogram --kernel-file needs --kernel-name (and no --elems-per-group: "
+                       "the kernel strides over its grid)",
+                       NULL, NULL);
+        if (!o->kernel_name || (!o->elems_per_group && !o->histogram))
             return bad("--kernel-file needs --kernel-name and --elems-per-group", NULL, NULL);
         if (cli_given(o, "kernel"))
             return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL,
