@@ -4,7 +4,10 @@
  * bit, against a CPU loop on every run. --data uniform (the default) draws
  * the samples uniformly over the range widened by an eighth (so some fall
  * outside it, and are not counted); --data one-bin gives every sample one
- * value (the contention a histogram kernel must survive). */
+ * value (the contention a histogram kernel must survive). With
+ * --kernel-file, a student's kernel instead (OCR_KERNEL_HISTOGRAM: its
+ * signature checked by the build), one launch a run (ocr_hist_file_run),
+ * the bins computed in float, and a second data set of edge values. */
 #include "modes.h"
 #include "cli_report.h"
 
