@@ -134,3 +134,7 @@ if(OCLGRIND)
   cli_test(histogram_file_race_pass --rc 0 --out "^Race check: PASS$"
            -- ${OCR} --kernel-file ${HSTARTER} --kernel-name my_histogram ${HRC_ARGS})
 endif()
+cli_test(histogram_file_float_counts --rc 3
+         --err "argument 2 \\(the counts\\) is float\\*; it must be __global uint \\*"
+         -- ${OCR} --histogram 64 --kernel-file ${KH}/float_counts.cl --kernel-name float_counts
+            -s 1000 -r 1)

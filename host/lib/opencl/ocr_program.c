@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "opencl.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -354,7 +355,7 @@ static ocr_status check_arg(ocr_kernel *k, const ocr_build_request *rq, cl_uint 
     }
     const char *const *want = arg_kinds[a->kind].scalar;
     if ((strcmp(sc, want[0]) && (!want[1] || strcmp(sc, want[1]))) ||
-        (!ptr && strchr(tname, '*')) || (ptr && strcspn(tname, "0123456789") < strlen(sc)))
+        (!ptr && strchr(tname, '*')) || (ptr && isdigit((unsigned char)tname[strlen(sc)])))
         snprintf(what, len, "%s is %s; it must be %s%s", a->role, tname, ptr ? "__global " : "",
                  ptr ? "uint *" : want[0]);
 fail:
