@@ -235,7 +235,8 @@ static const option_def options[] = {
     NUM('w', "local-size", "L", T_SIZE, local_size, 1, OCR_MAX_LOCAL_SIZE,
         "work-group size, where the kernel allows one"),
     NUM('g', "groups", "G", T_SIZE, groups, 1, OCR_MAX_GROUPS,
-        "work-groups per launch (reduce7); default from the device"),
+        "work-groups per launch (reduce7, or a --histogram --kernel-file's one launch); default "
+        "from the device"),
     NUM('p', "platform", "P", T_INT, device.platform, 0, 1000, "platform index (see --list)"),
     {ROW('d', "device", "D", "device index (within -p, else among all devices), or all"),
      .type = T_INT, .off = F(device.device), .min = 0, .max = 1000, .parse = parse_device},
@@ -252,7 +253,8 @@ static const option_def options[] = {
            "report as text, csv (header + one row) or json; default text"),
     STR(0, "kernel-dir", "DIR", kernel_dir, "read the .cl files from DIR"),
     STR(0, "kernel-file", "FILE", kernel_file,
-        "run your own kernel (with --kernel-name, --elems-per-group)"),
+        "run your own kernel (with --kernel-name, --elems-per-group); with --histogram, your "
+        "histogram kernel (--kernel-name; docs/labs/lab9-histogram.md)"),
     STR(0, "kernel-name", "NAME", kernel_name, "kernel function in --kernel-file"),
     NUM(0, "elems-per-group", "E", T_U64, elems_per_group, 2, (uint64_t)1 << 30,
         "elements one work-group of --kernel-file reduces to one"),
@@ -298,7 +300,8 @@ static const option_def options[] = {
     CUSTOM(0, "grade-ops", "LIST", parse_grade_list,
            "--grade: grade only these operators (default sum,prod,min,max,and,or,xor)"),
     FLAG(0, "race-check", race_check,
-         "run under oclgrind: exit 1 and 'Race check: RACE' on a race (a --grade race replay)"),
+         "run under oclgrind: exit 1 and 'Race check: RACE' on a race (a --grade race replay; "
+         "also a --histogram --kernel-file)"),
     FLAG(0, "list-cases", list_cases,
          "--grade: print the graded (type, operator) pairs, then exit (no --kernel-file needed)"),
     FLAG(0, "tune", tune,
@@ -547,7 +550,12 @@ static ocr_status refuse_kernel_choice(const cli_options *o) {
         return OCR_USAGE;
     }
     if (o->kernel_file) {
-        if (!o->kernel_name || !o->elems_per_group)
+        /* a histogram kernel strides over the grid the host states: no block size */
+        if (o->histogram && (!o->kernel_name || o->elems_per_group))
+            return bad("--histogram --kernel-file needs --kernel-name (and no --elems-per-group: "
+                       "the kernel strides over its grid)",
+                       NULL, NULL);
+        if (!o->kernel_name || (!o->elems_per_group && !o->histogram))
             return bad("--kernel-file needs --kernel-name and --elems-per-group", NULL, NULL);
         if (cli_given(o, "kernel"))
             return bad("-n names a built-in kernel, so it cannot go with --kernel-file", NULL,

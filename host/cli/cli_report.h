@@ -56,6 +56,11 @@ typedef struct {
     uint64_t median, min;                 /* ns of the timed runs */
     uint64_t wrong, first, runs, counted; /* bins wrong (first), runs checked, samples in range */
     double gbps;                          /* input bytes / median */
+    /* --kernel-file: the student's kernel, the grid it ran on, a write past
+     * the last bin (the guard element) */
+    const char *kernel;
+    size_t local, groups;
+    uint64_t past_end;
 } cli_histogram_result;
 void cli_report_histogram(const cli_options *o, const char *device, const cli_histogram_result *r);
 

@@ -4,7 +4,10 @@
  * bit, against a CPU loop on every run. --data uniform (the default) draws
  * the samples uniformly over the range widened by an eighth (so some fall
  * outside it, and are not counted); --data one-bin gives every sample one
- * value (the contention a histogram kernel must survive). */
+ * value (the contention a histogram kernel must survive). With
+ * --kernel-file, a student's kernel instead (OCR_KERNEL_HISTOGRAM: its
+ * signature checked by the build), one launch a run (ocr_hist_file_run),
+ * the bins computed in float, and a second data set of edge values. */
 #include "modes.h"
 #include "cli_report.h"
 
@@ -117,7 +120,8 @@ static void make_samples(const cli_options *o, double lo, double hi, void *p) {
 /* The bin of element i (the library's rule, ocr_reducer.h: floor((x - lo)
  * * bins / (hi - lo)) in float for the small types and float, in double for
  * the rest; hi in the last bin), or -1. */
-static int64_t bin_of(const cli_options *o, const void *p, uint64_t i, double lo, double hi) {
+static int64_t bin_of(const cli_options *o, const void *p, uint64_t i, double lo, double hi,
+                      int file) {
     double x;
     switch (o->type) {
     case OCR_CHAR:
@@ -155,7 +159,8 @@ static int64_t bin_of(const cli_options *o, const void *p, uint64_t i, double lo
         break;
     }
     uint64_t bins = o->histogram, b;
-    int in_float = o->type == OCR_CHAR || o->type == OCR_UCHAR || o->type == OCR_SHORT ||
+    /* a --kernel-file kernel computes in float whatever T (its lo, hi are floats) */
+    int in_float = file || o->type == OCR_CHAR || o->type == OCR_UCHAR || o->type == OCR_SHORT ||
                    o->type == OCR_USHORT || o->type == OCR_HALF || o->type == OCR_FLOAT;
     if (in_float) {
         volatile float v = (float)x, l = (float)lo, h = (float)hi, sc = (float)bins / (h - l);
@@ -201,7 +206,7 @@ static ocr_status setup(const cli_options *o, double lo, double hi, hist_run *h)
     }
     make_samples(o, lo, hi, h->data);
     for (uint64_t i = 0; i < o->size; ++i) {
-        int64_t b = bin_of(o, h->data, i, lo, hi);
+        int64_t b = bin_of(o, h->data, i, lo, hi, 0);
         if (b >= 0) ++h->want[b];
     }
     h->in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, o->size * es + 1, h->data,
@@ -255,14 +260,149 @@ static void hist_release(hist_run *h) {
     free(h->data), free(h->want), free(h->got);
 }
 
+/* ---- --kernel-file: a student's kernel ------------------------------------ */
+
+/* The second data set: drawn with seed + 1, every fourth sample moved onto a
+ * bin edge (lo and hi included, computed in float as the bins are), and for
+ * floats a NaN every 64: where an off-by-one bin or an open last bin shows. */
+static void edge_samples(const cli_options *o, double lo, double hi, void *p) {
+    cli_options o2 = *o;
+    o2.seed = o->seed + 1, o2.one_bin = 0;
+    make_samples(&o2, lo, hi, p);
+    uint64_t s = o2.seed * 0x9e3779b97f4a7c15ull + 1;
+    volatile float l = (float)lo, w = (float)hi - (float)lo;
+    for (uint64_t i = 0; i < o->size; i += 4) {
+        uint64_t k = next(&s) % (o->histogram + 1);
+        volatile float e = k == o->histogram ? (float)hi : l + w * (float)k / (float)o->histogram;
+        double v = ocr_type_is_float(o->type) && i % 64 == 32 ? NAN : (double)e;
+        put(o->type, p, i, ocr_type_is_float(o->type) || isnan(v) ? v : floor(v));
+    }
+}
+
+typedef struct {
+    ocr_device *dev;
+    ocr_kernel *k;
+    cl_mem in, counts;
+    void *data;
+    uint64_t *want;
+    cl_uint *got;
+} file_run;
+
+/* The student's kernel built through the library's --kernel-file path (source
+ * reading, build log, signature check: OCR_KERNEL_HISTOGRAM), the buffers. */
+static ocr_status file_setup(const cli_options *o, file_run *f) {
+    ocr_status st;
+    cl_int err = CL_SUCCESS;
+    size_t bins = (size_t)o->histogram;
+    ocr_build_request rq = {0};
+    if (o->size > 0xffffffffull)
+        return cli_usage_error("--histogram --kernel-file counts in uint: -s at most 2^32 - 1");
+    if ((st = cli_check_kernel_file(o->kernel_file)) != OCR_OK) return st;
+    rq.spec = cli_file_kernel(o->kernel_name, o->kernel_file, o->local_size ? o->local_size : 64, 1,
+                              "user histogram kernel");
+    rq.spec.caps = OCR_KERNEL_HISTOGRAM;
+    rq.kernel_file = o->kernel_file;
+    rq.type = o->type, rq.op = OCR_SUM, rq.local_size = o->local_size;
+    rq.extra_options = o->build_options;
+    if ((st = ocr_device_open(&o->device, &f->dev)) != OCR_OK ||
+        (st = ocr_kernel_build(f->dev, &rq, &f->k)) != OCR_OK)
+        return st;
+    if (!(f->data = malloc((size_t)o->size * ocr_type_size(o->type) + 1)) ||
+        !(f->want = calloc(bins, sizeof *f->want)) ||
+        !(f->got = calloc(bins + 1, sizeof *f->got))) {
+        fprintf(stderr, "oclReduction: out of host memory for %llu samples\n",
+                (unsigned long long)o->size);
+        return OCR_NO_MEMORY;
+    }
+    cl_context ctx = ocr_device_context(f->dev);
+    f->in = clCreateBuffer(ctx, CL_MEM_READ_ONLY, o->size * ocr_type_size(o->type) + 1, NULL, &err);
+    if (err == CL_SUCCESS)
+        f->counts =
+            clCreateBuffer(ctx, CL_MEM_READ_WRITE, (bins + 1) * sizeof(cl_uint), NULL, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "oclReduction: cannot allocate the device buffers: %s\n",
+                ocr_cl_error_name(err));
+        return OCR_NO_MEMORY;
+    }
+    return OCR_OK;
+}
+
+/* Data set `set` (0: --data's, 1: edge_samples) to the device and the CPU loop's counts. */
+static ocr_status file_data(const cli_options *o, const cli_histogram_result *r, file_run *f,
+                            int set) {
+    cl_command_queue q = ocr_device_queue(f->dev);
+    (set ? edge_samples : make_samples)(o, r->lo, r->hi, f->data);
+    memset(f->want, 0, (size_t)o->histogram * sizeof *f->want);
+    for (uint64_t i = 0; i < o->size; ++i) {
+        int64_t b = bin_of(o, f->data, i, (float)r->lo, (float)r->hi, 1);
+        if (b >= 0) ++f->want[b];
+    }
+    cl_int err = o->size
+                     ? clEnqueueWriteBuffer(q, f->in, CL_TRUE, 0, o->size * ocr_type_size(o->type),
+                                            f->data, 0, NULL, NULL)
+                     : CL_SUCCESS;
+    if (err == CL_SUCCESS) return OCR_OK;
+    fprintf(stderr, "oclReduction: writing the samples failed: %s\n", ocr_cl_error_name(err));
+    return OCR_OPENCL;
+}
+
+/* One launch, its counts compared bin for bin and the guard behind them. */
+static ocr_status file_once(const cli_options *o, cli_histogram_result *r, file_run *f,
+                            uint64_t *ns) {
+    ocr_hist_file_options ho = {o->histogram, (float)r->lo, (float)r->hi, o->groups};
+    ocr_hist_file_launch l;
+    ocr_status st = ocr_hist_file_run(f->dev, f->k, f->in, o->size, f->counts, &ho, &l);
+    if (st != OCR_OK) return st;
+    r->local = l.local, r->groups = l.groups, *ns = l.ns;
+    cl_int err =
+        clEnqueueReadBuffer(ocr_device_queue(f->dev), f->counts, CL_TRUE, 0,
+                            ((size_t)o->histogram + 1) * sizeof *f->got, f->got, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "oclReduction: the histogram run failed: %s\n", ocr_cl_error_name(err));
+        return OCR_OPENCL;
+    }
+    for (uint64_t b = 0; b < o->histogram; ++b)
+        if (f->got[b] != f->want[b] && !r->wrong++) r->first = b;
+    r->past_end += f->got[o->histogram] != 0;
+    r->runs++;
+    return OCR_OK;
+}
+
+static ocr_status run_file(const cli_options *o, cli_histogram_result *r) {
+    file_run f = {0};
+    uint64_t *ns = malloc(((size_t)o->repeats + 1) * sizeof *ns), edge_ns;
+    ocr_status st = ns ? file_setup(o, &f) : OCR_NO_MEMORY;
+    if (st == OCR_OK) st = file_data(o, r, &f, 0);
+    for (unsigned i = 0; st == OCR_OK && i <= o->repeats; ++i)
+        st = file_once(o, r, &f, &ns[i]);
+    for (uint64_t b = 0; st == OCR_OK && b < o->histogram; ++b)
+        r->counted += f.want[b];
+    if (st == OCR_OK) st = file_data(o, r, &f, 1);
+    if (st == OCR_OK) st = file_once(o, r, &f, &edge_ns);
+    if (st == OCR_OK) {
+        ocr_median_min_u64(ns + 1, o->repeats, &r->median, &r->min);
+        r->gbps = r->median ? (double)o->size * ocr_type_size(o->type) / (double)r->median : 0;
+        r->kernel = o->kernel_name;
+        cli_report_histogram(o, ocr_device_get_info(f.dev)->name, r);
+        if (r->wrong || r->past_end) st = OCR_WRONG;
+    }
+    if (f.counts) clReleaseMemObject(f.counts);
+    if (f.in) clReleaseMemObject(f.in);
+    ocr_kernel_release(f.k);
+    ocr_device_close(f.dev);
+    free(f.data), free(f.want), free(f.got), free(ns);
+    return st;
+}
+
 ocr_status cli_run_histogram(const cli_options *o, int *argc, char ***argv) {
-    (void)argc, (void)argv;
     hist_run h = {0};
     cli_histogram_result r = {0};
+    if (o->race_check) return cli_run_race_check(o, argc, argv); /* it runs us again */
     if (o->range_given)
         r.lo = o->range_lo, r.hi = o->range_hi;
     else
         default_range(o, &r.lo, &r.hi);
+    if (o->kernel_file) return run_file(o, &r);
     ocr_histogram_spec sp = OCR_HISTOGRAM_SPEC;
     sp.bins = o->histogram, sp.lower = r.lo, sp.upper = r.hi;
     sp.method = (ocr_histogram_method)o->hist_method;

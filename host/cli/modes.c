@@ -39,10 +39,28 @@ static const char *const one_custom[] = {
     "chunk", "host-mem", "cpu-baseline", "accurate",  "op",        "race-check", NULL};
 /* A histogram (histogram.c): the library's histogram call, its own kernels. */
 static const char *const one_histogram[] = {
-    "grade",    "tune",   "explain",     "passes",   "resources", "peak",
-    "split",    "mpi",    "stream",      "segments", "threshold", "groups",
-    "access",   "kernel", "kernel-file", "chunk",    "host-mem",  "cpu-baseline",
-    "accurate", "op",     "race-check",  "preset",   "map",       NULL};
+    "grade",    "tune",         "explain",  "passes",    "resources", "peak",   "split",
+    "mpi",      "stream",       "segments", "threshold", "access",    "kernel", "chunk",
+    "host-mem", "cpu-baseline", "accurate", "op",        "preset",    "map",    NULL};
+/* A student's histogram kernel (--kernel-file) takes -g and --race-check;
+ * the library's takes its methods. */
+static const struct {
+    const char *option;
+    int with_file; /* 1: only with --kernel-file, 0: only without */
+} histogram_file_rules[] = {{"groups", 1}, {"race-check", 1}, {"hist-method", 0}};
+
+static ocr_status histogram_rule(const cli_options *o) {
+    char msg[128];
+    for (size_t i = 0; i < sizeof histogram_file_rules / sizeof histogram_file_rules[0]; ++i)
+        if (cli_given(o, histogram_file_rules[i].option) &&
+            (o->kernel_file != NULL) != histogram_file_rules[i].with_file) {
+            snprintf(msg, sizeof msg, "--%s goes with --histogram %s --kernel-file",
+                     histogram_file_rules[i].option,
+                     histogram_file_rules[i].with_file ? "only with" : "but not with");
+            return cli_usage_error(msg);
+        }
+    return OCR_OK;
+}
 static const char *const histogram_only[] = {"range", "hist-method", NULL};
 static const char *const map_only[] = {"reduce", "neutral", NULL};
 static const char *const grade_only[] = {
@@ -163,6 +181,7 @@ static const cli_mode modes[] = {
      .devices = CLI_REFUSES_ALL,
      .devices_msg = "%s runs on one device, not -d all",
      .formats = ANY_FORMAT,
+     .rule = histogram_rule,
      .run = cli_run_histogram},
     {.name = "--preset",
      ON_TEXT(preset),
@@ -312,7 +331,8 @@ static ocr_status refuse_without_ability(const cli_options *o) {
         return cli_usage_error(msg);
     }
     /* A custom run builds no kernel of the ladder: its own row says what it takes. */
-    const int custom = cli_given(o, "preset") || cli_given(o, "map");
+    const int custom = cli_given(o, "preset") || cli_given(o, "map") ||
+                       (o->histogram && o->kernel_file); /* -g: the histogram kernel's grid */
     for (size_t i = 0; !custom && i < sizeof option_needs / sizeof option_needs[0]; ++i)
         if (cli_given(o, option_needs[i].option) &&
             (!s || (s->caps & option_needs[i].needs) != option_needs[i].needs)) {

@@ -124,12 +124,13 @@ static void histogram_csv(const cli_options *o, const char *device, const cli_hi
     printf("histogram,bins,lo,hi,n,type,method,seed,data,device,runs,counted,kernel_ms,"
            "kernel_ms_min,gbps,wrong_bins,verdict\n");
     printf("1,%llu,%.17g,%.17g,%llu,%s,%s,%llu,%s,", (unsigned long long)o->histogram, r->lo, r->hi,
-           (unsigned long long)o->size, ocr_type_name(o->type), hist_method_label[o->hist_method],
-           (unsigned long long)o->seed, hist_data(o));
+           (unsigned long long)o->size, ocr_type_name(o->type),
+           r->kernel ? r->kernel : hist_method_label[o->hist_method], (unsigned long long)o->seed,
+           hist_data(o));
     ocr_report_quoted(stdout, OCR_FORMAT_CSV, device);
     printf(",%llu,%llu,%.6g,%.6g,%.6g,%llu,%s\n", (unsigned long long)r->runs,
            (unsigned long long)r->counted, r->median / 1e6, r->min / 1e6, r->gbps,
-           (unsigned long long)r->wrong, r->wrong ? "FAILED" : "PASSED");
+           (unsigned long long)r->wrong, r->wrong || r->past_end ? "FAILED" : "PASSED");
 }
 
 static void histogram_json(const cli_options *o, const char *device,
@@ -138,31 +139,41 @@ static void histogram_json(const cli_options *o, const char *device,
            "\"type\": \"%s\", \"method\": \"%s\", \"seed\": %llu, \"data\": \"%s\", "
            "\"device\": ",
            (unsigned long long)o->histogram, r->lo, r->hi, (unsigned long long)o->size,
-           ocr_type_name(o->type), hist_method_label[o->hist_method], (unsigned long long)o->seed,
-           hist_data(o));
+           ocr_type_name(o->type), r->kernel ? r->kernel : hist_method_label[o->hist_method],
+           (unsigned long long)o->seed, hist_data(o));
     json_str(device);
     printf(", \"runs\": %llu, \"counted\": %llu, \"kernel_ms\": %.6g, \"kernel_ms_min\": %.6g, "
            "\"gbps\": %.6g, \"wrong_bins\": %llu, \"verdict\": \"%s\"}\n",
            (unsigned long long)r->runs, (unsigned long long)r->counted, r->median / 1e6,
-           r->min / 1e6, r->gbps, (unsigned long long)r->wrong, r->wrong ? "FAILED" : "PASSED");
+           r->min / 1e6, r->gbps, (unsigned long long)r->wrong,
+           r->wrong || r->past_end ? "FAILED" : "PASSED");
 }
 
 static void histogram_text(const cli_options *o, const char *device,
                            const cli_histogram_result *r) {
     printf("Histogram: %llu bins over [%g, %g], %llu samples (%s, seed %llu, %s data), "
-           "method %s\n",
+           "%s %s\n",
            (unsigned long long)o->histogram, r->lo, r->hi, (unsigned long long)o->size,
            ocr_type_name(o->type), (unsigned long long)o->seed, hist_data(o),
-           hist_method_label[o->hist_method]);
+           r->kernel ? "kernel" : "method",
+           r->kernel ? r->kernel : hist_method_label[o->hist_method]);
     printf("Device: %s\n", device);
-    printf("Checked: all %llu runs (1 warm-up + %u timed), every bin against a CPU loop, bit "
+    if (r->kernel)
+        printf("Grid: %zu groups x %zu work-items, one launch (the kernel strides over n)\n",
+               r->groups, r->local);
+    printf("Checked: all %llu runs (1 warm-up + %u timed%s), every bin against a CPU loop, bit "
            "for bit (%llu samples in range)\n",
-           (unsigned long long)r->runs, o->repeats, (unsigned long long)r->counted);
+           (unsigned long long)r->runs, o->repeats, r->kernel ? ", 1 on edge data of seed + 1" : "",
+           (unsigned long long)r->counted);
+    if (r->past_end)
+        printf("Wrong: the kernel wrote past the last bin (counts[%llu]) in %llu run%s\n",
+               (unsigned long long)o->histogram, (unsigned long long)r->past_end,
+               r->past_end == 1 ? "" : "s");
     if (r->wrong)
         printf("Wrong: %llu bin%s over all runs (the first: bin %llu)\n",
                (unsigned long long)r->wrong, r->wrong == 1 ? "" : "s",
                (unsigned long long)r->first);
-    printf("\nTest %s!\n\n", r->wrong ? "FAILED" : "PASSED");
+    printf("\nTest %s!\n\n", r->wrong || r->past_end ? "FAILED" : "PASSED");
     printf("T kernel: %.5g ms (median of %u; min %.5g)\n", r->median / 1e6, o->repeats,
            r->min / 1e6);
     printf("Bandwidth: %.4g GB/s (input / T kernel)\n", r->gbps);

@@ -100,8 +100,11 @@ enum {
     OCR_KERNEL_CONFINED = 128, /* set on a request by the grader: a kernel_file's includes stay
                                   in its folder (no absolute name, no "..", no link out), so a
                                   graded kernel cannot read the teacher's files */
-    OCR_KERNEL_REDUCER = 256   /* THE kernel of the reducer (ocr_reducer.h), which --tune tunes
+    OCR_KERNEL_REDUCER = 256,  /* THE kernel of the reducer (ocr_reducer.h), which --tune tunes
                                   and --stream runs through it: one row of the registry has it */
+    OCR_KERNEL_HISTOGRAM = 512 /* set on a request for a kernel_file that counts a histogram
+                                  (ocr_hist_file_run): its signature is OCR_HIST_FILE_SIGNATURE,
+                                  not the reduction's */
 };
 
 /* The built-in kernels reduce0..reduce7 and the race lab, by name or number. */
@@ -173,6 +176,32 @@ const ocr_kernel_resources *ocr_kernel_get_resources(const ocr_kernel *k);
 const char *ocr_kernel_path(const ocr_kernel *k);
 const char *ocr_kernel_options(const ocr_kernel *k);
 uint64_t ocr_kernel_default_m(const ocr_kernel *k);
+
+/* A student's histogram kernel (--histogram --kernel-file): built by
+ * ocr_kernel_build from a request whose spec.caps has OCR_KERNEL_HISTOGRAM,
+ * which checks this signature instead of the reduction's (T: the request's
+ * type). Even bins over [lo, hi]: bin floor((x - lo) * (bins / (hi - lo)))
+ * in float, x == hi in the last bin, NaN and samples outside [lo, hi] not
+ * counted (docs/labs/lab9-histogram.md). */
+#define OCR_HIST_FILE_SIGNATURE                                                                    \
+    "__kernel void NAME(__global const T *in, const ulong n, __global uint *counts, "              \
+    "const uint bins, const float lo, const float hi)"
+typedef struct {
+    uint64_t bins; /* 1 .. 2^32 - 2 */
+    float lo, hi;
+    size_t groups; /* work-groups of the launch; 0: ocr_hist_file_groups's choice */
+} ocr_hist_file_options;
+typedef struct {
+    size_t local, groups; /* the grid it ran: groups x local work-items */
+    uint64_t ns;          /* the launch's device time (its event) */
+} ocr_hist_file_launch;
+/* The groups a launch takes: `groups`, or 0 for 4 per compute unit. */
+size_t ocr_hist_file_groups(const ocr_device *dev, size_t groups);
+/* Zeroes counts[0 .. bins] (bins + 1 uints: the last a guard the kernel must
+ * not touch, which the caller checks), then launches k once over the grid on
+ * dev's queue and waits. counts must hold bins + 1 uints. */
+ocr_status ocr_hist_file_run(ocr_device *dev, ocr_kernel *k, cl_mem in, uint64_t n, cl_mem counts,
+                             const ocr_hist_file_options *opt, ocr_hist_file_launch *out);
 
 /* Where the device reports enough (NVIDIA's cl_nv_device_attribute_query,
  * plus the registers from a build with -cl-nv-verbose), an occupancy estimate

@@ -67,3 +67,74 @@ cli_test(histogram_mutant_open_last --rc 1 --out "^Wrong: 2 bins over all runs \
          --out "^Test FAILED!$"
          -- ${OCR} --kernel-dir ${CMAKE_CURRENT_BINARY_DIR}/histogram_mutants/open_last
             --histogram 256 --type uchar --range 0,255 -s 100003 -r 1)
+
+# ---- oclReduction --histogram --kernel-file: a student's kernel ---------------
+# docs/labs/histogram_starter.cl PASSes on drawn and one-bin data (plus the
+# edge data every run adds), on float and int, on the grid the host chooses
+# and on one given with -g/-w; each fixture of tests/fixtures/kernels_histogram
+# with one mistake FAILs (exit 1) or is refused (the signature, exit 3).
+set(KH ${FIXTURES}/kernels_histogram)
+set(HSTARTER ${PROJECT_SOURCE_DIR}/docs/labs/histogram_starter.cl)
+foreach(t float int)
+  foreach(d uniform one-bin)
+    cli_test(histogram_file_${t}_${d} --rc 0 --out "kernel my_histogram$"
+             --out "^Grid: [0-9]+ groups x 64 work-items, one launch"
+             --out "1 on edge data of seed \\+ 1\\)" --out "^Test PASSED!$"
+             -- ${OCR} --histogram 200 --type ${t} --data ${d} --kernel-file ${HSTARTER}
+                --kernel-name my_histogram --seed 11 -s 100003 -r 1)
+  endforeach()
+endforeach()
+cli_test(histogram_file_grid --rc 0 --out "^Grid: 3 groups x 16 work-items, one launch"
+         --out "^Test PASSED!$"
+         -- ${OCR} --histogram 1000 --type float --range -2.5,7 --kernel-file ${HSTARTER}
+            --kernel-name my_histogram -g 3 -w 16 -s 65537 -r 1)
+cli_test(histogram_file_json --rc 0 --out "\"method\": \"my_histogram\", .*\"verdict\": \"PASSED\"\\}$"
+         -- ${OCR} --histogram 16 --kernel-file ${HSTARTER} --kernel-name my_histogram -s 1000 -r 1
+            --format json)
+cli_test(histogram_file_reads_nothing --rc 1 --out "^Wrong: " --out "^Test FAILED!$"
+         -- ${OCR} --histogram 64 --type float --kernel-file ${KH}/reads_nothing.cl
+            --kernel-name reads_nothing -s 10007 -r 1)
+cli_test(histogram_file_open_last --rc 1 --out "^Wrong: 1 bin over all runs \\(the first: bin 63\\)$"
+         --out "^Test FAILED!$"
+         -- ${OCR} --histogram 64 --type float --kernel-file ${KH}/open_last.cl
+            --kernel-name open_last -s 10007 -r 1)
+cli_test(histogram_file_open_last_int --rc 1 --out "^Test FAILED!$"
+         -- ${OCR} --histogram 64 --type int --kernel-file ${KH}/open_last.cl
+            --kernel-name open_last -s 10007 -r 1)
+cli_test(histogram_file_past_end --rc 1 --out "^Wrong: the kernel wrote past the last bin \\(counts\\[64\\]\\)"
+         --out "^Test FAILED!$"
+         -- ${OCR} --histogram 64 --type float --kernel-file ${KH}/past_end.cl
+            --kernel-name past_end -s 10007 -r 1)
+cli_test(histogram_file_no_stride --rc 1 --out "^Test FAILED!$"
+         -- ${OCR} --histogram 64 --type float --kernel-file ${KH}/no_stride.cl
+            --kernel-name no_stride -g 2 -w 16 -s 10007 -r 1)
+cli_test(histogram_file_signature --rc 3
+         --err "wrong_signature.cl: kernel 'wrong_signature' does not fit the harness: argument 1 \\(n\\) is __global; it must be a ulong value"
+         --err "histogram_starter.cl\\)$"
+         -- ${OCR} --histogram 64 --kernel-file ${KH}/wrong_signature.cl
+            --kernel-name wrong_signature -s 1000 -r 1)
+cli_test(histogram_file_reduction_kernel --rc 3 --err "it takes 3 arguments, not 6"
+         -- ${OCR} --histogram 64 --kernel-file ${PROJECT_SOURCE_DIR}/docs/labs/starter.cl
+            --kernel-name my_reduce -s 1000 -r 1)
+cli_test(histogram_file_method --rc 2 --err "--hist-method goes with --histogram but not with --kernel-file"
+         -- ${OCR} --histogram 8 --kernel-file ${HSTARTER} --kernel-name my_histogram --hist-method local)
+cli_test(histogram_file_groups_alone --rc 2 --err "--groups goes with --histogram only with --kernel-file"
+         -- ${OCR} --histogram 8 -g 3)
+cli_test(histogram_file_epg --rc 2 --err "no --elems-per-group"
+         -- ${OCR} --histogram 8 --kernel-file ${HSTARTER} --kernel-name my_histogram --elems-per-group 64)
+cli_test(histogram_file_small --rc 2 --err "--type uchar needs a kernel that converts it"
+         -- ${OCR} --histogram 8 --kernel-file ${HSTARTER} --kernel-name my_histogram --type uchar)
+# The lost atomic (counts[b]++) may pass on POCL, which runs a group's
+# work-items one after another: oclgrind's race check catches it; the
+# starter's atomic_inc passes it.
+if(OCLGRIND)
+  set(HRC_ARGS --histogram 16 --type int -g 2 -w 8 -s 2000 -r 1 --race-check)
+  cli_test(histogram_file_race --rc 1 --out "^Race check: RACE" --err "data race"
+           -- ${OCR} --kernel-file ${KH}/lost_atomic.cl --kernel-name lost_atomic ${HRC_ARGS})
+  cli_test(histogram_file_race_pass --rc 0 --out "^Race check: PASS$"
+           -- ${OCR} --kernel-file ${HSTARTER} --kernel-name my_histogram ${HRC_ARGS})
+endif()
+cli_test(histogram_file_float_counts --rc 3
+         --err "argument 2 \\(the counts\\) is float\\*; it must be __global uint \\*"
+         -- ${OCR} --histogram 64 --kernel-file ${KH}/float_counts.cl --kernel-name float_counts
+            -s 1000 -r 1)

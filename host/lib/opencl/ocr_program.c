@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "opencl.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,15 +227,53 @@ fail:
     return st;
 }
 
-#define SIGNATURE "__kernel void %s(__global const T *in, __global T *out, const ulong n)"
+/* What a --kernel-file kernel's arguments must be: one row per harness
+ * (the reduction's, and a histogram's, OCR_KERNEL_HISTOGRAM), an argument
+ * a column. T is the data's type. */
+typedef enum { ARG_PTR_T, ARG_PTR_UINT, ARG_ULONG, ARG_UINT, ARG_FLOAT } arg_kind;
+typedef struct {
+    const char *role;
+    arg_kind kind;
+} arg_rule;
+typedef struct {
+    const char *signature, *starter;
+    cl_uint nargs;
+    arg_rule arg[6];
+} signature_rule;
+
+static const signature_rule reduction_signature = {
+    "__kernel void %s(__global const T *in, __global T *out, const ulong n)",
+    "docs/labs/starter.cl",
+    3,
+    {{"argument 0 (the input)", ARG_PTR_T},
+     {"argument 1 (the output)", ARG_PTR_T},
+     {"argument 2 (n)", ARG_ULONG}}};
+static const signature_rule histogram_signature = {
+    "__kernel void %s(__global const T *in, const ulong n, __global uint *counts, const uint "
+    "bins, const float lo, const float hi)",
+    "docs/labs/histogram_starter.cl",
+    6,
+    {{"argument 0 (the input)", ARG_PTR_T},
+     {"argument 1 (n)", ARG_ULONG},
+     {"argument 2 (the counts)", ARG_PTR_UINT},
+     {"argument 3 (bins)", ARG_UINT},
+     {"argument 4 (lo)", ARG_FLOAT},
+     {"argument 5 (hi)", ARG_FLOAT}}};
+
+static const signature_rule *signature_of(const ocr_build_request *rq) {
+    return rq->spec.caps & OCR_KERNEL_HISTOGRAM ? &histogram_signature : &reduction_signature;
+}
 
 /* One message for a kernel file whose arguments do not fit the harness. */
 static ocr_status bad_signature(const ocr_kernel *k, const char *name, const char *what,
                                 const ocr_build_request *rq) {
+    const signature_rule *sg = signature_of(rq);
     ocr_errorf_begin("%s: kernel '%s' does not fit the harness: %s.", k->path, name, what);
-    ocr_errprintf("  Its signature must be " SIGNATURE "\n"
-                  "  (T is the element type, %s here; see docs/labs/starter.cl)\n",
-                  name, ocr_type_name(rq->type));
+    char sig[256];
+    snprintf(sig, sizeof sig, sg->signature, name);
+    ocr_errprintf("  Its signature must be %s\n"
+                  "  (T is the element type, %s here; see %s)\n",
+                  sig, ocr_type_name(rq->type), sg->starter);
     ocr_errorf_end();
     return OCR_BUILD;
 }
@@ -267,65 +306,102 @@ static const char *scalar_of(const char *tname, char *buf, size_t len) {
     return NULL;
 }
 
+/* What an argument of each kind must be: its description, the scalar types
+ * it may name (a signed twin where the host's value fits either), its size
+ * by value (0: a pointer). */
+static const struct {
+    const char *must;
+    const char *scalar[2];
+    size_t size;
+} arg_kinds[] = {[ARG_PTR_T] = {"a __global pointer", {NULL, NULL}, 0},
+                 [ARG_PTR_UINT] = {"a __global pointer", {"uint", "int"}, 0},
+                 [ARG_ULONG] = {"a ulong value", {"ulong", "long"}, 8},
+                 [ARG_UINT] = {"a uint value", {"uint", "int"}, 4},
+                 [ARG_FLOAT] = {"a float value", {"float", NULL}, 4}};
+
+/* The address space and type name of argument i, where the device keeps
+ * argument information: what[0] stays '\0' if it fits (or cannot be told),
+ * else it says why not; *known = 0 where the device keeps none. */
+static ocr_status check_arg(ocr_kernel *k, const ocr_build_request *rq, cl_uint i,
+                            const arg_rule *a, char *what, size_t len, int *known) {
+    ocr_status st = OCR_OK;
+    char tname[128], sbuf[32];
+    cl_kernel_arg_address_qualifier q = 0;
+    const int ptr = arg_kinds[a->kind].size == 0;
+    cl_int e =
+        clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, NULL);
+    what[0] = '\0';
+    if (e == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) return *known = 0, OCR_OK;
+    OCR_CHECK(e, "clGetKernelArgInfo");
+    int ok = !ptr ? q == CL_KERNEL_ARG_ADDRESS_PRIVATE
+                  : q == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
+                        (a->kind == ARG_PTR_T && i == 0 && q == CL_KERNEL_ARG_ADDRESS_CONSTANT);
+    if (!ok) {
+        snprintf(what, len, "%s is %s; it must be %s", a->role, qualifier_name(q),
+                 arg_kinds[a->kind].must);
+        return OCR_OK;
+    }
+    e = clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, sizeof tname, tname, NULL);
+    if (e == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) return OCR_OK;
+    OCR_CHECK(e, "clGetKernelArgInfo");
+    const char *sc = scalar_of(tname, sbuf, sizeof sbuf);
+    if (!sc) return OCR_OK; /* a typedef name: the size check below still runs */
+    /* Pointers to T may point to vectors of T; the others name their scalar. */
+    if (a->kind == ARG_PTR_T) {
+        if (strcmp(sc, ocr_type_name(rq->type)) != 0)
+            snprintf(what, len, "%s is %s, but the data are %s (--type)", a->role, tname,
+                     ocr_type_name(rq->type));
+        return OCR_OK;
+    }
+    const char *const *want = arg_kinds[a->kind].scalar;
+    if ((strcmp(sc, want[0]) && (!want[1] || strcmp(sc, want[1]))) ||
+        (!ptr && strchr(tname, '*')) || (ptr && isdigit((unsigned char)tname[strlen(sc)])))
+        snprintf(what, len, "%s is %s; it must be %s%s", a->role, tname, ptr ? "__global " : "",
+                 ptr ? "uint *" : want[0]);
+fail:
+    return st;
+}
+
 /*
- * A --kernel-file kernel gets (buffer in, buffer out, ulong n). Checked after
- * the build, so a wrong signature is named as such instead of ending in a raw
- * clSetKernelArg error: the argument count always; the address spaces and
- * types where the device keeps argument information (it may not:
- * CL_KERNEL_ARG_INFO_NOT_AVAILABLE); the size of n by setting it.
+ * A --kernel-file kernel gets the arguments of its harness (signature_of).
+ * Checked after the build, so a wrong signature is named as such instead of
+ * ending in a raw clSetKernelArg error: the argument count always; the
+ * address spaces and types where the device keeps argument information (it
+ * may not: CL_KERNEL_ARG_INFO_NOT_AVAILABLE); the size of each value by
+ * setting it.
  */
 static ocr_status check_signature(ocr_kernel *k, const ocr_build_request *rq) {
     ocr_status st = OCR_OK;
+    const signature_rule *sg = signature_of(rq);
     const char *name = rq->spec.name;
-    static const char *const role[3] = {"argument 0 (the input)", "argument 1 (the output)",
-                                        "argument 2 (n)"};
-    char what[256], tname[128], sbuf[32];
+    char what[256];
     cl_uint nargs = 0;
+    int known = 1;
     OCR_CL(clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
-    if (nargs != 3) {
-        snprintf(what, sizeof what, "it takes %u argument%s, not 3", nargs, nargs == 1 ? "" : "s");
+    if (nargs != sg->nargs) {
+        snprintf(what, sizeof what, "it takes %u argument%s, not %u", nargs, nargs == 1 ? "" : "s",
+                 sg->nargs);
         return bad_signature(k, name, what, rq);
     }
-    for (cl_uint i = 0; i < 3; ++i) {
-        cl_kernel_arg_address_qualifier q = 0;
-        cl_int e =
-            clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, NULL);
-        if (e == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) break;
-        OCR_CHECK(e, "clGetKernelArgInfo");
-        int ok = i == 2 ? q == CL_KERNEL_ARG_ADDRESS_PRIVATE
-                        : q == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
-                              (i == 0 && q == CL_KERNEL_ARG_ADDRESS_CONSTANT);
-        if (!ok) {
-            snprintf(what, sizeof what, "%s is %s; it must be %s", role[i], qualifier_name(q),
-                     i == 2 ? "a ulong value" : "a __global pointer");
-            return bad_signature(k, name, what, rq);
-        }
-        e = clGetKernelArgInfo(k->kernel, i, CL_KERNEL_ARG_TYPE_NAME, sizeof tname, tname, NULL);
-        if (e == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) continue;
-        OCR_CHECK(e, "clGetKernelArgInfo");
-        const char *sc = scalar_of(tname, sbuf, sizeof sbuf);
-        /* Pointers must point to T (or vectors of T); n must be a 64-bit
-         * integer (long would do, for any n the host can hold). */
-        if (i < 2 && sc && strcmp(sc, ocr_type_name(rq->type)) != 0) {
-            snprintf(what, sizeof what, "%s is %s, but the data are %s (--type)", role[i], tname,
-                     ocr_type_name(rq->type));
-            return bad_signature(k, name, what, rq);
-        }
-        if (i == 2 && sc && ((strcmp(sc, "ulong") && strcmp(sc, "long")) || strchr(tname, '*'))) {
-            snprintf(what, sizeof what, "%s is %s; it must be ulong", role[i], tname);
-            return bad_signature(k, name, what, rq);
-        }
+    for (cl_uint i = 0; i < sg->nargs && known; ++i) {
+        if ((st = check_arg(k, rq, i, &sg->arg[i], what, sizeof what, &known)) != OCR_OK) return st;
+        if (what[0]) return bad_signature(k, name, what, rq);
     }
-    /* Without argument information: n's size at least (a uint n would read
-     * half of the value the host passes). */
-    cl_ulong zero = 0;
-    cl_int e = clSetKernelArg(k->kernel, 2, sizeof zero, &zero);
-    if (e == CL_INVALID_ARG_SIZE || e == CL_INVALID_ARG_VALUE || e == CL_INVALID_MEM_OBJECT ||
-        e == CL_INVALID_SAMPLER) {
-        snprintf(what, sizeof what, "%s is not a 64-bit value (%s)", role[2], ocr_cl_error_name(e));
-        return bad_signature(k, name, what, rq);
+    /* Without argument information: each value's size at least (a uint n
+     * would read half of the value the host passes). */
+    for (cl_uint i = 0; i < sg->nargs; ++i) {
+        size_t size = arg_kinds[sg->arg[i].kind].size;
+        cl_ulong zero = 0;
+        if (!size) continue;
+        cl_int e = clSetKernelArg(k->kernel, i, size, &zero);
+        if (e == CL_INVALID_ARG_SIZE || e == CL_INVALID_ARG_VALUE || e == CL_INVALID_MEM_OBJECT ||
+            e == CL_INVALID_SAMPLER) {
+            snprintf(what, sizeof what, "%s is not a %zu-bit value (%s)", sg->arg[i].role, size * 8,
+                     ocr_cl_error_name(e));
+            return bad_signature(k, name, what, rq);
+        }
+        OCR_CHECK(e, "clSetKernelArg");
     }
-    OCR_CHECK(e, "clSetKernelArg");
 fail:
     return st;
 }
