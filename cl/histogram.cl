@@ -89,12 +89,12 @@ typedef HIST_IN HIST_ST;
 #define HIST_ET float /* no edges: the argument is unused */
 #endif
 
-/* What a sample adds: 1, or its weight; rows hold RT. */
+/* What a sample adds: 1, or its weight; rows hold HIST_RT. */
 #if HIST_W
-typedef HIST_WT RT;
+typedef HIST_WT HIST_RT;
 #define HIST_ONE(i) (wts[i])
 #else
-typedef uint RT;
+typedef uint HIST_RT;
 #define HIST_ONE(i) 1u
 #endif
 
@@ -127,10 +127,10 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
 }
 
 #if HIST_W
-/* *p += v for a local or global RT, as a compare-exchange loop on the bits. */
+/* *p += v for a local or global HIST_RT, as a compare-exchange loop on the bits. */
 #if HIST_WT_DOUBLE
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space RT *p, const RT v) {                               \
+    static void hist_add_##space(volatile space HIST_RT *p, const HIST_RT v) {                               \
         ulong old = 0, want; /* a guess: the first exchange returns the real bits */               \
         do {                                                                                       \
             want = old;                                                                            \
@@ -139,7 +139,7 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
     }
 #else
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space RT *p, const RT v) {                               \
+    static void hist_add_##space(volatile space HIST_RT *p, const HIST_RT v) {                               \
         uint old = 0, want; /* a guess: the first exchange returns the real bits */                \
         do {                                                                                       \
             want = old;                                                                            \
@@ -162,7 +162,7 @@ HIST_ADD_BITS(__global)
 #define HIST_ADD_LOCAL(p, v) (solo ? (void)(*(p) += (v)) : (void)HIST_ATOMIC_LOCAL((p), (v)))
 
 #if HIST_W
-#define HIST_WEIGHTS_ARG , __global const RT *wts, const ulong w_off
+#define HIST_WEIGHTS_ARG , __global const HIST_RT *wts, const ulong w_off
 #define HIST_WEIGHTS_AT  wts += w_off
 #else
 #define HIST_WEIGHTS_ARG
@@ -179,14 +179,14 @@ HIST_ADD_BITS(__global)
 
 /* Variant 1's row zeroed (a kernel rather than clEnqueueFillBuffer, so that
  * tools that track initialised memory, oclgrind, see it). */
-__kernel void hist_zero(__global RT *cnt, const uint bins) {
+__kernel void hist_zero(__global HIST_RT *cnt, const uint bins) {
     const ulong b = get_global_id(0);
     if (b < bins) cnt[b] = 0;
 }
 
-/* Variant 1: every sample one global atomic on cnt (bins RT, zeroed by
+/* Variant 1: every sample one global atomic on cnt (bins HIST_RT, zeroed by
  * hist_zero), samples i = global id, + global size, ... (coalesced). */
-__kernel void hist_global(HIST_ARGS, __global RT *cnt) {
+__kernel void hist_global(HIST_ARGS, __global HIST_RT *cnt) {
     HIST_OFFSETS();
     for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
         const uint b = hist_bin(HIST_LOAD(in, i), lower, upper, scale, bins, edges);
@@ -197,8 +197,8 @@ __kernel void hist_global(HIST_ARGS, __global RT *cnt) {
 /* Variants 2 and 3: group g counts samples [g * per, min((g + 1) * per, n))
  * in its local copy (work-items striding by the group's size), then writes
  * it to rows[g * bins ..]. */
-__kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT *rows,
-                         __local RT *cnt) {
+__kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global HIST_RT *rows,
+                         __local HIST_RT *cnt) {
     HIST_OFFSETS();
     const uint lid = get_local_id(0), ls = get_local_size(0);
     const int solo = ls == 1;
@@ -209,7 +209,7 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT 
     const ulong begin = min(g * per, n), end = min(begin + per, n);
     if (agg) { /* variant 3 */
         uint run_bin = HIST_NONE;
-        RT run = 0;
+        HIST_RT run = 0;
         for (ulong i = begin + lid; i < end; i += ls) {
             const uint b = hist_bin(HIST_LOAD(in, i), lower, upper, scale, bins, edges);
             if (b != run_bin) { /* a run ends: one atomic for all of it */
@@ -232,16 +232,16 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global RT 
 
 /* Bin b (= global id) of `groups` rows summed in row order, added to or
  * written over out[out_off + b]: uint or ulong counts, or the weights' sums
- * (hist_merge64 then writes RT). */
+ * (hist_merge64 then writes HIST_RT). */
 #if HIST_W
-#define HIST_SUM_T RT
-#define HIST_OUT64 RT
+#define HIST_SUM_T HIST_RT
+#define HIST_OUT64 HIST_RT
 #else
 #define HIST_SUM_T ulong
 #define HIST_OUT64 ulong
 #endif
 #define HIST_MERGE(name, OUT_T)                                                                    \
-    __kernel void name(__global const RT *rows, const uint groups, const uint bins,                \
+    __kernel void name(__global const HIST_RT *rows, const uint groups, const uint bins,                \
                        __global OUT_T *out, const ulong out_off, const int accumulate) {           \
         const ulong b = get_global_id(0);                                                          \
         if (b >= bins) return;                                                                     \

@@ -26,7 +26,7 @@ static const char *const reserved[] = {
     "VEC",   "UNROLL",   "LANES",      "ARG_LANES",   "FOLD",
     "LANE",  "LANE_KEY", "LOADV",      "TAKE",        "STEP",
     "VSIGN", "SEGS",     "SEGS_ARGS",  "KERNEL_NAME", "CASCADE",
-    "RUN",   "RUNS",     "VMERGE",     "HIST_*",
+    "RUN",   "RUNS",     "VMERGE",     "HIST_*",      "ocr_rk_*",
 };
 
 const char *ocr_build_reserved_name(size_t i) {

@@ -359,7 +359,7 @@ fail:
 static ocr_status merge(const ocr_call *c, const hist_args *a, cl_mem rows, cl_uint groups,
                         int accumulate, cl_event after, cl_event *ev) {
     ocr_status st = OCR_OK;
-    cl_kernel k = a->b->merge[a->sp.weights || a->es == 8]; /* with weights: RT */
+    cl_kernel k = a->b->merge[a->sp.weights || a->es == 8]; /* with weights: HIST_RT */
     cl_uint bins = (cl_uint)a->sp.bins;
     cl_ulong out_off = c->result_offset;
     cl_int acc = accumulate;
