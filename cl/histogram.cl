@@ -130,7 +130,7 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
 /* *p += v for a local or global HIST_RT, as a compare-exchange loop on the bits. */
 #if HIST_WT_DOUBLE
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space HIST_RT *p, const HIST_RT v) {                               \
+    static void hist_add_##space(volatile space HIST_RT *p, const HIST_RT v) {                      \
         ulong old = 0, want; /* a guess: the first exchange returns the real bits */               \
         do {                                                                                       \
             want = old;                                                                            \
@@ -139,7 +139,7 @@ static uint hist_bin(const HIST_ST x, const HIST_BT lower, const HIST_BT upper, 
     }
 #else
 #define HIST_ADD_BITS(space)                                                                       \
-    static void hist_add_##space(volatile space HIST_RT *p, const HIST_RT v) {                               \
+    static void hist_add_##space(volatile space HIST_RT *p, const HIST_RT v) {                      \
         uint old = 0, want; /* a guess: the first exchange returns the real bits */                \
         do {                                                                                       \
             want = old;                                                                            \
@@ -241,7 +241,7 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global HIS
 #define HIST_OUT64 ulong
 #endif
 #define HIST_MERGE(name, OUT_T)                                                                    \
-    __kernel void name(__global const HIST_RT *rows, const uint groups, const uint bins,                \
+    __kernel void name(__global const HIST_RT *rows, const uint groups, const uint bins,            \
                        __global OUT_T *out, const ulong out_off, const int accumulate) {           \
         const ulong b = get_global_id(0);                                                          \
         if (b >= bins) return;                                                                     \
