@@ -45,6 +45,7 @@ def two_a_step(text):
 def first_pass(q, x, reps):
     """(first pass, gap, second pass, span) in ms, medians over reps calls."""
     ocr.var(x).get()
+    real = _custom._launch
     rec = Recorder()
     try:
         for spec in list(_custom._specs.values()):
@@ -60,7 +61,7 @@ def first_pass(q, x, reps):
                          (b.profile.end - b.profile.start) * 1e-6,
                          (b.profile.end - a.profile.start) * 1e-6))
     finally:
-        cl.enqueue_nd_range_kernel = rec._enqueue
+        _custom._launch = real
     return [med(r[k] for r in rows) for k in range(4)]
 
 
