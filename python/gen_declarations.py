@@ -25,13 +25,14 @@ import sys
 # The functions the package binds.
 FUNCTIONS = [
     "ocr_version", "ocr_status_name", "ocr_type_name", "ocr_op_name", "ocr_type_size",
-    "ocr_op_valid_for", "ocr_type_widens_to", "ocr_last_error",
+    "ocr_op_valid_for", "ocr_type_widens_to", "ocr_type_accumulator", "ocr_type_is_storage",
+    "ocr_last_error",
     "ocr_reducer_create", "ocr_reducer_create_widening", "ocr_reducer_reduce",
     "ocr_reducer_reduce_async", "ocr_reducer_reduce_into", "ocr_reducer_last_error",
     "ocr_reducer_release", "ocr_reducer_reduce_segments", "ocr_reducer_reduce_rows",
     "ocr_reducer_reduce_columns", "ocr_reducer_reduce_strided", "ocr_reducer_create_custom",
     "ocr_reducer_reduce_custom", "ocr_reducer_reduce_custom_into", "ocr_reducer_custom_size",
-    "ocr_reducer_histogram", "ocr_histogram_element_size",
+    "ocr_reducer_custom_finish", "ocr_reducer_histogram", "ocr_histogram_element_size",
 ]
 
 # C scalar types -> ctypes names.

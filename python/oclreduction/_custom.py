@@ -695,7 +695,9 @@ def _renamed(arguments: Any, texts: List[str]) -> Tuple[Any, List[str]]:
     for a in args:
         if a.name in moved:
             a = copy.copy(a)
-            a.name = moved[a.name]
+            # a plain attribute at run time; PyPI's typed PyOpenCL declares
+            # it a read-only property
+            setattr(a, "name", moved[a.name])
         out.append(a)
     return out, [word.sub(lambda m: moved[m.group(1)], t) for t in texts]
 

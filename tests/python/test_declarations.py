@@ -105,3 +105,15 @@ def test_reader_refuses_what_it_cannot_map():
         g._ctype("mystery_t", m, [])
     with pytest.raises(g.HeaderError, match="ocr_version is not declared"):
         g.emit(m, ["x.h"])
+
+
+def test_every_function_the_package_calls_is_declared():
+    """A library function called without its prototype gets ctypes' default
+    int arguments: a 64-bit handle cut to 32 bits (ocr_reducer_custom_finish
+    segfaulted so under PyPI's PyOpenCL, whose handles lie above 2^32)."""
+    import re
+    called = set()
+    for p in glob.glob(os.path.join(SOURCE, "python", "oclreduction", "*.py")):
+        with open(p, encoding="utf-8") as f:
+            called |= set(re.findall(r"\blib\.(ocr_\w+)", f.read()))
+    assert called and called <= set(D.FUNCTIONS), sorted(called - set(D.FUNCTIONS))
