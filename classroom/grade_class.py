@@ -50,6 +50,7 @@ or being written by another grade_class), 3 when the environment is broken
 by signal N (the grader stopped too, temporary folders removed).
 """
 import argparse
+import concurrent.futures
 import datetime
 import fcntl
 import glob
@@ -64,6 +65,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout's classroom/
@@ -150,11 +152,21 @@ def stop(p):
             pass
 
 
+# The children alive (graders in the worker threads of --jobs N): a signal
+# stops them all, from the main thread.
+LIVE = set()
+LIVE_LOCK = threading.Lock()
+
+
 def run(cmd, timeout=None):
     """(exit status, stdout, stderr) of CMD in its own process group, which
     a signal to this tool (or TIMEOUT) ends as a whole; None on a timeout."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True, env=CHILD_ENV)
+    with LIVE_LOCK:
+        if STOPPING.is_set():
+            raise Stopped(signal.SIGTERM)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True, env=CHILD_ENV)
+        LIVE.add(p)
     try:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -163,7 +175,62 @@ def run(cmd, timeout=None):
     except BaseException:
         stop(p)
         raise
+    finally:
+        with LIVE_LOCK:
+            LIVE.discard(p)
     return p.returncode, out, err
+
+
+STOPPING = threading.Event()
+
+
+def stop_all():
+    """The main thread's answer to a signal: no new child, every live one ended."""
+    with LIVE_LOCK:
+        STOPPING.set()
+        live = list(LIVE)
+    for p in live:
+        stop(p)
+
+
+def grade_all(s, ocr, subs, paths, opts, t_start):
+    """grade_one's answer for each submission (None where there is no file),
+    s["jobs"] at a time; the progress line as each starts. Each grader is one
+    process with its own limits (--grade-memory), so N at once take at most N
+    times one's memory; verdicts do not depend on the load (a case that times
+    out runs again alone, docs/labs/grading.md)."""
+    done, todo = [None] * len(subs), [i for i, x in enumerate(subs) if x[2]]
+    say = threading.Lock()
+
+    def one(i):
+        with say:
+            progress(f"grade_class: {i + 1}/{len(subs)} {subs[i][0]} "
+                     f"({time.monotonic() - t_start:.0f} s{time_left(done, todo, t_start)})")
+        done[i] = grade_one(s, ocr, paths[i], opts)
+
+    if s["jobs"] == 1:
+        for i in todo:
+            one(i)
+        return done
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=s["jobs"])
+    try:
+        for f in [pool.submit(one, i) for i in todo]:
+            f.result()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_all()
+        raise
+    pool.shutdown()
+    return done
+
+
+def time_left(done, todo, t_start):
+    """', about N s left' from the graders finished so far (none before the first)."""
+    n = sum(1 for i in todo if done[i] is not None)
+    if not n:
+        return ""
+    left = (time.monotonic() - t_start) / n * (len(todo) - n)
+    return f", about {left:.0f} s left"
 
 
 # ---- the grader ---------------------------------------------------------------------------
@@ -496,6 +563,8 @@ OPTION_HELP = {
     "timezone": "the worksheet's zone (UTC, +01:00, Europe/Berlin)",
     "seed": "the grade seed (default: drawn; run.json has it)",
     "speed-runs": "rounds of the speed measurement (0: none)",
+    "jobs": "students graded at once (default 1; each grader is one process with its own "
+            "memory limit)",
     "types": "the graded types, e.g. int,float (default: all)",
     "ops": "the graded operators, e.g. sum,max (default: all)",
     "build-options": "build options for every student's kernel (--build-options=-DCHUNK=4)",
@@ -625,11 +694,12 @@ def grade_class(a, s, ocr, out, held):
         return 3
     rows, fbs, speeds, took, record, rc = [], [], {}, [], [], 0
     t_start = time.monotonic()
+    copies = [private_copy(out, names[i], x[2], a.dir) if x[2] else None
+              for i, x in enumerate(subs)]
+    answers = grade_all(s, ocr, subs, copies, opts, t_start)
     for i, (student, sid, path, why, meta) in enumerate(subs):
-        progress(f"grade_class: {i + 1}/{len(subs)} {student} ({time.monotonic() - t_start:.0f} s)")
-        name = names[i]
-        graded = private_copy(out, name, path, a.dir) if path else None
-        report, grc, err, secs = grade_one(s, ocr, graded, opts) if path else (None, 0, "", 0.0)
+        name, graded = names[i], copies[i]
+        report, grc, err, secs = answers[i] if path else (None, 0, "", 0.0)
         if graded != path:  # the outputs name the submission in DIR, not OUTDIR's copy
             report, err = renamed((report, err), os.path.dirname(graded), os.path.dirname(path))
         if grc == 2:  # the grader refused the teacher's options, not this student's file
@@ -647,6 +717,8 @@ def grade_class(a, s, ocr, out, held):
             if path else ""
         row["points"] = fmt_points(points_of(rubric, row, (report or {}).get("cases", [])))
         if row["verdict"] in ("PASS", "PASS_UNCHECKED") and s["speed_runs"]:
+            progress(f"grade_class: speed {i + 1}/{len(subs)} {student} "
+                     f"({time.monotonic() - t_start:.0f} s)")
             speeds[student] = speed(s, ocr, graded, report["kernel_name"])
         fb = feedback(row, report, err, fmt_points(rubric["max_points"]))
         with open(os.path.join(out, "feedback", name + ".txt"), "w", encoding="utf-8") as f:

@@ -35,6 +35,7 @@ SETTINGS = {
     "timezone": (str, "UTC", None, None),
     "rubric": (str, "", None, None),
     "speed_runs": (int, 5, 0, 100),
+    "jobs": (int, 1, 1, 64),
     "speed_size": (int, 1 << 22, 1, 1 << 28),
     "similarity": (float, 0.8, 0.0, 1.0),
     "seed": (int, None, 0, (1 << 64) - 1),

@@ -7,7 +7,8 @@ library shipped inside this package; the input is read in place, strided
 and reversed views too, but for the conversions said below).
 
     import numpy as np, pyopencl as cl, pyopencl.array as cla, oclreduction
-    q = cl.CommandQueue(cl.create_some_context())
+    ctx = cl.create_some_context()
+    q = cl.CommandQueue(ctx)
     a = cla.to_device(q, np.arange(1000003, dtype=np.int32))
     s = oclreduction.sum(a, dtype=np.int64)   # 0-d Array, on the device
     s.get()[()]                               # 500002500003, a NumPy scalar

@@ -3,7 +3,9 @@
 # process at a time (never two children for one student, nor for two): a
 # wrapper around the stand-in grader counts the wrappers alive at each start
 # and holds each run 0.2 s, over a class of four with two speed rounds each;
-# the most ever alive is 1. And grade_class.sh --help describes every option.
+# the most ever alive is 1. With --jobs 2 the most alive is 2 (never more),
+# and the gradebook is the one graded one at a time. And grade_class.sh
+# --help describes every option.
 set -u
 src=$1 py=$2
 tmp=$(mktemp -d)
@@ -31,13 +33,23 @@ runs=$(wc -l < "$tmp/counts") most=$(sort -n "$tmp/counts" | tail -1)
 echo "grader runs: $runs, most alive at once: $most"
 [ "$runs" -ge 20 ] || { echo "FAIL: only $runs grader runs (4 grades and 16 speed runs expected)"; exit 1; }
 [ "$most" = 1 ] || { echo "FAIL: $most grader processes at once"; exit 1; }
+: > "$tmp/counts"
+OCR=$tmp/grader timeout 120 "$src/classroom/grade_class.sh" "$tmp/c" "$tmp/o2" --kernel tree_reduce \
+  --speed-runs 0 --jobs 2 --seed "$(sed -n 's/.*"seed": *\([0-9]*\).*/\1/p' "$tmp/o/run.json" | head -1)" \
+  2> "$tmp/err" || { cat "$tmp/err"; echo "FAIL: --jobs 2 exit $?"; exit 1; }
+most=$(sort -n "$tmp/counts" | tail -1)
+echo "--jobs 2: most alive at once: $most"
+[ "$most" = 2 ] || { echo "FAIL: --jobs 2 ran $most grader processes at once"; exit 1; }
+cmp "$tmp/o/gradebook.csv" "$tmp/o2/gradebook.csv" ||
+  { diff "$tmp/o/gradebook.csv" "$tmp/o2/gradebook.csv"; echo "FAIL: --jobs 2 graded otherwise"; exit 1; }
+grep -q "about [0-9]* s left" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: no time left on the progress line"; exit 1; }
 "$src/classroom/grade_class.sh" --help > "$tmp/help" || { echo "FAIL: --help exit $?"; exit 1; }
 "$py" - "$tmp/help" <<'PY' || exit 1
 import re, sys
 text = open(sys.argv[1]).read()
 for opt in ("-p", "-d", "-t", "--settings", "--rubric", "--kernel", "--elems", "--local", "--timeout",
             "--deadline", "--worksheet", "--timezone", "--seed", "--speed-runs", "--types", "--ops",
-            "--build-options", "--canvas-assignment", "--canvas-gradebook"):
+            "--build-options", "--canvas-assignment", "--canvas-gradebook", "--jobs"):
     m = re.search(r"^  " + re.escape(opt) + r"\b[^\n]*(\n {10,}\S[^\n]*)*", text, re.M)
     assert m and len(m.group(0).split()) > 2, f"--help does not describe {opt}"
 print("ok: one grader at a time; --help describes every option")

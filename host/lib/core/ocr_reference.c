@@ -67,6 +67,12 @@ typedef struct {
     ocr_data_kind kind;
     uint64_t seed, n, rare, k_max, prod_step;
     unsigned q; /* one-sided sums: nonzero elements per block of 32 */
+    /* The type's traits, looked up once: the grader fills billions of
+     * elements, and a table lookup per element was half its time. */
+    size_t es;
+    int is_float, is_signed;
+    unsigned bits;
+    uint64_t smax, max_int;
 } gen;
 
 enum { SIGN_BLOCK = 32 };
@@ -122,20 +128,32 @@ static uint32_t block_mask(uint64_t seed, uint64_t block, unsigned q) {
 
 /* Stores an element: iv for integer types, dv for floats (half rounded to
  * nearest; the generators choose values it holds exactly where it matters). */
-static void store(void *dst, ocr_type t, uint64_t iv, double dv) {
-    if (ocr_type_size(t) < 4) {
-        uint8_t v8 = (uint8_t)iv;
-        uint16_t v16 = t == OCR_HALF ? ocr_float_to_half((float)dv) : (uint16_t)iv;
-        memcpy(dst, ocr_type_size(t) == 1 ? (const void *)&v8 : (const void *)&v16,
-               ocr_type_size(t));
-    } else if (ocr_type_size(t) == 4 && ocr_type_is_float(t)) {
-        float f = (float)dv;
-        memcpy(dst, &f, sizeof f);
-    } else if (ocr_type_is_float(t)) {
-        memcpy(dst, &dv, sizeof dv);
-    } else {
+static void store(void *dst, const gen *g, uint64_t iv, double dv) {
+    if (g->is_float) {
+        if (g->es == 8) {
+            memcpy(dst, &dv, sizeof dv);
+        } else if (g->es == 4) {
+            float f = (float)dv;
+            memcpy(dst, &f, sizeof f);
+        } else {
+            uint16_t h = ocr_float_to_half((float)dv);
+            memcpy(dst, &h, sizeof h);
+        }
+        return;
+    }
+    switch (g->es) {
+    case 1: *(uint8_t *)dst = (uint8_t)iv; break;
+    case 2: {
+        uint16_t v = (uint16_t)iv;
+        memcpy(dst, &v, sizeof v);
+        break;
+    }
+    case 4: {
         uint32_t v = (uint32_t)iv;
-        memcpy(dst, ocr_type_size(t) == 4 ? (const void *)&v : (const void *)&iv, ocr_type_size(t));
+        memcpy(dst, &v, sizeof v);
+        break;
+    }
+    default: memcpy(dst, &iv, sizeof iv); break;
     }
 }
 
@@ -154,27 +172,30 @@ static void store(void *dst, ocr_type t, uint64_t iv, double dv) {
  *        so does one that loses the first occurrence. Zeros come as +0.0 and
  *        -0.0 alike (equal values: the first of them is the answer). */
 static void element(void *dst, uint64_t i, const gen *g, int neg) {
-    uint64_t r = mix(g->seed, i), r2 = mix(g->seed ^ 0x5bd1e995u, i);
+    /* r2 (a second draw) only for the operators that use it */
+    uint64_t r = mix(g->seed, i), r2 = g->o == OCR_PROD || g->o == OCR_AND || g->o == OCR_OR ||
+                                               g->o == OCR_ARGMIN || g->o == OCR_ARGMAX
+                                           ? mix(g->seed ^ 0x5bd1e995u, i)
+                                           : 0;
     ocr_type t = g->t;
-    int is_signed = !ocr_type_is_float(t) && ocr_type_traits_of(t)->is_signed;
-    unsigned bits = (unsigned)ocr_type_size(t) * 8;
+    int is_signed = g->is_signed;
+    unsigned bits = g->bits;
     uint64_t iv = 0;
     double dv = 0;
     if (g->kind == OCR_DATA_MAX) { /* the type's largest value (integers); floats: + + - - */
-        const ocr_type_traits *tr = ocr_type_traits_of(t);
-        iv = tr->max_int ? tr->max_int : UINT64_MAX >> (64 - bits + is_signed);
+        iv = g->max_int ? g->max_int : UINT64_MAX >> (64 - bits + is_signed);
         dv = t == OCR_DOUBLE ? DBL_MAX : t == OCR_FLOAT ? (double)FLT_MAX : 65504.0;
-        store(dst, t, iv, (i >> 1) & 1 ? -dv : dv);
+        store(dst, g, iv, (i >> 1) & 1 ? -dv : dv);
         return;
     }
     switch (g->o) {
     case OCR_SUM:
         iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % 1024) : (int64_t)(1 + r % 1024))
                        : 1 + r % 2048;
-        if (small_max(t) && !ocr_type_is_float(t)) /* the type's whole range, never 0 */
-            iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % small_max(t))
-                                            : (int64_t)(1 + r % small_max(t)))
-                           : 1 + r % small_max(t);
+        if (g->smax && !g->is_float) /* the type's whole range, never 0 */
+            iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % g->smax)
+                                            : (int64_t)(1 + r % g->smax))
+                           : 1 + r % g->smax;
         dv = g->kind == OCR_DATA_UNIFORM ? unit(r)
                                          : (neg ? -1.0 : 1.0) * (double)(1 + r % g->k_max) / 256;
         break;
@@ -207,7 +228,7 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
         dv = unit(r) * (t == OCR_HALF ? 1.0e4 : 1.0e6); /* half's range ends at 65504 */
         break;
     }
-    store(dst, t, iv, dv);
+    store(dst, g, iv, dv);
 }
 
 /*
@@ -276,11 +297,10 @@ static int prod_exponent(uint64_t i, uint64_t n) {
 /* Element i of one-sided data; `on` is its bit in the block mask (sums). */
 static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
     uint64_t r = mix(g->seed ^ ONE_SIDED_SALT, i), r2 = mix(g->seed ^ ~ONE_SIDED_SALT, i);
-    const ocr_type_traits *tr = ocr_type_traits_of(g->t);
     int last = i + 1 == g->n, is_max = g->o == OCR_MAX || g->o == OCR_ARGMAX;
-    uint64_t s = (uint64_t)1 << (tr->size * 8 - 3), iv = 0; /* min/max value ranges */
+    uint64_t s = (uint64_t)1 << (g->bits - 3), iv = 0; /* min/max value ranges */
     double dv = 0;
-    unsigned bits = (unsigned)tr->size * 8, b0 = (unsigned)(g->seed % bits), b1 = (b0 + 1) % bits;
+    unsigned bits = g->bits, b0 = (unsigned)(g->seed % bits), b1 = (b0 + 1) % bits;
     switch (g->o) {
     case OCR_SUM:
         iv = on ? 1 + r % g->k_max : 0;
@@ -288,17 +308,17 @@ static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
         break;
     case OCR_PROD:
         iv = 3 + 2 * (r % 7);
-        if (tr->is_signed && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
+        if (g->is_signed && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
         dv = ldexp(r2 & 1 ? -1.0 : 1.0, prod_exponent(i, g->n));
         break;
     case OCR_MIN:
     case OCR_MAX: /* others in [-s, s) (signed) or [2s, 4s); the last beyond */
     case OCR_ARGMIN:
     case OCR_ARGMAX:
-        iv = tr->is_signed ? (uint64_t)((int64_t)(r % (2 * s)) - (int64_t)s) : 2 * s + r % (2 * s);
+        iv = g->is_signed ? (uint64_t)((int64_t)(r % (2 * s)) - (int64_t)s) : 2 * s + r % (2 * s);
         if (last)
-            iv = is_max ? (tr->is_signed ? s : 4 * s) + r % s
-                        : (tr->is_signed ? (uint64_t)(-2 * (int64_t)s) : 0) + r % s;
+            iv = is_max ? (g->is_signed ? s : 4 * s) + r % s
+                        : (g->is_signed ? (uint64_t)(-2 * (int64_t)s) : 0) + r % s;
         dv = last ? (is_max ? 1.0 : -1.0) * (2.0e6 + fabs(unit(r)) * 1.0e6) : unit(r) * 1.0e6;
         if (g->t == OCR_HALF) dv /= 100; /* within half's range (65504) */
         break;
@@ -314,20 +334,27 @@ static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
         iv = r | 1;
         break;
     }
-    store(dst, g->t, iv, dv);
+    store(dst, g, iv, dv);
 }
 
 static gen gen_make(ocr_type t, ocr_op o, uint64_t seed, uint64_t n, ocr_data_kind kind) {
     uint64_t l2 = prod_span(t); /* 2L non-unit factors at most */
-    gen g = {t,
-             o,
-             kind,
-             seed,
-             n,
-             n / 16 > 2 ? n / 16 : 2,
-             sum_range(t, n),
-             n / l2 + (n % l2 != 0),
-             SIGN_BLOCK};
+    const ocr_type_traits *tr = ocr_type_traits_of(t);
+    gen g = {.t = t,
+             .o = o,
+             .kind = kind,
+             .seed = seed,
+             .n = n,
+             .rare = n / 16 > 2 ? n / 16 : 2,
+             .k_max = sum_range(t, n),
+             .prod_step = n / l2 + (n % l2 != 0),
+             .q = SIGN_BLOCK,
+             .es = tr->size,
+             .is_float = tr->is_float,
+             .is_signed = !tr->is_float && tr->is_signed,
+             .bits = (unsigned)tr->size * 8,
+             .smax = small_max(t),
+             .max_int = tr->max_int};
     if (kind == OCR_DATA_ONE_SIDED && o == OCR_SUM) one_sided_sum_shape(t, n, &g.q, &g.k_max);
     return g;
 }

@@ -19,6 +19,7 @@
 #define HIST_GROUPS_PER_CU 4             /* groups per compute unit (a GPU's latency hiding) */
 #define HIST_ROWS_MAX      (64u << 20)   /* bytes of partial rows at most */
 #define HIST_CHUNK_MAX     0xffffffffull /* samples a 32-bit count may see */
+#define HIST_VEC_BYTES     16            /* bytes of a vector load (HIST_VEC samples) */
 #define HIST_CONFIGS       8             /* built kernel sets kept per reducer */
 
 /* One built combination: its kernels (from one program). */
@@ -200,6 +201,14 @@ static const char *cl_name(ocr_type t) {
     return ocr_type_name(t);
 }
 
+/* Samples a load of the privatised kernels reads (HIST_VEC): a vector of
+ * HIST_VEC_BYTES for unweighted even bins and bincount of a type read as
+ * itself (not half, read through vload_half), else 1. */
+static int hist_vec(const ocr_reducer *r, const ocr_histogram_spec *sp) {
+    if (sp->weights || sp->kind == OCR_HIST_EDGES || r->in_type == OCR_HALF) return 1;
+    return HIST_VEC_BYTES / (int)ocr_type_size(r->in_type);
+}
+
 static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     const ocr_histogram_spec *sp = &a->sp;
     char key[96], opts[1024];
@@ -207,7 +216,9 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     ocr_type wt = sp->weights ? sp->weights_type : OCR_UINT;
     ocr_type et = sp->kind == OCR_HIST_EDGES ? sp->edges_type : OCR_FLOAT;
     int fp64 = a->bt == OCR_DOUBLE || et == OCR_DOUBLE || (sp->weights && wt == OCR_DOUBLE);
-    snprintf(key, sizeof key, "%d %d %d", (int)sp->kind, sp->weights ? (int)wt : -1, (int)et);
+    int vec = hist_vec(r, sp);
+    snprintf(key, sizeof key, "%d %d %d %d", (int)sp->kind, sp->weights ? (int)wt : -1, (int)et,
+             vec);
     for (size_t i = 0; i < s->nb; ++i)
         if (!strcmp(s->b[i].key, key)) {
             a->b = &s->b[i];
@@ -226,11 +237,11 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     int len = snprintf(opts, sizeof opts,
                        "-D HIST_KIND=%d -D HIST_BT=%s -D HIST_ET=%s -D HIST_W=%d "
                        "-D HIST_WT=%s -D HIST_WT_DOUBLE=%d -D HIST_HALF=%d -D HIST_SIGNED=%d "
-                       "-D HIST_NEED_FP64=%d%s%s",
+                       "-D HIST_NEED_FP64=%d -D HIST_VEC=%d -D HIST_VT=%s%d%s%s",
                        (int)sp->kind, cl_name(a->bt), cl_name(et), sp->weights != NULL,
                        cl_name(sp->weights ? wt : OCR_FLOAT), sp->weights && wt == OCR_DOUBLE,
                        r->in_type == OCR_HALF, ocr_type_traits_of(r->in_type)->is_signed, fp64,
-                       r->build_options ? " " : "", r->build_options ? r->build_options : "");
+                       vec, cl_name(r->in_type), vec, r->build_options ? " " : "", r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
         return OCR_RUNTIME;
@@ -380,7 +391,9 @@ fail:
 static uint64_t local_groups(const ocr_reducer *r, const hist_args *a, size_t local, uint64_t n) {
     const ocr_device_info *di = ocr_device_get_info(&r->dev);
     uint64_t g = (uint64_t)di->compute_units * (ocr_reducer_on_cpu(r) ? 1 : HIST_GROUPS_PER_CU);
-    uint64_t need = (n + local - 1) / local, least = (n + HIST_CHUNK_MAX - 1) / HIST_CHUNK_MAX;
+    /* a group of the vector kernel counts up to 3 vectors past its share */
+    const uint64_t chunk = HIST_CHUNK_MAX - 3 * HIST_VEC_BYTES;
+    uint64_t need = (n + local - 1) / local, least = (n + chunk - 1) / chunk;
     uint64_t most = HIST_ROWS_MAX / (a->sp.bins * a->rs);
     if (g > need) g = need;
     if (g > most) g = most;
