@@ -48,9 +48,7 @@
  *    samples, so the group's reads are 16-byte strided lanes of one
  *    coalesced block (still whole cache lines), and weights (a second
  *    array) and edges (a binary search, not a load, dominates) keep the
- *    scalar loop. One-byte samples also look their bin up in a table of
- *    256 (HIST_LUT, filled by each group with hist_bin): per sample, a
- *    local load instead of the arithmetic.
+ *    scalar loop.
  *
  * The merge (hist_merge): work-item b adds bin b of every row in row order
  * (deterministic: no 64-bit atomics needed, and float weights sum the same
@@ -106,12 +104,6 @@ typedef HIST_IN HIST_ST;
 #endif
 #ifndef HIST_VEC
 #define HIST_VEC 1 /* scalar loads */
-#endif
-#ifndef HIST_LUT
-#define HIST_LUT 0 /* bins computed per sample */
-#endif
-#if HIST_LUT && (HIST_VEC == 1 || HIST_KIND == 1)
-#error "the bin table is for the vector loads of one-byte samples"
 #endif
 #if HIST_VEC > 1 && (HIST_W || HIST_HALF || HIST_KIND == 1)
 #error "vector loads are for unweighted even bins and bincount of a type read as itself"
@@ -222,26 +214,11 @@ __kernel void hist_global(HIST_ARGS, __global HIST_RT *cnt) {
     }
 }
 
-/* The bin of a sample: hist_bin, or for one-byte samples (HIST_LUT) a
- * table of all 256 values' bins that the group fills first with hist_bin
- * itself (the same bins, bit for bit): one local load in place of a
- * conversion, two compares, a multiply-subtract and a clamp per sample. */
-#if HIST_LUT
-#define HIST_BIN_OF(x) lut[(uchar)(x)]
-#if HIST_SIGNED
-#define HIST_FROM_BYTE(u) as_char((uchar)(u))
-#else
-#define HIST_FROM_BYTE(u) ((uchar)(u))
-#endif
-#else
-#define HIST_BIN_OF(x) hist_bin((x), lower, upper, scale, bins, edges)
-#endif
-
 /* Sample x counted in the group's copy: at once (variant 2), or into the
  * work-item's run (variant 3), whose end adds it with one atomic. */
 #define HIST_COUNT(x, i)                                                                           \
     do {                                                                                           \
-        const uint b_ = HIST_BIN_OF(x);                                                            \
+        const uint b_ = hist_bin((x), lower, upper, scale, bins, edges);                           \
         if (agg) {                                                                                 \
             if (b_ != run_bin) { /* a run ends: one atomic for all of it */                        \
                 if (run_bin != HIST_NONE) HIST_ADD_LOCAL(&cnt[run_bin], run);                      \
@@ -268,12 +245,7 @@ __kernel void hist_local(HIST_ARGS, const ulong per, const int agg, __global HIS
     const ulong g = get_group_id(0);
     for (uint b = lid; b < bins; b += ls)
         cnt[b] = 0;
-#if HIST_LUT
-    __local uint lut[256];
-    for (uint u = lid; u < 256; u += ls)
-        lut[u] = hist_bin(HIST_FROM_BYTE(u), lower, upper, scale, bins, edges);
-#endif
-    barrier(CLK_LOCAL_MEM_FENCE); /* every copy zeroed (and the table filled) before any count */
+    barrier(CLK_LOCAL_MEM_FENCE); /* every copy zeroed before any count */
     uint run_bin = HIST_NONE;
     HIST_RT run = 0;
 #if HIST_VEC > 1

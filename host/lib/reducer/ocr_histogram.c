@@ -17,8 +17,6 @@
 /* ---- the tunable constants: the one home of each ---------------------------- */
 #define HIST_GPU_LOCAL     256           /* work-items of a GPU group */
 #define HIST_GROUPS_PER_CU 4             /* groups per compute unit (a GPU's latency hiding) */
-#define HIST_GROUPS_PER_CU_BYTES 8       /* ... for one-byte samples (16 a load, a table of bins) */
-#define HIST_LUT_BYTES     1024          /* local memory of the table of bins (HIST_LUT) */
 #define HIST_ROWS_MAX      (64u << 20)   /* bytes of partial rows at most */
 #define HIST_CHUNK_MAX     0xffffffffull /* samples a 32-bit count may see */
 #define HIST_VEC_BYTES     16            /* bytes of a vector load (HIST_VEC samples) */
@@ -211,11 +209,6 @@ static int hist_vec(const ocr_reducer *r, const ocr_histogram_spec *sp) {
     return HIST_VEC_BYTES / (int)ocr_type_size(r->in_type);
 }
 
-/* Whether the vector kernel looks one-byte samples' bins up in a table. */
-static int hist_lut(const ocr_reducer *r, const ocr_histogram_spec *sp) {
-    return hist_vec(r, sp) > 1 && ocr_type_size(r->in_type) == 1;
-}
-
 static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     const ocr_histogram_spec *sp = &a->sp;
     char key[96], opts[1024];
@@ -244,11 +237,11 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     int len = snprintf(opts, sizeof opts,
                        "-D HIST_KIND=%d -D HIST_BT=%s -D HIST_ET=%s -D HIST_W=%d "
                        "-D HIST_WT=%s -D HIST_WT_DOUBLE=%d -D HIST_HALF=%d -D HIST_SIGNED=%d "
-                       "-D HIST_NEED_FP64=%d -D HIST_VEC=%d -D HIST_VT=%s%d -D HIST_LUT=%d%s%s",
+                       "-D HIST_NEED_FP64=%d -D HIST_VEC=%d -D HIST_VT=%s%d%s%s",
                        (int)sp->kind, cl_name(a->bt), cl_name(et), sp->weights != NULL,
                        cl_name(sp->weights ? wt : OCR_FLOAT), sp->weights && wt == OCR_DOUBLE,
                        r->in_type == OCR_HALF, ocr_type_traits_of(r->in_type)->is_signed, fp64,
-                       vec, cl_name(r->in_type), vec, hist_lut(r, sp), r->build_options ? " " : "", r->build_options ? r->build_options : "");
+                       vec, cl_name(r->in_type), vec, r->build_options ? " " : "", r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
         return OCR_RUNTIME;
@@ -319,9 +312,7 @@ static ocr_status check_call(ocr_reducer *r, void *state, ocr_call *c) {
     if ((st = check_buffers(r, c, a)) != OCR_OK) return st;
     const ocr_device_info *di = ocr_device_get_info(&r->dev);
     /* local copy: the bins and a margin for the compiler's own local memory */
-    a->local = a->sp.method != OCR_HIST_GLOBAL &&
-               a->sp.bins * a->rs + 1024 + (hist_lut(r, &a->sp) ? HIST_LUT_BYTES : 0) <=
-                   di->local_mem;
+    a->local = a->sp.method != OCR_HIST_GLOBAL && a->sp.bins * a->rs + 1024 <= di->local_mem;
     a->agg = a->local && a->sp.method != OCR_HIST_LOCAL;
     return c->n ? build(r, s, a) : OCR_OK;
 }
@@ -399,8 +390,7 @@ fail:
  * samples need, enough that none counts 2^32 samples, rows within bounds. */
 static uint64_t local_groups(const ocr_reducer *r, const hist_args *a, size_t local, uint64_t n) {
     const ocr_device_info *di = ocr_device_get_info(&r->dev);
-    uint64_t per_cu = hist_lut(r, &a->sp) ? HIST_GROUPS_PER_CU_BYTES : HIST_GROUPS_PER_CU;
-    uint64_t g = (uint64_t)di->compute_units * (ocr_reducer_on_cpu(r) ? 1 : per_cu);
+    uint64_t g = (uint64_t)di->compute_units * (ocr_reducer_on_cpu(r) ? 1 : HIST_GROUPS_PER_CU);
     /* a group of the vector kernel counts up to 3 vectors past its share */
     const uint64_t chunk = HIST_CHUNK_MAX - 3 * HIST_VEC_BYTES;
     uint64_t need = (n + local - 1) / local, least = (n + chunk - 1) / chunk;
