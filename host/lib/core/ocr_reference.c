@@ -142,7 +142,9 @@ static void store(void *dst, const gen *g, uint64_t iv, double dv) {
         return;
     }
     switch (g->es) {
-    case 1: *(uint8_t *)dst = (uint8_t)iv; break;
+    case 1:
+        *(uint8_t *)dst = (uint8_t)iv;
+        break;
     case 2: {
         uint16_t v = (uint16_t)iv;
         memcpy(dst, &v, sizeof v);
@@ -153,7 +155,9 @@ static void store(void *dst, const gen *g, uint64_t iv, double dv) {
         memcpy(dst, &v, sizeof v);
         break;
     }
-    default: memcpy(dst, &iv, sizeof iv); break;
+    default:
+        memcpy(dst, &iv, sizeof iv);
+        break;
     }
 }
 
@@ -193,9 +197,9 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
         iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % 1024) : (int64_t)(1 + r % 1024))
                        : 1 + r % 2048;
         if (g->smax && !g->is_float) /* the type's whole range, never 0 */
-            iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % g->smax)
-                                            : (int64_t)(1 + r % g->smax))
-                           : 1 + r % g->smax;
+            iv = is_signed
+                     ? (uint64_t)(neg ? -(int64_t)(1 + r % g->smax) : (int64_t)(1 + r % g->smax))
+                     : 1 + r % g->smax;
         dv = g->kind == OCR_DATA_UNIFORM ? unit(r)
                                          : (neg ? -1.0 : 1.0) * (double)(1 + r % g->k_max) / 256;
         break;

@@ -240,8 +240,9 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
                        "-D HIST_NEED_FP64=%d -D HIST_VEC=%d -D HIST_VT=%s%d%s%s",
                        (int)sp->kind, cl_name(a->bt), cl_name(et), sp->weights != NULL,
                        cl_name(sp->weights ? wt : OCR_FLOAT), sp->weights && wt == OCR_DOUBLE,
-                       r->in_type == OCR_HALF, ocr_type_traits_of(r->in_type)->is_signed, fp64,
-                       vec, cl_name(r->in_type), vec, r->build_options ? " " : "", r->build_options ? r->build_options : "");
+                       r->in_type == OCR_HALF, ocr_type_traits_of(r->in_type)->is_signed, fp64, vec,
+                       cl_name(r->in_type), vec, r->build_options ? " " : "",
+                       r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
         return OCR_RUNTIME;
