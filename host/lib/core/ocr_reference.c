@@ -129,36 +129,18 @@ static uint32_t block_mask(uint64_t seed, uint64_t block, unsigned q) {
 /* Stores an element: iv for integer types, dv for floats (half rounded to
  * nearest; the generators choose values it holds exactly where it matters). */
 static void store(void *dst, const gen *g, uint64_t iv, double dv) {
-    if (g->is_float) {
-        if (g->es == 8) {
-            memcpy(dst, &dv, sizeof dv);
-        } else if (g->es == 4) {
-            float f = (float)dv;
-            memcpy(dst, &f, sizeof f);
-        } else {
-            uint16_t h = ocr_float_to_half((float)dv);
-            memcpy(dst, &h, sizeof h);
-        }
-        return;
-    }
-    switch (g->es) {
-    case 1:
-        *(uint8_t *)dst = (uint8_t)iv;
-        break;
-    case 2: {
-        uint16_t v = (uint16_t)iv;
-        memcpy(dst, &v, sizeof v);
-        break;
-    }
-    case 4: {
-        uint32_t v = (uint32_t)iv;
-        memcpy(dst, &v, sizeof v);
-        break;
-    }
-    default:
-        memcpy(dst, &iv, sizeof iv);
-        break;
-    }
+    const float f = (float)dv;
+    const uint8_t u8 = (uint8_t)iv;
+    const uint16_t u16 = (uint16_t)iv;
+    const uint32_t u32 = (uint32_t)iv;
+    uint16_t h = 0;
+    const void *src = g->es == 1   ? (const void *)&u8
+                      : g->es == 2 ? (const void *)&u16
+                      : g->es == 4 ? (const void *)&u32
+                                   : (const void *)&iv;
+    if (g->is_float && g->es == 2) h = ocr_float_to_half(f), src = &h;
+    if (g->is_float && g->es > 2) src = g->es == 4 ? (const void *)&f : (const void *)&dv;
+    memcpy(dst, src, g->es);
 }
 
 /* One element; `neg` is its sign from the block's mask (sums). Besides the
