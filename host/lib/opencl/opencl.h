@@ -131,6 +131,12 @@ ocr_status ocr_device_wrap(cl_context ctx, cl_device_id dev, ocr_device *out);
 /* a first pass alone (cl/strided.cl): no `rest` is built for argmin/argmax,
  * the reducer's own kernels run the later passes */
 #define OCR_BUILD_FIRST_ONLY 16
+/* the compiler's warnings off (-w): the library's own kernels, so that an
+ * application's stderr gets no "N warnings generated." from the OpenCL
+ * compiler (POCL's clang notes 16-wide vectors' ABI on CPUs without
+ * AVX-512); a kernel under test keeps its warnings, and so does a
+ * build whose options say -Werror */
+#define OCR_BUILD_QUIET 32
 ocr_status ocr_kernel_build_ex(ocr_device *dev, const ocr_build_request *req, int flags,
                                ocr_type input, ocr_kernel **out);
 

@@ -199,8 +199,8 @@ static ocr_status custom_build(ocr_reducer *r, const ocr_custom_spec *sp,
     if ((st = custom_source(r, sp, opt, &src)) != OCR_OK) goto done;
     for (;; finish = 0, std = "") {
         if ((st = custom_options(r, opt, finish, std, opts, sizeof opts)) != OCR_OK) goto done;
-        err = ocr_program_get(&r->dev, src.s, src.len, opts, OCR_BUILD_DISK_CACHE,
-                              &cust(r)->program, &call);
+        err = ocr_program_get(&r->dev, src.s, src.len, opts, OCR_REDUCER_BUILD, &cust(r)->program,
+                              &call);
         if (err == CL_SUCCESS || err == CL_OUT_OF_HOST_MEMORY || !finish) break;
         ocr_program_put(cust(r)->program), cust(r)->program = NULL;
     }

@@ -273,7 +273,7 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
         .extra_options = opts,
     };
     int flags =
-        (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE | OCR_BUILD_OWN_OPTIONS;
+        (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_REDUCER_BUILD | OCR_BUILD_OWN_OPTIONS;
     hist_build *b = &s->b[s->nb];
     cl_int err = CL_SUCCESS;
     st = ocr_kernel_build_ex(&r->dev, &rq, flags, r->in_type, &b->k);

@@ -212,7 +212,7 @@ static ocr_status create(cl_context ctx, cl_device_id device, const ocr_reducer_
     }
     r->form = &ocr_plain_form, r->state = pl;
     ocr_build_request rq = request(r, &opt);
-    int flags = (rq.kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE;
+    int flags = (rq.kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_REDUCER_BUILD;
     if ((st = ocr_kernel_build_ex(&r->dev, &rq, flags, input, &pl->k)) != OCR_OK ||
         (input != type && (st = ocr_kernel_build_ex(&r->dev, &rq, flags, type, &pl->k_acc))))
         return st;

@@ -10,6 +10,10 @@
 
 typedef struct ocr_form ocr_form;
 /* How many call forms besides the reducer's own one reducer may use. */
+/* How the reducer builds its own kernels: kept on disk, and quiet (an
+ * application's stderr is its own). */
+#define OCR_REDUCER_BUILD (OCR_BUILD_DISK_CACHE | OCR_BUILD_QUIET)
+
 #define OCR_FORMS_MAX 8
 
 struct ocr_reducer {

@@ -93,7 +93,7 @@ static ocr_status build_one(ocr_reducer *r, const char *name, ocr_type input, oc
         .extra_options = opts,
     };
     int flags =
-        (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE | OCR_BUILD_OWN_OPTIONS;
+        (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_REDUCER_BUILD | OCR_BUILD_OWN_OPTIONS;
     return ocr_kernel_build_ex(&r->dev, &rq, flags, input, k);
 }
 

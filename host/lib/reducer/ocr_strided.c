@@ -63,7 +63,7 @@ static ocr_status build_strided(ocr_reducer *r, const ocr_plain *pl, ocr_kernel 
         .op = r->op,
         .extra_options = opts,
     };
-    int flags = (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_BUILD_DISK_CACHE |
+    int flags = (r->kernel_dir ? 0 : OCR_BUILD_EMBEDDED) | OCR_REDUCER_BUILD |
                 OCR_BUILD_OWN_OPTIONS | OCR_BUILD_FIRST_ONLY;
     return ocr_kernel_build_ex(&r->dev, &rq, flags, r->in_type, k);
 }
