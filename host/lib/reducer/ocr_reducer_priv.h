@@ -9,11 +9,11 @@
 #include <stdatomic.h>
 
 typedef struct ocr_form ocr_form;
-/* How many call forms besides the reducer's own one reducer may use. */
 /* How the reducer builds its own kernels: kept on disk, and quiet (an
  * application's stderr is its own). */
 #define OCR_REDUCER_BUILD (OCR_BUILD_DISK_CACHE | OCR_BUILD_QUIET)
 
+/* How many call forms besides the reducer's own one reducer may use. */
 #define OCR_FORMS_MAX 8
 
 struct ocr_reducer {
