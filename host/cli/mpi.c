@@ -18,6 +18,7 @@
 
 #include <fcntl.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,6 +72,36 @@ static MPI_Op mpi_op(ocr_op o) {
     return ops[o];
 }
 
+/* When a rank dies, the launcher ends the others: Open MPI sends each
+ * SIGTERM, then SIGKILL a second later, and exits with the dead rank's
+ * status. A survivor that just died of SIGTERM would say nothing of why, so
+ * each rank says so on its real stderr (not the capture below: term_fd
+ * follows it) and exits 3, the status of an error outside the reduction. */
+static volatile sig_atomic_t term_fd = 2;
+static char term_msg[320];
+static size_t term_len;
+
+static void on_term(int sig) {
+    (void)sig;
+    ssize_t w = write((int)term_fd, term_msg, term_len);
+    (void)w;
+    _exit(cli_exit_code(OCR_RUNTIME));
+}
+
+static void catch_term(int rank, int size, const char *host) {
+    struct sigaction sa;
+    int n = snprintf(term_msg, sizeof term_msg,
+                     "oclReduction: --mpi: rank %d of %d (%s) ended by the launcher (SIGTERM) "
+                     "before the job finished: another rank failed, or mpirun was stopped; no "
+                     "result\n",
+                     rank, size, host);
+    term_len = n < 0 ? 0 : (size_t)n < sizeof term_msg ? (size_t)n : sizeof term_msg - 1;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 /* This rank's stderr, kept in a temporary file while it works. */
 typedef struct {
     int saved;
@@ -85,6 +116,7 @@ static void capture_start(err_capture *c) {
         close(c->saved);
         c->saved = -1;
     }
+    if (c->saved >= 0) term_fd = c->saved;
 }
 
 /* Restores stderr and returns what was written meanwhile (NUL-terminated,
@@ -93,6 +125,7 @@ static void capture_stop(err_capture *c, char *buf, size_t len) {
     size_t n = 0;
     fflush(stderr);
     if (c->saved >= 0) {
+        term_fd = 2;
         dup2(c->saved, 2);
         close(c->saved);
         c->saved = -1;
@@ -296,6 +329,7 @@ static int world_start(int *argc, char ***argv, world *w) {
     MPI_Allreduce(&is_first, &w->hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Get_processor_name(proc, &name_len);
     snprintf(w->host, sizeof w->host, "%s", proc);
+    catch_term(w->rank, w->size, w->host);
     return 0;
 }
 

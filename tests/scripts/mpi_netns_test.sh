@@ -9,8 +9,10 @@
 #   2. the second host's rank killed (SIGKILL) mid-run ends the job within
 #      90 s with mpirun's message naming the killed rank and signal, never a
 #      hang, never PASSED, and an exit status that is neither 0 nor 1 (the
-#      verdict "wrong"): mpirun ends the surviving rank itself and exits 137
-#      (128 + SIGKILL), so the survivor's own exit 3 is not seen.
+#      verdict "wrong"): mpirun's is 137 (128 + SIGKILL, the dead rank's).
+#      The survivor, which mpirun ends with SIGTERM, says why on stderr and
+#      exits 3 itself (a wrapper keeps its status: mpirun reports only the
+#      dead rank's).
 # Needs root (ip netns add); where namespaces or veth pairs cannot be made it
 # says why and exits 77 (SKIPPED). The namespaces go whatever happens (trap).
 set -u
@@ -56,6 +58,17 @@ esac
 exec ip netns exec "\$ns" unshare --uts sh -c 'hostname "\$0"; exec "\$@"' "\$name" sh -c "\$*"
 EOF
 chmod +x "$dir/agent"
+# The survivor's own exit status, kept by a wrapper of rank 0 (mpirun ends
+# the job with SIGTERM, then SIGKILL a second later: the wrapper ignores the
+# first and writes at once; the rank's own handler replaces the ignore).
+cat > "$dir/rank" <<EOF
+#!/bin/sh
+[ "\$OMPI_COMM_WORLD_RANK" = 0 ] || exec "\$@"
+trap '' TERM
+"\$@"
+echo \$? > "$dir/exit.0"
+EOF
+chmod +x "$dir/rank"
 printf '%s slots=1\n%s slots=1\n' "$net.1" "$net.2" > "$dir/hosts"
 # mpirun in the first namespace, as the first host (the hostfile's first
 # line is its own address: Open MPI starts that rank itself).
@@ -65,7 +78,7 @@ launch() {
     --mca plm_rsh_agent "$dir/agent" --mca btl tcp,self \
     --mca btl_tcp_if_include "$net.0/24" --mca oob_tcp_if_include "$net.0/24" \
     -x OMPI_ALLOW_RUN_AS_ROOT -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM -x POCL_DEVICES \
-    "$ocr" --mpi "$@"
+    ${wrap:-} "$ocr" --mpi "$@"
 }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -94,7 +107,7 @@ done
 # 2. The second host's rank killed mid-run: the job ends, saying so.
 out="$dir/killed.txt"
 start=$(date +%s)
-timeout 90 bash -c "$(declare -f launch); $(declare -p tag ns1 dir net mpirun ocr); launch --type float -s 4000037 -r 100000" > "$out" 2>&1 &
+wrap=$dir/rank timeout 90 bash -c "$(declare -f launch); $(declare -p tag ns1 dir net mpirun ocr); launch --type float -s 4000037 -r 100000" > "$out" 2>&1 &
 job=$!
 victim=
 for _ in $(seq 1 300); do  # up to 60 s for it to start running
@@ -116,4 +129,8 @@ case $rc in 0|1) echo "FAIL: exit status $rc after a rank was killed"; exit 1 ;;
 grep -qE "process rank 1 .* exited on signal 9" "$out" ||
   { echo "FAIL: no message names the killed rank"; exit 1; }
 grep -q '^Test PASSED!$' "$out" && { echo "FAIL: PASSED after a rank was killed"; exit 1; }
-echo "ok: rank 1 killed: exit $rc after ${took} s"
+survivor=$(cat "$dir/exit.0" 2>/dev/null)
+[ "$survivor" = 3 ] || { echo "FAIL: the surviving rank 0 exited with '$survivor', not 3"; exit 1; }
+grep -qE "rank 0 of 2 \(${tag}-a\) ended by the launcher \(SIGTERM\)" "$out" ||
+  { echo "FAIL: the surviving rank did not say why it ended"; exit 1; }
+echo "ok: rank 1 killed: exit $rc after ${took} s; rank 0 said why and exited 3"
