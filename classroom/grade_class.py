@@ -517,6 +517,24 @@ def speed_meaningful(dev):
     return not (dev["type"] == "CPU" and (dev["compute_units"] or 0) < 4)
 
 
+SPEED_RUNS = 5  # rounds where speed_runs is not set and the timing means something
+
+
+def resolve_speed_runs(s, dev):
+    """Set speed_runs where the teacher did not: SPEED_RUNS rounds, or none on
+    a device where other load moves a time as much as the kernel does (they
+    would be marked not meaningful, and cost 2 processes a round a student:
+    2 minutes for a class of 30 on 2 cores). The note says why, or is ''."""
+    s["speed_note"] = ""
+    if s["speed_runs"] is not None:
+        return
+    s["speed_runs"] = SPEED_RUNS if speed_meaningful(dev) else 0
+    if not s["speed_runs"]:
+        s["speed_note"] = (f"not measured: the device is a CPU of {dev['compute_units'] or '?'} "
+                           "compute units, where other load moves a kernel's time as much as the "
+                           "kernel does (--speed-runs K measures anyway)")
+
+
 # ---- the output folder --------------------------------------------------------------------
 
 def inside(out, indir):
@@ -562,7 +580,8 @@ OPTION_HELP = {
     "worksheet": "Moodle's grading worksheet: times in, grades written back to OUTDIR",
     "timezone": "the worksheet's zone (UTC, +01:00, Europe/Berlin)",
     "seed": "the grade seed (default: drawn; run.json has it)",
-    "speed-runs": "rounds of the speed measurement (0: none)",
+    "speed-runs": "rounds of the speed measurement (0: none; default 5, or none on a CPU "
+                  "device of fewer than 4 compute units, where the timing means nothing)",
     "jobs": "students graded at once (default 1; each grader is one process with its own "
             "memory limit)",
     "types": "the graded types, e.g. int,float (default: all)",
@@ -692,6 +711,9 @@ def grade_class(a, s, ocr, out, held):
     except (RuntimeError, OSError) as e:
         sys.stderr.write(f"grade_class: the grader cannot run: {e}\n")
         return 3
+    resolve_speed_runs(s, dev)
+    if s["speed_note"]:
+        warnings.append("speed " + s["speed_note"])
     rows, fbs, speeds, took, record, rc = [], [], {}, [], [], 0
     t_start = time.monotonic()
     copies = [private_copy(out, names[i], x[2], a.dir) if x[2] else None

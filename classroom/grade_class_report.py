@@ -110,10 +110,11 @@ def feedback(row, report, err, max_points):
     return f.getvalue()
 
 
-def svg_speed(speeds, meaningful):
+def svg_speed(speeds, meaningful, note=""):
     rows = [(s, v[0]) for s, v in speeds.items() if v]
     if not rows:
-        return "<p>No speed measured (no passing kernel, or --speed-runs 0).</p>"
+        why = note or "no passing kernel, or --speed-runs 0"
+        return f"<p>No speed measured ({html.escape(why)}).</p>"
     top = max(max(r for _, r in rows), 1.0) * 1.1
     h, out = 22 * len(rows) + 30, []
     out.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{h}" role="img" '
@@ -182,7 +183,8 @@ def report_html(path, rows, sims, speeds, dev, settings, rubric, fbs, meaningful
         o.append(f" <strong>Not meaningful on this device</strong>: a CPU device with "
                  f"{dev['compute_units']} compute units (fewer than 4) times other load as much "
                  f"as the kernels.")
-    o.append("</p>" + svg_speed(speeds, meaningful) + "<h2>Feedback</h2>")
+    o.append("</p>" + svg_speed(speeds, meaningful, settings.get("speed_note", ""))
+             + "<h2>Feedback</h2>")
     for i, r in enumerate(rows):
         o.append(f'<h3 id="s{i}">{e(r["student"])}: {e(r["verdict"])}</h3>')
         if r["replay"]:

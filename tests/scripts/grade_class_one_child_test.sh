@@ -4,8 +4,9 @@
 # wrapper around the stand-in grader counts the wrappers alive at each start
 # and holds each run 0.2 s, over a class of four with two speed rounds each;
 # the most ever alive is 1. With --jobs 2 the most alive is 2 (never more),
-# and the gradebook is the one graded one at a time. And grade_class.sh
-# --help describes every option.
+# and the gradebook is the one graded one at a time. Without --speed-runs:
+# 5 speed rounds a student on 8 compute units, none (and a warning saying
+# why) on a CPU of 2. And grade_class.sh --help describes every option.
 set -u
 src=$1 py=$2
 tmp=$(mktemp -d)
@@ -43,6 +44,31 @@ echo "--jobs 2: most alive at once: $most"
 cmp "$tmp/o/gradebook.csv" "$tmp/o2/gradebook.csv" ||
   { diff "$tmp/o/gradebook.csv" "$tmp/o2/gradebook.csv"; echo "FAIL: --jobs 2 graded otherwise"; exit 1; }
 grep -q "about [0-9]* s left" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: no time left on the progress line"; exit 1; }
+# Speed rounds where --speed-runs is not given: 5 a passing student on a device
+# where timing means something (8 compute units), none on a CPU of 2, where
+# they would be marked not meaningful; the warning and report say so.
+for units in 8 2; do
+  : > "$tmp/counts"
+  STAND_IN_UNITS=$units OCR=$tmp/grader timeout 120 "$src/classroom/grade_class.sh" "$tmp/c" \
+    "$tmp/u$units" --kernel tree_reduce --jobs 2 2> "$tmp/err" || { cat "$tmp/err"; echo "FAIL: exit $?"; exit 1; }
+  runs=$(wc -l < "$tmp/counts")
+  rounds=$("$py" -c "import csv,sys; print(sorted({r['rounds'] for r in csv.DictReader(open(sys.argv[1]))}))" \
+    "$tmp/u$units/speed.csv")
+  echo "$units compute units: $runs grader runs, speed rounds $rounds"
+  if [ "$units" = 8 ]; then
+    [ "$rounds" = "['5']" ] || { echo "FAIL: 8 units: 5 rounds each expected"; exit 1; }
+    with=$runs
+    grep -q "speed not measured" "$tmp/err" && { echo "FAIL: 8 units: said not measured"; exit 1; }
+  else
+    # 4 students x 5 rounds x 2 processes (theirs and reduce6) fewer
+    [ "$rounds" = "[]" ] && [ $((with - runs)) = 40 ] ||
+      { echo "FAIL: 2 units: speed rounds ran ($runs runs, $with with them)"; exit 1; }
+    grep -q "warning: speed not measured: the device is a CPU of 2 compute units" "$tmp/err" ||
+      { cat "$tmp/err"; echo "FAIL: 2 units: no warning"; exit 1; }
+    grep -q "No speed measured (not measured: the device is a CPU of 2" "$tmp/u2/report.html" ||
+      { echo "FAIL: 2 units: the report does not say why"; exit 1; }
+  fi
+done
 "$src/classroom/grade_class.sh" --help > "$tmp/help" || { echo "FAIL: --help exit $?"; exit 1; }
 "$py" - "$tmp/help" <<'PY' || exit 1
 import re, sys
