@@ -66,7 +66,8 @@ typedef struct {
     ocr_op o;
     ocr_data_kind kind;
     uint64_t seed, n, rare, k_max, prod_step;
-    unsigned q; /* one-sided sums: nonzero elements per block of 32 */
+    double prod_w; /* uniform float products: the spread around 1 */
+    unsigned q;    /* one-sided sums: nonzero elements per block of 32 */
     /* The type's traits, looked up once: the grader fills billions of
      * elements, and a table lookup per element was half its time. */
     size_t es;
@@ -129,18 +130,18 @@ static uint32_t block_mask(uint64_t seed, uint64_t block, unsigned q) {
 /* Stores an element: iv for integer types, dv for floats (half rounded to
  * nearest; the generators choose values it holds exactly where it matters). */
 static void store(void *dst, const gen *g, uint64_t iv, double dv) {
-    const float f = (float)dv;
+    const float f = (float)dv; /* every copy of a constant size: a move, not a call */
     const uint8_t u8 = (uint8_t)iv;
-    const uint16_t u16 = (uint16_t)iv;
+    const uint16_t u16 = g->is_float ? ocr_float_to_half(f) : (uint16_t)iv;
     const uint32_t u32 = (uint32_t)iv;
-    uint16_t h = 0;
-    const void *src = g->es == 1   ? (const void *)&u8
-                      : g->es == 2 ? (const void *)&u16
-                      : g->es == 4 ? (const void *)&u32
-                                   : (const void *)&iv;
-    if (g->is_float && g->es == 2) h = ocr_float_to_half(f), src = &h;
-    if (g->is_float && g->es > 2) src = g->es == 4 ? (const void *)&f : (const void *)&dv;
-    memcpy(dst, src, g->es);
+    if (g->es == 1)
+        memcpy(dst, &u8, 1);
+    else if (g->es == 2)
+        memcpy(dst, &u16, 2);
+    else if (g->es == 4)
+        memcpy(dst, g->is_float ? (const void *)&f : (const void *)&u32, 4);
+    else
+        memcpy(dst, g->is_float ? (const void *)&dv : (const void *)&iv, 8);
 }
 
 /* One element; `neg` is its sign from the block's mask (sums). Besides the
@@ -174,44 +175,48 @@ static void element(void *dst, uint64_t i, const gen *g, int neg) {
         store(dst, g, iv, (i >> 1) & 1 ? -dv : dv);
         return;
     }
+    const int fl = g->is_float; /* only the value the type stores (iv or dv) is made */
     switch (g->o) {
     case OCR_SUM:
-        iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % 1024) : (int64_t)(1 + r % 1024))
-                       : 1 + r % 2048;
-        if (g->smax && !g->is_float) /* the type's whole range, never 0 */
+        if (fl)
+            dv = g->kind == OCR_DATA_UNIFORM
+                     ? unit(r)
+                     : (neg ? -1.0 : 1.0) * (double)(1 + r % g->k_max) / 256;
+        else if (g->smax) /* the type's whole range, never 0 */
             iv = is_signed
                      ? (uint64_t)(neg ? -(int64_t)(1 + r % g->smax) : (int64_t)(1 + r % g->smax))
                      : 1 + r % g->smax;
-        dv = g->kind == OCR_DATA_UNIFORM ? unit(r)
-                                         : (neg ? -1.0 : 1.0) * (double)(1 + r % g->k_max) / 256;
+        else
+            iv = is_signed ? (uint64_t)(neg ? -(int64_t)(1 + r % 1024) : (int64_t)(1 + r % 1024))
+                           : 1 + r % 2048;
         break;
     case OCR_PROD:
-        iv = 2 * (r % 8) + 1;
-        if (is_signed && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
-        if (g->kind == OCR_DATA_UNIFORM) {
-            double w = 2.0 / sqrt((double)g->n);
-            if (w > 1.0 / 256) w = 1.0 / 256;
-            dv = 1.0 + w * unit(r2);
+        if (!fl) {
+            iv = 2 * (r % 8) + 1;
+            if (is_signed && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
+        } else if (g->kind == OCR_DATA_UNIFORM) {
+            dv = 1.0 + g->prod_w * unit(r2);
         } else {
             dv = i % g->prod_step ? 1.0 : (i / g->prod_step) % 2 ? 0.5 : 2.0;
             if (r2 & 1) dv = -dv;
         }
         break;
-    case OCR_AND:
-        iv = (r % g->rare == 0) ? ~(1ull << (r2 % bits)) : ~0ull;
+    case OCR_AND: /* bits is 8, 16, 32 or 64: r2 & (bits - 1) is r2 % bits */
+        iv = r % g->rare == 0 ? ~(1ull << (r2 & (bits - 1))) : ~0ull;
         break;
     case OCR_OR:
-        iv = (r % g->rare == 0) ? (1ull << (r2 % bits)) : 0;
+        iv = r % g->rare == 0 ? (1ull << (r2 & (bits - 1))) : 0;
         break;
     case OCR_ARGMIN:
     case OCR_ARGMAX:
         iv = is_signed ? (uint64_t)((int64_t)(r % 61) - 30) : r % 61;
+        if (!fl) break;
         dv = g->kind == OCR_DATA_UNIFORM ? unit(r) : (double)(int64_t)(r % 61) - 30;
         if (dv == 0 && (r2 & 1)) dv = -0.0;
         break;
     default: /* min, max, xor */
         iv = r;
-        dv = unit(r) * (t == OCR_HALF ? 1.0e4 : 1.0e6); /* half's range ends at 65504 */
+        if (fl) dv = unit(r) * (t == OCR_HALF ? 1.0e4 : 1.0e6); /* half's range ends at 65504 */
         break;
     }
     store(dst, g, iv, dv);
@@ -292,25 +297,28 @@ static void element_one_sided(void *dst, uint64_t i, const gen *g, int on) {
         iv = on ? 1 + r % g->k_max : 0;
         dv = (double)iv / 256;
         break;
-    case OCR_PROD:
+    case OCR_PROD: /* only the value the type stores (iv or dv), as in element() */
         iv = 3 + 2 * (r % 7);
         if (g->is_signed && (r2 & 1)) iv = (uint64_t)(-(int64_t)iv);
-        dv = ldexp(r2 & 1 ? -1.0 : 1.0, prod_exponent(i, g->n));
+        if (g->is_float) dv = ldexp(r2 & 1 ? -1.0 : 1.0, prod_exponent(i, g->n));
         break;
     case OCR_MIN:
     case OCR_MAX: /* others in [-s, s) (signed) or [2s, 4s); the last beyond */
     case OCR_ARGMIN:
     case OCR_ARGMAX:
+        if (g->is_float) {
+            dv = last ? (is_max ? 1.0 : -1.0) * (2.0e6 + fabs(unit(r)) * 1.0e6) : unit(r) * 1.0e6;
+            if (g->t == OCR_HALF) dv /= 100; /* within half's range (65504) */
+            break;
+        }
         iv = g->is_signed ? (uint64_t)((int64_t)(r % (2 * s)) - (int64_t)s) : 2 * s + r % (2 * s);
         if (last)
             iv = is_max ? (g->is_signed ? s : 4 * s) + r % s
                         : (g->is_signed ? (uint64_t)(-2 * (int64_t)s) : 0) + r % s;
-        dv = last ? (is_max ? 1.0 : -1.0) * (2.0e6 + fabs(unit(r)) * 1.0e6) : unit(r) * 1.0e6;
-        if (g->t == OCR_HALF) dv /= 100; /* within half's range (65504) */
         break;
     case OCR_AND: /* bit b0 cleared by element 0 alone, b1 by element n - 1 alone */
     case OCR_OR:
-        iv = (r % g->rare == 0) ? 1ull << (r2 % bits) : 0;
+        iv = r % g->rare == 0 ? 1ull << (r2 & (bits - 1)) : 0;
         iv &= ~((1ull << b0) | (1ull << b1));
         if (i == 0) iv |= 1ull << b0;
         if (last) iv |= 1ull << b1;
@@ -342,6 +350,8 @@ static gen gen_make(ocr_type t, ocr_op o, uint64_t seed, uint64_t n, ocr_data_ki
              .smax = small_max(t),
              .max_int = tr->max_int};
     if (kind == OCR_DATA_ONE_SIDED && o == OCR_SUM) one_sided_sum_shape(t, n, &g.q, &g.k_max);
+    g.prod_w = 2.0 / sqrt((double)n);
+    if (g.prod_w > 1.0 / 256) g.prod_w = 1.0 / 256;
     return g;
 }
 
