@@ -11,9 +11,16 @@ foreach(t char uchar short ushort int uint long ulong half float double)
   ocr_test(histogram.types.${t} LABELS quick reducer histogram PROPERTIES TIMEOUT 600
            COMMAND test_histogram types ${t})
 endforeach()
-# Small runs in groups of 8 (several work-items share a group's counts).
+# Small runs in groups of 8 (several work-items share a group's counts),
+# and in a GPU's groups of 64 and 256.
 foreach(t uchar float long)
   ocr_test(histogram.few_w8.${t} LABELS quick reducer histogram COMMAND test_histogram few ${t} 8)
+endforeach()
+foreach(w 64 256)
+  foreach(t uchar float)
+    ocr_test(histogram.few_w${w}.${t} LABELS quick reducer histogram
+             COMMAND test_histogram few ${t} ${w})
+  endforeach()
 endforeach()
 ocr_test(histogram.misuse LABELS quick reducer histogram COMMAND test_histogram misuse)
 # oclgrind: race-free (--data-races --uniform-writes), in bounds, in groups of 8.
@@ -22,6 +29,8 @@ if(OCLGRIND)
     ocr_test(histogram.oclgrind.${t} LABELS oclgrind histogram
              COMMAND ${OG} 0 --uniform-writes $<TARGET_FILE:test_histogram> few ${t} 8)
   endforeach()
+  ocr_test(histogram.oclgrind.uchar_w64 LABELS oclgrind histogram
+           COMMAND ${OG} 0 --uniform-writes $<TARGET_FILE:test_histogram> few uchar 64)
 endif()
 # A copy of cl/histogram.cl with one mistake fails the tests: a lost atomic,
 # a missing merge barrier, an off-by-one edge, a lost run.

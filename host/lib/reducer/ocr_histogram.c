@@ -45,6 +45,7 @@ typedef struct {
     size_t rs;                    /* bytes of a row element (uint, or the weights') */
     ocr_type bt;                  /* the type bins are computed in (even) */
     int local;                    /* privatised (else global atomics) */
+    int raw;                      /* one-byte samples counted by value (HIST_RAW) */
     int agg;                      /* runs aggregated */
     hist_build *b;
 } hist_args;
@@ -217,8 +218,8 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     ocr_type et = sp->kind == OCR_HIST_EDGES ? sp->edges_type : OCR_FLOAT;
     int fp64 = a->bt == OCR_DOUBLE || et == OCR_DOUBLE || (sp->weights && wt == OCR_DOUBLE);
     int vec = hist_vec(r, sp);
-    snprintf(key, sizeof key, "%d %d %d %d", (int)sp->kind, sp->weights ? (int)wt : -1, (int)et,
-             vec);
+    snprintf(key, sizeof key, "%d %d %d %d %d", (int)sp->kind, sp->weights ? (int)wt : -1, (int)et,
+             vec, a->raw);
     for (size_t i = 0; i < s->nb; ++i)
         if (!strcmp(s->b[i].key, key)) {
             a->b = &s->b[i];
@@ -237,11 +238,12 @@ static ocr_status build(ocr_reducer *r, hist_state *s, hist_args *a) {
     int len = snprintf(opts, sizeof opts,
                        "-D HIST_KIND=%d -D HIST_BT=%s -D HIST_ET=%s -D HIST_W=%d "
                        "-D HIST_WT=%s -D HIST_WT_DOUBLE=%d -D HIST_HALF=%d -D HIST_SIGNED=%d "
-                       "-D HIST_NEED_FP64=%d -D HIST_VEC=%d -D HIST_VT=%s%d%s%s",
+                       "-D HIST_NEED_FP64=%d -D HIST_VEC=%d -D HIST_RAW=%d "
+                       "-D HIST_VT=%s%d%s%s",
                        (int)sp->kind, cl_name(a->bt), cl_name(et), sp->weights != NULL,
                        cl_name(sp->weights ? wt : OCR_FLOAT), sp->weights && wt == OCR_DOUBLE,
                        r->in_type == OCR_HALF, ocr_type_traits_of(r->in_type)->is_signed, fp64, vec,
-                       cl_name(r->in_type), vec, r->build_options ? " " : "",
+                       a->raw, cl_name(r->in_type), vec, r->build_options ? " " : "",
                        r->build_options ? r->build_options : "");
     if (len < 0 || (size_t)len >= sizeof opts) {
         ocr_errorf("build options too long");
@@ -315,6 +317,9 @@ static ocr_status check_call(ocr_reducer *r, void *state, ocr_call *c) {
     /* local copy: the bins and a margin for the compiler's own local memory */
     a->local = a->sp.method != OCR_HIST_GLOBAL && a->sp.bins * a->rs + 1024 <= di->local_mem;
     a->agg = a->local && a->sp.method != OCR_HIST_LOCAL;
+    /* one-byte samples: 256 more counters, one per value (cl/histogram.cl, step 5) */
+    a->raw = a->local && ocr_type_size(r->in_type) == 1 && !a->sp.weights &&
+             (a->sp.bins + 256) * a->rs + 1024 <= di->local_mem;
     return c->n ? build(r, s, a) : OCR_OK;
 }
 
@@ -419,7 +424,7 @@ static ocr_status enqueue_local(ocr_reducer *r, hist_state *s, const ocr_call *c
     OCR_CL(clSetKernelArg(k, i++, sizeof per, &per));
     OCR_CL(clSetKernelArg(k, i++, sizeof agg, &agg));
     OCR_CL(clSetKernelArg(k, i++, sizeof(cl_mem), &s->rows));
-    OCR_CL(clSetKernelArg(k, i++, a->sp.bins * a->rs, NULL));
+    OCR_CL(clSetKernelArg(k, i++, (a->sp.bins + (a->raw ? 256 : 0)) * a->rs, NULL));
     OCR_CL(clEnqueueNDRangeKernel(c->q, k, 1, NULL, &global, &local, nw, wl, &first));
     st = merge(c, a, s->rows, (cl_uint)groups, a->sp.accumulate, first, ev);
 fail:

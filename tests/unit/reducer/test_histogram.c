@@ -421,6 +421,10 @@ static void few(ocr_type t) {
     for (int m = 0; m < OCR_HIST_NMETHODS; ++m)
         run((hcase){t, 100, 1, 13, OCR_HIST_EVEN, 0, 0, 64, 0, m, 0, 0});
     run((hcase){t, 60, 0, 5, OCR_HIST_EVEN, 1, 0, 32, 1, OCR_HIST_AGGREGATE, 0, 0});
+    /* enough samples that every work-item of a large group counts some, in
+     * whole vectors, loads of several at a time, and a tail */
+    run((hcase){t, 9000, 3, 256, OCR_HIST_EVEN, 0, 0, 32, 0, 0, 0, 0});
+    run((hcase){t, 9000, 0, 200, OCR_HIST_EVEN, 1, 0, 32, 0, OCR_HIST_LOCAL, 0, 0});
     run((hcase){t, 60, 2, 7, OCR_HIST_EDGES, 2, 0, 64, 0, 0, 0, 1});
     run((hcase){t, 60, 0, 9, OCR_HIST_EVEN, 0, 1, 64, 0, 0, 0, 0});
     if (is_int(t)) run((hcase){t, 60, 0, 9, OCR_HIST_BINCOUNT, 0, 0, 64, 0, 0, 1, 0});
